@@ -1,0 +1,74 @@
+# CMake helpers to build fem plugins. Used by the built-in plugins in this tree and, installed with
+# femConfig.cmake, by third parties out of tree:
+#
+#   fem_add_material(<name> <header> [VERSION <v>])  -> <name>.<backend>.so for every backend
+#   fem_add_element(<name> <sources...> [VERSION <v>]) -> <name>.element.so
+#
+# Backends announce themselves with fem_register_backend(); a material is compiled once per
+# registered backend against that backend's kernel templates.
+
+if(NOT DEFINED FEM_PLUGIN_OUTPUT_DIR)
+  set(FEM_PLUGIN_OUTPUT_DIR ${CMAKE_BINARY_DIR})
+endif()
+
+# fem_register_backend(<name> TEMPLATE <file.in> EXTENSION <cpp|cu> KERNELS <target>)
+#   TEMPLATE: source template that instantiates the backend's kernels for @FEM_MATERIAL_HEADER@
+#   KERNELS:  interface target carrying the kernel headers, compile flags and link libraries
+function(fem_register_backend name)
+  cmake_parse_arguments(ARG "" "TEMPLATE;EXTENSION;KERNELS" "" ${ARGN})
+  set_property(GLOBAL APPEND PROPERTY FEM_MATERIAL_BACKENDS ${name})
+  set_property(GLOBAL PROPERTY FEM_BACKEND_${name}_TEMPLATE ${ARG_TEMPLATE})
+  set_property(GLOBAL PROPERTY FEM_BACKEND_${name}_EXTENSION ${ARG_EXTENSION})
+  set_property(GLOBAL PROPERTY FEM_BACKEND_${name}_KERNELS ${ARG_KERNELS})
+endfunction()
+
+function(_fem_plugin_target_defaults target output_name)
+  set_target_properties(${target} PROPERTIES PREFIX "" OUTPUT_NAME ${output_name}
+                                             LIBRARY_OUTPUT_DIRECTORY ${FEM_PLUGIN_OUTPUT_DIR}
+                                             CXX_VISIBILITY_PRESET hidden
+                                             CUDA_VISIBILITY_PRESET hidden)
+  if(TARGET fem_warnings)
+    target_link_libraries(${target} PRIVATE fem_warnings)
+  endif()
+  if(FEM_PLUGIN_INSTALL_DIR)
+    install(TARGETS ${target} LIBRARY DESTINATION ${FEM_PLUGIN_INSTALL_DIR})
+  endif()
+endfunction()
+
+function(fem_add_material name header)
+  cmake_parse_arguments(ARG "" "VERSION" "" ${ARGN})
+  if(NOT ARG_VERSION)
+    set(ARG_VERSION ${PROJECT_VERSION})
+  endif()
+  get_filename_component(FEM_MATERIAL_HEADER ${header} ABSOLUTE)
+  set(FEM_MATERIAL_NAME ${name})
+  set(FEM_MATERIAL_VERSION "${ARG_VERSION}")
+  get_property(backends GLOBAL PROPERTY FEM_MATERIAL_BACKENDS)
+  if(NOT backends)
+    message(FATAL_ERROR "fem_add_material(${name}): no backend registered to compile it for")
+  endif()
+  foreach(backend IN LISTS backends)
+    get_property(template GLOBAL PROPERTY FEM_BACKEND_${backend}_TEMPLATE)
+    get_property(extension GLOBAL PROPERTY FEM_BACKEND_${backend}_EXTENSION)
+    get_property(kernels GLOBAL PROPERTY FEM_BACKEND_${backend}_KERNELS)
+    set(source ${CMAKE_CURRENT_BINARY_DIR}/fem_material_${name}.${backend}.${extension})
+    configure_file(${template} ${source} @ONLY)
+    set(target fem_material_${name}_${backend})
+    add_library(${target} MODULE ${source})
+    target_include_directories(${target} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+    target_link_libraries(${target} PRIVATE ${kernels})
+    _fem_plugin_target_defaults(${target} ${name}.${backend})
+  endforeach()
+endfunction()
+
+function(fem_add_element name)
+  cmake_parse_arguments(ARG "" "VERSION" "" ${ARGN})
+  set(target fem_element_${name})
+  add_library(${target} MODULE ${ARG_UNPARSED_ARGUMENTS})
+  target_link_libraries(${target} PRIVATE fem::fem)
+  if(NOT ARG_VERSION)
+    set(ARG_VERSION ${PROJECT_VERSION})
+  endif()
+  target_compile_definitions(${target} PRIVATE FEM_PLUGIN_VERSION="${ARG_VERSION}")
+  _fem_plugin_target_defaults(${target} ${name}.element)
+endfunction()

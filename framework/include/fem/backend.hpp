@@ -1,0 +1,128 @@
+// The contract between the host-side solvers in libfem and a compute backend plugin.
+//
+// The framework prepares everything in double precision on the host (element geometry, lumped
+// masses, node-to-element incidence, boundary conditions as per-dof arrays); the backend copies it
+// into its own memory and precision and runs fused operations on it: one element pass and one
+// node pass per explicit step, with boundary conditions and loads evaluated inside the node pass.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fem/amplitude.hpp"
+#include "fem/config.hpp"
+#include "fem/element.hpp"
+#include "fem/material.hpp"
+
+namespace fem {
+
+/// One block (element type + material) as a backend receives it.
+struct BlockSystem {
+  std::string name;
+  Family family = Family::Isoparametric;
+  int nodes_per_element = 0;
+  int quadrature_points = 0;
+  std::int64_t num_elements = 0;
+  std::vector<std::int32_t> connectivity;    ///< [e][a]
+  std::vector<double> shape_gradients;       ///< [e][q][a][k]: dN_a/dX_k in the reference config
+  std::vector<double> quadrature_volumes;    ///< [e][q]: w_q det J_q
+  std::vector<double> hourglass_vectors;     ///< Hex8Hourglass: [e][mode][a] gamma vectors
+  std::vector<double> hourglass_stiffness;   ///< Hex8Hourglass: [e] k
+  const MaterialApi* material = nullptr;     ///< the material plugin's build for this backend
+  std::vector<double> material_params;
+  /// First slot of this block in the global element-force buffer; element e, node a of the block
+  /// writes its force to slot force_offset + e * nodes_per_element + a.
+  std::int64_t force_offset = 0;
+};
+
+/// Everything an explicit central-difference run needs.
+struct ExplicitSystem {
+  std::int64_t num_nodes = 0;
+  std::vector<double> lumped_mass;  ///< per node, kg
+  std::vector<BlockSystem> blocks;
+  std::int64_t num_force_slots = 0;  ///< sum over blocks of elements * nodes_per_element
+  /// Node-to-slot incidence (CSR): the deterministic gather of element forces into nodes.
+  std::vector<std::int64_t> incidence_offsets;  ///< num_nodes + 1
+  std::vector<std::int64_t> incidence_slots;
+  /// Per dof (3 * num_nodes). prescribed_amplitude < 0: free; otherwise
+  /// u = prescribed_value * amplitude(t).
+  std::vector<std::int32_t> prescribed_amplitude;
+  std::vector<double> prescribed_value;
+  /// Per dof external nodal force: load_value * amplitude(t); load_amplitude < 0: none.
+  std::vector<std::int32_t> load_amplitude;
+  std::vector<double> load_value;
+  /// Body acceleration: f_i = m_i * gravity * amplitude(t); gravity_amplitude < 0: none.
+  std::array<double, 3> gravity = {0, 0, 0};
+  std::int32_t gravity_amplitude = -1;
+  std::vector<Amplitude> amplitudes;
+  std::vector<double> initial_velocity;  ///< per dof, or empty
+  double time_step = 0.0;
+  double mass_damping = 0.0;  ///< mass-proportional damping coefficient q, 1/s
+  bool deterministic = true;  ///< gather through incidence (true) or atomics (backend may ignore)
+};
+
+/// How an advance() ended.
+struct AdvanceResult {
+  enum class Status { Ok, InvertedElement, NotFinite };
+  Status status = Status::Ok;
+  std::int64_t steps_done = 0;  ///< completed steps; state is after the last completed one
+  int block = -1;               ///< offending block and element (block-local index)
+  std::int64_t element = -1;
+  double value = 0.0;           ///< the offending det F (InvertedElement)
+};
+
+/// Per-element results of one block (averaged over quadrature points).
+struct BlockResults {
+  std::vector<double> cauchy_stress;   ///< [e][6]: xx yy zz xy yz xz
+  std::vector<double> green_lagrange;  ///< [e][6]
+  std::vector<double> strain_energy;   ///< [e]: joules (integrated over the element)
+  std::vector<double> hourglass_energy;  ///< [e]: joules
+  std::vector<double> min_jacobian;    ///< [e]: smallest det F over quadrature points
+};
+
+/// A running explicit problem inside a backend. Step k advances t_k = k dt to t_{k+1}.
+class ExplicitProblem {
+ public:
+  virtual ~ExplicitProblem() = default;
+
+  /// Runs num_steps steps starting at step first_step. Stops at the first step whose element
+  /// pass meets det F <= 0 or a non-finite value; the state is then the last good one.
+  virtual AdvanceResult advance(std::int64_t first_step, std::int64_t num_steps) = 0;
+
+  /// Current displacement u_n and the one before, u_{n-1} (3 per node, double).
+  virtual void displacement(std::vector<double>& u) const = 0;
+  virtual void previous_displacement(std::vector<double>& u) const = 0;
+  virtual void set_displacement(const std::vector<double>& u, const std::vector<double>& u_prev) = 0;
+
+  /// Sum of the internal forces of the last element pass (evaluated at u_{n-1}) over the nodes.
+  virtual std::array<double, 3> internal_force_sum(const std::vector<std::int32_t>& nodes) const = 0;
+
+  /// Internal nodal forces P(u) (one element pass plus gather); does not change the state.
+  virtual void internal_forces(const std::vector<double>& u, std::vector<double>& forces) = 0;
+  /// Stress, strain and energies of every element at displacement u.
+  virtual void element_results(const std::vector<double>& u, std::vector<BlockResults>& out) = 0;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  /// Where it runs, e.g. "OpenMP, 2 threads" or "CUDA, NVIDIA H100 (sm_90)".
+  [[nodiscard]] virtual std::string execution_space() const = 0;
+  /// Throws fem::Error with a clear message if the system cannot run here.
+  virtual std::unique_ptr<ExplicitProblem> create_explicit(const ExplicitSystem& system,
+                                                           Precision precision) = 0;
+};
+
+/// What a backend plugin's descriptor points at.
+struct BackendApi {
+  std::uint32_t struct_size;
+  const char* description;
+  /// Creates the backend, or returns nullptr and fills `why` (up to 512 bytes) when it cannot run
+  /// on this machine (no device, driver too old...).
+  Backend* (*create)(char* why, int why_size);
+};
+
+}  // namespace fem

@@ -1,0 +1,175 @@
+// A case file, parsed and validated: the description of a run before any plugin is loaded.
+//
+// load_case() reads YAML, checks every key, type and reference, and throws fem::InputError with
+// file:line:column on the first problem. Nothing in here knows about plugins: material parameters
+// are kept as YAML (MaterialSpec::node) and validated later by the material plugin itself through
+// fem::ParamReader, with the same quality of message.
+#pragma once
+
+#include <array>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+#include "fem/amplitude.hpp"
+#include "fem/config.hpp"
+#include "fem/error.hpp"
+#include "fem/mesh.hpp"
+
+namespace fem {
+
+/// Built-in mesh generators. Every generated mesh has one region named "domain".
+struct MeshSpec {
+  SourceLocation where;
+  std::string generator = "box";  ///< "box" | "cylinder"
+  CellShape cells = CellShape::Hex8;  ///< hex8 or tet4 (each hexahedron split into 6 tetrahedra)
+  // box
+  std::array<double, 3> size = {0.05, 0.05, 0.05};
+  std::array<double, 3> origin = {0, 0, 0};
+  std::array<int, 3> divisions = {5, 5, 5};
+  // cylinder: axis along z, base centred on origin
+  double radius = 0.0;
+  double height = 0.0;
+  int radial_divisions = 4;
+  int circumferential_divisions = 16;  ///< multiple of 4
+  int axial_divisions = 4;
+  // both: random perturbation of interior nodes, as a fraction of the local cell size (tests)
+  double distortion = 0.0;
+  unsigned seed = 1;
+};
+
+/// A named node set: one geometric or explicit selector. Evaluated against the mesh by
+/// select_nodes() (mesh/selectors.hpp).
+struct NodeSetSpec {
+  SourceLocation where;
+  std::string name;
+  enum class Kind { All, Plane, Box, Sphere, Ids, Union } kind = Kind::All;
+  std::array<double, 3> point = {0, 0, 0};   ///< plane point / box min / sphere centre
+  std::array<double, 3> vector = {0, 0, 1};  ///< plane normal / box max
+  double radius = 0.0;                       ///< sphere
+  double tolerance = -1.0;                   ///< distance tolerance; < 0 means 1e-6 * mesh size
+  std::vector<std::int32_t> ids;             ///< explicit node ids (0-based)
+  std::vector<std::string> sets;             ///< union of these named sets
+};
+
+/// A material instance of the case: a plugin type plus its parameters (validated by the plugin).
+struct MaterialSpec {
+  SourceLocation where;
+  std::string name;  ///< the key under `materials:`
+  std::string type;  ///< material plugin name, e.g. "neo_hookean"
+  double density = 1000.0;
+  YAML::Node node;   ///< the whole mapping, for the plugin's parameter reader
+  std::string file;  ///< case file, for messages
+  std::vector<std::string> reserved_keys = {"type", "density"};  ///< keys the framework consumed
+};
+
+/// A group of cells run with one element type and one material.
+struct BlockSpec {
+  SourceLocation where;
+  std::string name;
+  std::string region = "domain";  ///< mesh region the cells come from
+  std::string element;            ///< element plugin name, e.g. "hex8r"
+  std::string material;           ///< key in materials
+  double hourglass_coefficient = 0.05;  ///< for one-point hexahedra; 0 switches control off
+};
+
+struct AmplitudeSpec {
+  SourceLocation where;
+  std::string name;
+  Amplitude curve;  ///< end < 0 before resolution means "solver end time"
+};
+
+/// Prescribed displacement components on a node set: fixed (value 0) or given value * amplitude.
+struct BoundaryConditionSpec {
+  SourceLocation where;
+  std::string set;
+  std::array<bool, 3> constrained = {false, false, false};
+  std::array<double, 3> value = {0, 0, 0};  ///< metres; 0 for fixed components
+  std::string amplitude = "constant";
+};
+
+/// Force on every node of a set: value * amplitude(t), newtons per node.
+struct NodalLoadSpec {
+  SourceLocation where;
+  std::string set;
+  std::array<double, 3> force = {0, 0, 0};
+  std::string amplitude = "constant";
+};
+
+struct GravitySpec {
+  SourceLocation where;
+  std::array<double, 3> acceleration = {0, 0, 0};  ///< m/s^2
+  std::string amplitude = "constant";
+};
+
+struct InitialVelocitySpec {
+  SourceLocation where;
+  std::string set;
+  std::array<double, 3> velocity = {0, 0, 0};  ///< m/s
+};
+
+struct SolverSpec {
+  SourceLocation where;
+  std::string type = "explicit";
+  double end_time = 1.0;        ///< s
+  double time_step = 0.0;       ///< s; 0 = automatic (critical step * safety_factor)
+  double safety_factor = 0.8;   ///< Courant number for the automatic step
+  double mass_damping = 0.0;    ///< mass-proportional damping coefficient, 1/s
+  std::string assembly = "deterministic";
+};
+
+struct HistorySpec {
+  SourceLocation where;
+  std::string name;
+  std::string set;
+  std::vector<std::string> quantities = {"displacement", "reaction_force"};
+  int every_steps = 0;      ///< 0 = same cadence as field output
+  double every_time = 0.0;  ///< s
+};
+
+struct OutputSpec {
+  SourceLocation where;
+  std::string directory;  ///< default: the case file name without extension, beside the CWD
+  int every_steps = 0;
+  double every_time = 0.0;  ///< if both 0: 20 frames over the run
+  std::vector<std::string> fields = {"displacement", "velocity", "green_lagrange_strain",
+                                     "cauchy_stress", "von_mises", "block_id"};
+  bool vtk = true;
+  std::vector<HistorySpec> histories;
+};
+
+struct CaseSpec {
+  std::string file;  ///< path of the case file ("<string>" when parsed from text)
+  std::string name;  ///< default: file stem
+  std::string backend = "openmp";
+  Precision precision = Precision::Double;
+  std::vector<std::string> plugin_paths;  ///< resolved relative to the case file's folder
+  MeshSpec mesh;
+  std::vector<BlockSpec> blocks;
+  std::map<std::string, MaterialSpec> materials;
+  std::vector<NodeSetSpec> node_sets;  ///< in file order (unions refer to earlier or later sets)
+  std::map<std::string, AmplitudeSpec> amplitudes;  ///< includes the implicit "constant"
+  std::vector<BoundaryConditionSpec> boundary_conditions;
+  std::vector<NodalLoadSpec> loads;
+  std::optional<GravitySpec> gravity;
+  std::vector<InitialVelocitySpec> initial_velocities;
+  SolverSpec solver;
+  OutputSpec output;
+};
+
+/// One `--set key.path=value` override, applied to the YAML tree before validation.
+struct CaseOverride {
+  std::string path;   ///< dotted path, list items by index: "blocks.0.material", "solver.end_time"
+  std::string value;  ///< YAML scalar or flow text: "0.5", "[1, 2, 3]", "{type: linear}"
+};
+
+/// Reads, overrides and validates a case file. Throws InputError.
+CaseSpec load_case(const std::string& path, const std::vector<CaseOverride>& overrides = {});
+/// Same from text (tests); `file` names it in messages.
+CaseSpec parse_case(const std::string& yaml_text, const std::string& file = "<string>",
+                    const std::vector<CaseOverride>& overrides = {});
+
+}  // namespace fem

@@ -1,0 +1,52 @@
+// Errors that reach the user. Every one says what went wrong, where, and how to fix it.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace fem {
+
+/// A place in an input file. line and column are 1-based; 0 means unknown.
+struct SourceLocation {
+  std::string file;
+  int line = 0;
+  int column = 0;
+
+  [[nodiscard]] std::string str() const;  // "file:line:column" (or as much as is known)
+};
+
+/// Base of all errors fem reports to the user. what() is the complete, formatted message.
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Bad input: case file, mesh file, parameter. Message is "file:line:col: error: what. hint".
+class InputError : public Error {
+ public:
+  InputError(SourceLocation where, const std::string& message, const std::string& hint = {});
+  [[nodiscard]] const SourceLocation& where() const { return where_; }
+  [[nodiscard]] const std::string& message() const { return message_; }
+
+ private:
+  SourceLocation where_;
+  std::string message_;
+};
+
+/// A plugin that cannot be used (missing entry point, ABI mismatch, missing backend build...).
+class PluginError : public Error {
+ public:
+  using Error::Error;
+};
+
+/// A run that cannot continue (inverted element, NaN, divergence). Carries step and element.
+class SolveError : public Error {
+ public:
+  using Error::Error;
+};
+
+/// "did you mean 'x'?" for the closest candidate within a small edit distance, or "".
+std::string did_you_mean(const std::string& word, const std::string* candidates_begin,
+                         const std::string* candidates_end);
+
+}  // namespace fem

@@ -1,0 +1,48 @@
+// The mesh: node coordinates, cell regions and named node sets, independent of element types.
+//
+// A mesh knows topology (how many nodes a cell has, and which), not formulation: whether an
+// eight-node region is run with one-point hexahedra or fully integrated ones is decided by the
+// case's blocks. Node ids are 0-based and dense.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace fem {
+
+/// Cell topologies a mesh can hold. Node ordering follows VTK for each topology.
+enum class CellShape : int { Tet4 = 0, Hex8 = 1, Tet10 = 2, Hex20 = 3, Hex27 = 4 };
+
+int nodes_per_cell(CellShape s);
+const char* to_string(CellShape s);
+
+/// A set of cells of one shape, such as a generator's whole domain or a file's physical group.
+struct CellRegion {
+  std::string name;
+  CellShape shape = CellShape::Hex8;
+  int nodes_per_cell = 8;
+  std::vector<std::int32_t> connectivity;  ///< nodes_per_cell entries per cell
+  [[nodiscard]] std::int64_t num_cells() const {
+    return nodes_per_cell ? static_cast<std::int64_t>(connectivity.size()) / nodes_per_cell : 0;
+  }
+};
+
+struct Mesh {
+  std::vector<double> coords;  ///< x0,y0,z0,x1,... (metres)
+  std::vector<CellRegion> regions;
+  std::map<std::string, std::vector<std::int32_t>> node_sets;  ///< sorted, unique node ids
+
+  [[nodiscard]] std::int64_t num_nodes() const {
+    return static_cast<std::int64_t>(coords.size()) / 3;
+  }
+  [[nodiscard]] std::array<double, 3> node(std::int64_t i) const {
+    return {coords[3 * i], coords[3 * i + 1], coords[3 * i + 2]};
+  }
+  /// Axis-aligned bounding box {min, max}.
+  [[nodiscard]] std::array<std::array<double, 3>, 2> bounds() const;
+};
+
+}  // namespace fem

@@ -1,0 +1,44 @@
+// Writes a .vtu file per output step and keeps a .pvd time series index up to date.
+//
+// The .pvd index is rewritten (to a temporary file, then renamed) after every frame, so a run that
+// stops early still leaves a series ParaView opens with every frame written so far.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "fem/output/frame.hpp"
+
+namespace fem {
+
+class VtkSeriesWriter {
+ public:
+  /// Creates `directory` if needed. Files are `<directory>/<basename>_<NNNNNN>.vtu` and
+  /// `<directory>/<basename>.pvd`.
+  VtkSeriesWriter(std::string directory, std::string basename, OutputMesh mesh);
+  ~VtkSeriesWriter();
+  VtkSeriesWriter(const VtkSeriesWriter&) = delete;
+  VtkSeriesWriter& operator=(const VtkSeriesWriter&) = delete;
+
+  /// Appends a frame to the series; returns the .vtu path written.
+  std::string write(const OutputFrame& frame);
+  /// Writes a frame outside the series (e.g. "<basename>_last_good.vtu"); returns its path.
+  std::string write_single(const OutputFrame& frame, const std::string& file_name);
+
+  [[nodiscard]] std::string pvd_path() const;
+  [[nodiscard]] int frames_written() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Reads a .vtu back (tests, .vtu mesh input later). Throws fem::InputError on a bad file.
+struct VtuContents {
+  OutputMesh mesh;
+  std::vector<Field> point_fields;
+  std::vector<Field> cell_fields;
+};
+VtuContents read_vtu(const std::string& path);
+
+}  // namespace fem
