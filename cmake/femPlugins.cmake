@@ -27,6 +27,7 @@ function(_fem_plugin_target_defaults target output_name)
                                              LIBRARY_OUTPUT_DIRECTORY ${FEM_PLUGIN_OUTPUT_DIR}
                                              CXX_VISIBILITY_PRESET hidden
                                              CUDA_VISIBILITY_PRESET hidden)
+  set_property(GLOBAL APPEND PROPERTY FEM_PLUGIN_TARGETS ${target})
   if(TARGET fem_warnings)
     target_link_libraries(${target} PRIVATE fem_warnings)
   endif()

@@ -83,6 +83,12 @@ struct BlockResults {
   std::vector<double> min_jacobian;    ///< [e]: smallest det F over quadrature points
 };
 
+/// Cumulative wall time a backend spent in each fused operation.
+struct PhaseTimes {
+  double element_pass_s = 0.0;
+  double node_pass_s = 0.0;
+};
+
 /// A running explicit problem inside a backend. Step k advances t_k = k dt to t_{k+1}.
 class ExplicitProblem {
  public:
@@ -104,6 +110,8 @@ class ExplicitProblem {
   virtual void internal_forces(const std::vector<double>& u, std::vector<double>& forces) = 0;
   /// Stress, strain and energies of every element at displacement u.
   virtual void element_results(const std::vector<double>& u, std::vector<BlockResults>& out) = 0;
+
+  [[nodiscard]] virtual PhaseTimes phase_times() const { return {}; }
 };
 
 class Backend {

@@ -35,7 +35,7 @@ enum fem_plugin_kind : std::uint32_t {
   FEM_PLUGIN_MATERIAL = 3,
 };
 
-struct fem_plugin_descriptor {
+struct fem_plugin_descriptor_t {
   std::uint32_t abi_version;  ///< FEM_PLUGIN_ABI_VERSION the plugin was compiled against
   std::uint32_t kind;         ///< fem_plugin_kind
   const char* name;           ///< e.g. "neo_hookean", "hex8r", "openmp"
@@ -45,14 +45,14 @@ struct fem_plugin_descriptor {
   const void* api;            ///< kind-specific table: BackendApi, ElementData, MaterialApi
 };
 
-using fem_plugin_entry_fn = const fem_plugin_descriptor* (*)();
+using fem_plugin_entry_fn = const fem_plugin_descriptor_t* (*)();
 }
 
 /// Defines the entry point. Use once per plugin library.
 #define FEM_DEFINE_PLUGIN_ENTRY(KIND, NAME, VERSION, BACKEND, API_PTR)                     \
-  extern "C" __attribute__((visibility("default"))) const fem_plugin_descriptor*            \
+  extern "C" __attribute__((visibility("default"))) const fem_plugin_descriptor_t*          \
   fem_plugin_descriptor() {                                                                 \
-    static const fem_plugin_descriptor d = {FEM_PLUGIN_ABI_VERSION, KIND, NAME, VERSION,    \
+    static const fem_plugin_descriptor_t d = {FEM_PLUGIN_ABI_VERSION, KIND, NAME, VERSION,    \
                                             BACKEND, FEM_PLUGIN_BUILD_ID, (API_PTR)};       \
     return &d;                                                                              \
   }

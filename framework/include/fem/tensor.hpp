@@ -4,6 +4,8 @@
 // It is deliberately tiny: Eigen is used on the host for everything larger.
 #pragma once
 
+#include <cmath>
+
 #include "fem/config.hpp"
 
 namespace fem {
@@ -110,6 +112,13 @@ FEM_INLINE Mat3<T> inverse(const Mat3<T>& a, T det_a) {
 template <class T>
 FEM_INLINE Mat3<T> inverse(const Mat3<T>& a) {
   return inverse(a, det(a));
+}
+
+/// Real cube root in the precision of the argument (host and device).
+template <class T>
+FEM_INLINE T cube_root(T x) {
+  using std::cbrt;
+  return cbrt(x);
 }
 
 /// Double contraction a : b.

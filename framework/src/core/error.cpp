@@ -9,8 +9,12 @@ namespace fem {
 std::string SourceLocation::str() const {
   std::string s = file.empty() ? std::string("<input>") : file;
   if (line > 0) {
-    s += ":" + std::to_string(line);
-    if (column > 0) s += ":" + std::to_string(column);
+    s += ':';
+    s += std::to_string(line);
+    if (column > 0) {
+      s += ':';
+      s += std::to_string(column);
+    }
   }
   return s;
 }

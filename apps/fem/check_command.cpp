@@ -1,0 +1,65 @@
+#include <fmt/format.h>
+
+#include <fem/solver/explicit_system.hpp>
+
+#include "commands.hpp"
+
+namespace fem::cli {
+
+int check_command(const CaseOptions& options) {
+  try {
+    PreparedCase prepared = prepare_case(options);
+    const Model& model = prepared.model;
+    const CaseSpec& spec = model.spec;
+    const ExplicitSetup setup = setup_explicit(model);
+    const auto box = model.mesh.bounds();
+    fmt::print("case {} ({}): valid\n", spec.name, spec.file);
+    fmt::print("backend {}, {} precision\n", spec.backend, to_string(spec.precision));
+    fmt::print("mesh: {} generator, {} nodes, bounds [{:.4g} {:.4g} {:.4g}] .. [{:.4g} {:.4g} {:.4g}] m\n",
+               spec.mesh.generator, model.mesh.num_nodes(), box[0][0], box[0][1], box[0][2],
+               box[1][0], box[1][1], box[1][2]);
+    fmt::print("  volume {:.6g} m^3, mass {:.6g} kg\n", setup.total_volume, setup.total_mass);
+    fmt::print("blocks:\n");
+    for (const ModelBlock& b : model.blocks)
+      fmt::print("  {}: {} elements of {} ({}), material '{}'\n", b.spec->name, b.num_elements(),
+                 b.element->name, to_string(b.element->family), b.material_spec->name);
+    fmt::print("materials:\n");
+    for (const auto& [name, m] : spec.materials) {
+      fmt::print("  {}: {}, density {} kg/m^3", name, m.type, m.density);
+      for (const ModelBlock& b : model.blocks)
+        if (b.material_spec == &m) {
+          for (int i = 0; i < b.material->host.num_params; ++i)
+            fmt::print(", {} {:.6g}", b.material->host.param_names[i], b.params[i]);
+          break;
+        }
+      fmt::print("\n");
+    }
+    fmt::print("node sets:\n");
+    for (const NodeSetSpec& s : spec.node_sets)
+      fmt::print("  {}: {} nodes\n", s.name, model.mesh.node_sets.at(s.name).size());
+    fmt::print("boundary conditions:\n");
+    for (const BoundaryConditionSpec& bc : spec.boundary_conditions) {
+      fmt::print("  set {}:", bc.set);
+      for (int k = 0; k < 3; ++k)
+        if (bc.constrained[k]) fmt::print(" u{} = {:.6g}", "xyz"[k], bc.value[k]);
+      fmt::print(" (amplitude {})\n", bc.amplitude);
+    }
+    for (const NodalLoadSpec& l : spec.loads)
+      fmt::print("  load on set {}: [{} {} {}] N per node (amplitude {})\n", l.set, l.force[0],
+                 l.force[1], l.force[2], l.amplitude);
+    if (spec.gravity)
+      fmt::print("  gravity [{} {} {}] m/s^2\n", spec.gravity->acceleration[0],
+                 spec.gravity->acceleration[1], spec.gravity->acceleration[2]);
+    fmt::print("solver: {}, end time {} s, mass damping {} 1/s, {} assembly\n", spec.solver.type,
+               spec.solver.end_time, spec.solver.mass_damping, spec.solver.assembly);
+    fmt::print("  critical time step {:.6g} s (element {}), time step {:.6g} s, {} steps\n",
+               setup.critical_time_step, setup.critical_element, setup.system.time_step,
+               setup.num_steps);
+    for (const std::string& w : setup.warnings) fmt::print("warning: {}\n", w);
+    return kOk;
+  } catch (const std::exception& e) {
+    return report_error(e);
+  }
+}
+
+}  // namespace fem::cli

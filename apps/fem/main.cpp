@@ -1,0 +1,48 @@
+// fem: run, check and compare finite-element cases described in YAML.
+#include <CLI/CLI.hpp>
+#include <spdlog/spdlog.h>
+
+#include "commands.hpp"
+
+namespace {
+
+void add_case_options(CLI::App& cmd, fem::cli::CaseOptions& o) {
+  cmd.add_option("case", o.case_file, "case file (YAML)")->required()->check(CLI::ExistingFile);
+  cmd.add_option("--backend", o.backend, "compute backend, e.g. openmp (overrides `backend`)");
+  cmd.add_option("--precision", o.precision, "single or double (overrides `precision`)")
+      ->check(CLI::IsMember({"single", "double"}));
+  cmd.add_option("--output", o.output, "output folder (overrides `output.directory`)");
+  cmd.add_option("--end-time", o.end_time, "simulated time in s (overrides `solver.end_time`)")
+      ->check(CLI::PositiveNumber);
+  cmd.add_option("--set", o.sets,
+                 "override any case key: --set solver.mass_damping=10 --set mesh.divisions=25")
+      ->type_name("KEY.PATH=VALUE");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"fem: nonlinear finite elements for soft tissue and elastodynamics"};
+  app.set_version_flag("--version", std::string("fem ") + FEM_CLI_VERSION);
+  app.require_subcommand(1);
+
+  fem::cli::CaseOptions run_options, check_options;
+  bool quiet = false;
+  CLI::App* run = app.add_subcommand("run", "run a case and write its results");
+  add_case_options(*run, run_options);
+  run->add_flag("-q,--quiet", quiet, "print only warnings, errors and the final summary");
+
+  CLI::App* check = app.add_subcommand(
+      "check", "validate a case and print the resolved model without running it");
+  add_case_options(*check, check_options);
+
+  std::vector<std::string> plugin_dirs;
+  CLI::App* plugins = app.add_subcommand("plugins", "list the backends, elements and materials found");
+  plugins->add_option("--path", plugin_dirs, "additional folders to search");
+
+  CLI11_PARSE(app, argc, argv);
+  spdlog::set_pattern("%^%l%$: %v");
+  if (*run) return fem::cli::run_command(run_options, quiet);
+  if (*check) return fem::cli::check_command(check_options);
+  return fem::cli::plugins_command(plugin_dirs);
+}

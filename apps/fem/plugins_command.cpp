@@ -1,0 +1,56 @@
+#include <fmt/format.h>
+
+#include <map>
+
+#include "commands.hpp"
+
+namespace fem::cli {
+
+int plugins_command(const std::vector<std::string>& extra_dirs) {
+  try {
+    const PluginRegistry registry(extra_dirs);
+    fmt::print("search path:\n");
+    for (const std::string& d : registry.search_path()) fmt::print("  {}\n", d);
+
+    fmt::print("backends:\n");
+    for (const PluginInfo& p : registry.plugins()) {
+      if (p.kind != "backend") continue;
+      std::string where;
+      try {
+        where = registry.create_backend(p.name)->execution_space();
+      } catch (const std::exception& e) {
+        where = std::string("unavailable: ") + e.what();
+      }
+      fmt::print("  {:<24} {:<8} {}  [{}]\n", p.name, p.version, p.file, where);
+    }
+    fmt::print("elements:\n");
+    for (const PluginInfo& p : registry.plugins()) {
+      if (p.kind != "element") continue;
+      const auto* e = static_cast<const ElementData*>(p.descriptor->api);
+      fmt::print("  {:<24} {:<8} {}  ({}; {} nodes, {} points, {})\n", p.name, p.version, p.file,
+                 e->description, e->num_nodes, e->num_quadrature_points, to_string(e->family));
+    }
+    // One line per material, listing the backends it was built for.
+    std::map<std::string, std::vector<const PluginInfo*>> materials;
+    for (const PluginInfo& p : registry.plugins())
+      if (p.kind == "material") materials[p.name].push_back(&p);
+    fmt::print("materials:\n");
+    for (const auto& [name, builds] : materials) {
+      const auto* m = static_cast<const MaterialApi*>(builds.front()->descriptor->api);
+      std::string backends;
+      for (const PluginInfo* b : builds) backends += (backends.empty() ? "" : ", ") + b->backend;
+      fmt::print("  {:<24} {:<8} backends: {}  ({})\n", name, builds.front()->version, backends,
+                 m->host.description);
+      for (const PluginInfo* b : builds) fmt::print("    {}\n", b->file);
+    }
+    if (!registry.problems().empty()) {
+      fmt::print("problems:\n");
+      for (const PluginProblem& p : registry.problems()) fmt::print("  {}\n", p.reason);
+    }
+    return kOk;
+  } catch (const std::exception& e) {
+    return report_error(e);
+  }
+}
+
+}  // namespace fem::cli

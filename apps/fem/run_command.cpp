@@ -1,0 +1,62 @@
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <filesystem>
+
+#include <fem/solver/explicit_solver.hpp>
+
+#include "commands.hpp"
+
+namespace fem::cli {
+
+std::string output_directory(const CaseSpec& spec) {
+  return spec.output.directory.empty() ? spec.name + "_results" : spec.output.directory;
+}
+
+int run_command(const CaseOptions& options, bool quiet) {
+  try {
+    if (quiet) spdlog::set_level(spdlog::level::warn);
+    PreparedCase prepared = prepare_case(options);
+    const Model& model = prepared.model;
+    const CaseSpec& spec = model.spec;
+    std::unique_ptr<Backend> backend = prepared.plugins->create_backend(spec.backend);
+    spdlog::info("case {}: {} nodes, {} elements, backend {} ({}), {} precision", spec.file,
+                 model.mesh.num_nodes(), model.num_elements(), spec.backend,
+                 backend->execution_space(), to_string(spec.precision));
+
+    ExplicitSolver solver(model, *backend, spec.backend);
+    const ExplicitSetup& setup = solver.setup();
+    spdlog::info("time step {:.4g} s (critical {:.4g} s x safety {}), {} steps to t = {} s",
+                 setup.system.time_step, setup.critical_time_step, spec.solver.safety_factor,
+                 setup.num_steps, spec.solver.end_time);
+
+    ExplicitRunOptions run;
+    run.output_directory = output_directory(spec);
+    const auto start = std::chrono::steady_clock::now();
+    run.progress = [&](std::int64_t step, std::int64_t steps, double t) {
+      const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      const double eta = step > 0 ? wall * static_cast<double>(steps - step) / static_cast<double>(step) : 0.0;
+      spdlog::info("[{:3.0f}%] step {}/{}  t = {:.4g} s  wall {:.1f} s  eta {:.1f} s",
+                   100.0 * static_cast<double>(step) / static_cast<double>(steps), step, steps, t,
+                   wall, eta);
+    };
+    const ExplicitRunReport r = solver.run(run);
+    fmt::print(
+        "completed {} steps of {:.4g} s to t = {} s on {} ({}, {} precision)\n"
+        "  elements {}, nodes {}\n"
+        "  wall time: setup {:.3f} s, element pass {:.3f} s, node pass {:.3f} s, output {:.3f} s, "
+        "total {:.3f} s\n"
+        "  throughput: {:.4g} element-steps/s\n"
+        "  results in {}/ ({}.pvd, energy.csv, summary.json{})\n",
+        r.steps, r.time_step, r.end_time, r.backend, r.execution_space, r.precision,
+        r.num_elements, r.num_nodes, r.setup_s, r.element_pass_s, r.node_pass_s, r.output_s,
+        r.total_s, r.element_steps_per_second(), run.output_directory, spec.name,
+        spec.output.histories.empty() ? "" : ", histories as <name>.csv");
+    return kOk;
+  } catch (const std::exception& e) {
+    return report_error(e);
+  }
+}
+
+}  // namespace fem::cli

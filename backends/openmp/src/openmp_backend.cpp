@@ -1,0 +1,282 @@
+// The OpenMP backend: the readable CPU reference for every other backend.
+//
+// One element pass per block (the material plugin's fused kernel) and one node pass per step that
+// gathers element forces through the node-to-slot incidence, applies loads, advances the damped
+// central-difference update of seed 000 (eqs. 3-5) and imposes prescribed displacements.
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fem/backend.hpp>
+#include <fem/error.hpp>
+#include <fem/openmp/element_kernels.hpp>
+#include <fem/plugin.hpp>
+
+namespace fem::openmp {
+namespace {
+
+template <class T>
+std::vector<T> convert(const std::vector<double>& v) {
+  return std::vector<T>(v.begin(), v.end());
+}
+
+template <class T>
+struct BlockData {
+  const BlockSystem* system;
+  std::vector<std::int32_t> connectivity;
+  std::vector<T> gradients, volumes, hourglass_vectors, hourglass_stiffness, params, state;
+  int num_state = 0;
+  ForceKernel<T> forces = nullptr;
+  EvalKernel<T> evaluate = nullptr;
+};
+
+template <class T>
+class ExplicitProblemImpl final : public ExplicitProblem {
+ public:
+  explicit ExplicitProblemImpl(const ExplicitSystem& s) : sys_(s) {
+    const std::int64_t ndof = 3 * s.num_nodes;
+    for (const BlockSystem& b : s.blocks) {
+      const auto* kernels = static_cast<const MaterialKernels*>(b.material->kernels);
+      if (kernels == nullptr || kernels->struct_size != sizeof(MaterialKernels))
+        throw PluginError("block '" + b.name +
+                          "': the material plugin was built for a different OpenMP backend "
+                          "version; rebuild it against this fem");
+      BlockData<T> d;
+      d.system = &b;
+      d.connectivity = b.connectivity;
+      d.gradients = convert<T>(b.shape_gradients);
+      d.volumes = convert<T>(b.quadrature_volumes);
+      d.hourglass_vectors = convert<T>(b.hourglass_vectors);
+      d.hourglass_stiffness = convert<T>(b.hourglass_stiffness);
+      d.params = convert<T>(b.material_params);
+      d.num_state = b.material->host.num_state;
+      d.state.assign(static_cast<std::size_t>(b.num_elements * b.quadrature_points * d.num_state),
+                     T(0));
+      const KernelShape shape = kernel_shape(b.family, b.nodes_per_element, b.quadrature_points);
+      if constexpr (std::is_same_v<T, float>) {
+        d.forces = kernels->forces_single[shape];
+        d.evaluate = kernels->evaluate_single[shape];
+      } else {
+        d.forces = kernels->forces_double[shape];
+        d.evaluate = kernels->evaluate_double[shape];
+      }
+      if (b.nodes_per_element > kMaxNodesPerElement)
+        throw Error("block '" + b.name + "': elements with more than " +
+                    std::to_string(kMaxNodesPerElement) + " nodes are not supported");
+      blocks_.push_back(std::move(d));
+    }
+    // Central-difference coefficients with mass-proportional damping q (seed 000, eq. 4-5).
+    const double dt = s.time_step, q = s.mass_damping;
+    dt_ = dt;
+    b_ = static_cast<T>(4.0 / (2.0 + q * dt));
+    c_ = static_cast<T>((2.0 - q * dt) / (2.0 + q * dt));
+    const double force_scale = 2.0 * dt * dt / (2.0 + q * dt);
+    gravity_scale_ = force_scale;
+    a_.resize(s.num_nodes);
+    for (std::int64_t i = 0; i < s.num_nodes; ++i)
+      a_[i] = static_cast<T>(force_scale / s.lumped_mass[i]);
+    forces_.assign(static_cast<std::size_t>(3 * s.num_force_slots), T(0));
+    prescribed_value_ = convert<T>(s.prescribed_value);
+    load_value_ = convert<T>(s.load_value);
+    amp_now_.resize(s.amplitudes.size());
+    amp_next_.resize(s.amplitudes.size());
+    // Initial state: u_0 from the prescribed values at t = 0, u_{-1} = u_0 - dt v_0.
+    u_.assign(ndof, T(0));
+    u_prev_.assign(ndof, T(0));
+    for (std::int64_t d = 0; d < ndof; ++d) {
+      const int amp = s.prescribed_amplitude[d];
+      if (amp >= 0) {
+        u_[d] = static_cast<T>(s.prescribed_value[d] * evaluate(s.amplitudes[amp], 0.0));
+        u_prev_[d] = static_cast<T>(s.prescribed_value[d] * evaluate(s.amplitudes[amp], -dt));
+      } else if (!s.initial_velocity.empty()) {
+        u_prev_[d] = static_cast<T>(-dt * s.initial_velocity[d]);
+      }
+    }
+  }
+
+  AdvanceResult advance(std::int64_t first_step, std::int64_t num_steps) override {
+    AdvanceResult result;
+    for (std::int64_t k = 0; k < num_steps; ++k) {
+      const double t = static_cast<double>(first_step + k) * dt_;
+      const double t0 = omp_get_wtime();
+      const AdvanceResult bad = element_pass(u_);
+      const double t1 = omp_get_wtime();
+      times_.element_pass_s += t1 - t0;
+      if (bad.status != AdvanceResult::Status::Ok) {
+        result.status = bad.status;
+        result.block = bad.block;
+        result.element = bad.element;
+        result.value = bad.value;
+        return result;
+      }
+      node_pass(t);
+      times_.node_pass_s += omp_get_wtime() - t1;
+      result.steps_done = k + 1;
+    }
+    return result;
+  }
+
+  void displacement(std::vector<double>& u) const override { u.assign(u_.begin(), u_.end()); }
+  void previous_displacement(std::vector<double>& u) const override {
+    u.assign(u_prev_.begin(), u_prev_.end());
+  }
+  void set_displacement(const std::vector<double>& u, const std::vector<double>& u_prev) override {
+    u_.assign(u.begin(), u.end());
+    u_prev_.assign(u_prev.begin(), u_prev.end());
+  }
+
+  std::array<double, 3> internal_force_sum(const std::vector<std::int32_t>& nodes) const override {
+    std::array<double, 3> sum = {0, 0, 0};
+    for (const std::int32_t n : nodes)
+      for (std::int64_t j = sys_.incidence_offsets[n]; j < sys_.incidence_offsets[n + 1]; ++j)
+        for (int i = 0; i < 3; ++i) sum[i] += static_cast<double>(forces_[3 * sys_.incidence_slots[j] + i]);
+    return sum;
+  }
+
+  void internal_forces(const std::vector<double>& u, std::vector<double>& out) override {
+    const std::vector<T> saved = forces_;
+    const std::vector<T> ut(u.begin(), u.end());
+    element_pass(ut);
+    out.assign(3 * sys_.num_nodes, 0.0);
+#pragma omp parallel for schedule(static)
+    for (std::int64_t n = 0; n < sys_.num_nodes; ++n)
+      for (std::int64_t j = sys_.incidence_offsets[n]; j < sys_.incidence_offsets[n + 1]; ++j)
+        for (int i = 0; i < 3; ++i)
+          out[3 * n + i] += static_cast<double>(forces_[3 * sys_.incidence_slots[j] + i]);
+    forces_ = saved;
+  }
+
+  void element_results(const std::vector<double>& u, std::vector<BlockResults>& out) override {
+    const std::vector<T> ut(u.begin(), u.end());
+    out.resize(blocks_.size());
+    for (std::size_t b = 0; b < blocks_.size(); ++b) {
+      const std::int64_t ne = blocks_[b].system->num_elements;
+      BlockResults& r = out[b];
+      r.cauchy_stress.assign(6 * ne, 0.0);
+      r.green_lagrange.assign(6 * ne, 0.0);
+      r.strain_energy.assign(ne, 0.0);
+      r.hourglass_energy.assign(ne, 0.0);
+      r.min_jacobian.assign(ne, 0.0);
+      std::int64_t bad = -1;
+      T bad_value = 0;
+      ElementEvalArgs<T> args{pass_args(blocks_[b], ut.data(), &bad, &bad_value),
+                              r.cauchy_stress.data(), r.green_lagrange.data(),
+                              r.strain_energy.data(), r.hourglass_energy.data(),
+                              r.min_jacobian.data()};
+      blocks_[b].evaluate(args);
+    }
+  }
+
+  [[nodiscard]] PhaseTimes phase_times() const override { return times_; }
+
+ private:
+  ElementPassArgs<T> pass_args(BlockData<T>& b, const T* u, std::int64_t* bad, T* bad_value) {
+    const BlockSystem& s = *b.system;
+    return ElementPassArgs<T>{s.num_elements,
+                              s.nodes_per_element,
+                              s.quadrature_points,
+                              b.connectivity.data(),
+                              b.gradients.data(),
+                              b.volumes.data(),
+                              b.hourglass_vectors.empty() ? nullptr : b.hourglass_vectors.data(),
+                              b.hourglass_stiffness.empty() ? nullptr : b.hourglass_stiffness.data(),
+                              b.params.data(),
+                              b.state.empty() ? nullptr : b.state.data(),
+                              b.num_state,
+                              u,
+                              forces_.data() + 3 * s.force_offset,
+                              bad,
+                              bad_value};
+  }
+
+  AdvanceResult element_pass(const std::vector<T>& u) {
+    AdvanceResult r;
+    for (std::size_t b = 0; b < blocks_.size(); ++b) {
+      std::int64_t bad = -1;
+      T bad_value = 0;
+      blocks_[b].forces(pass_args(blocks_[b], u.data(), &bad, &bad_value));
+      if (bad >= 0 && r.status == AdvanceResult::Status::Ok) {
+        r.status = std::isfinite(bad_value) ? AdvanceResult::Status::InvertedElement
+                                            : AdvanceResult::Status::NotFinite;
+        r.block = static_cast<int>(b);
+        r.element = bad;
+        r.value = static_cast<double>(bad_value);
+      }
+    }
+    return r;
+  }
+
+  /// Gather forces, central-difference update, loads and prescribed displacements: one pass.
+  void node_pass(double t) {
+    for (std::size_t i = 0; i < sys_.amplitudes.size(); ++i) {
+      amp_now_[i] = static_cast<T>(evaluate(sys_.amplitudes[i], t));
+      amp_next_[i] = static_cast<T>(evaluate(sys_.amplitudes[i], t + dt_));
+    }
+    T gravity[3] = {0, 0, 0};
+    if (sys_.gravity_amplitude >= 0)
+      for (int i = 0; i < 3; ++i)
+        gravity[i] = static_cast<T>(gravity_scale_ * sys_.gravity[i]) * amp_now_[sys_.gravity_amplitude];
+    const std::int64_t* offsets = sys_.incidence_offsets.data();
+    const std::int64_t* slots = sys_.incidence_slots.data();
+    const std::int32_t* pamp = sys_.prescribed_amplitude.data();
+    const std::int32_t* lamp = sys_.load_amplitude.data();
+    const T* f = forces_.data();
+    T* u = u_.data();
+    T* u_prev = u_prev_.data();  // overwritten with u_{n+1}
+#pragma omp parallel for schedule(static)
+    for (std::int64_t n = 0; n < sys_.num_nodes; ++n) {
+      T p[3] = {T(0), T(0), T(0)};
+      for (std::int64_t j = offsets[n]; j < offsets[n + 1]; ++j)
+        for (int i = 0; i < 3; ++i) p[i] += f[3 * slots[j] + i];
+      for (int i = 0; i < 3; ++i) {
+        const std::int64_t d = 3 * n + i;
+        T next;
+        if (pamp[d] >= 0) {
+          next = prescribed_value_[d] * amp_next_[pamp[d]];
+        } else {
+          T r = -p[i];
+          if (lamp[d] >= 0) r += load_value_[d] * amp_now_[lamp[d]];
+          next = a_[n] * r + gravity[i] + b_ * u[d] - c_ * u_prev[d];
+        }
+        u_prev[d] = next;
+      }
+    }
+    u_.swap(u_prev_);
+  }
+
+  const ExplicitSystem& sys_;
+  std::vector<BlockData<T>> blocks_;
+  std::vector<T> a_, forces_, u_, u_prev_, prescribed_value_, load_value_, amp_now_, amp_next_;
+  double dt_ = 0.0, gravity_scale_ = 0.0;
+  T b_ = 0, c_ = 0;
+  PhaseTimes times_;
+};
+
+class OpenMpBackend final : public Backend {
+ public:
+  [[nodiscard]] std::string execution_space() const override {
+    return "OpenMP, " + std::to_string(omp_get_max_threads()) + " threads";
+  }
+  std::unique_ptr<ExplicitProblem> create_explicit(const ExplicitSystem& system,
+                                                   Precision precision) override {
+    if (precision == Precision::Single) return std::make_unique<ExplicitProblemImpl<float>>(system);
+    return std::make_unique<ExplicitProblemImpl<double>>(system);
+  }
+};
+
+Backend* create(char* /*why*/, int /*why_size*/) { return new OpenMpBackend(); }
+
+const BackendApi kApi = {sizeof(BackendApi), "CPU reference backend (OpenMP)", &create};
+
+}  // namespace
+}  // namespace fem::openmp
+
+FEM_DEFINE_PLUGIN_ENTRY(FEM_PLUGIN_BACKEND, "openmp", FEM_VERSION_STRING, "openmp",
+                        &fem::openmp::kApi)

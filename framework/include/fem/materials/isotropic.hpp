@@ -1,0 +1,56 @@
+// Reading isotropic elastic constants in whichever pair the user knows.
+//
+// Accepted pairs: youngs_modulus + poisson_ratio, shear_modulus + bulk_modulus, or
+// lame_lambda + shear_modulus. Exactly one pair; the result is checked for physical admissibility
+// (shear and bulk modulus positive, Poisson's ratio in (-1, 0.5)).
+#pragma once
+
+#include <string>
+
+#include "fem/param_reader.hpp"
+
+namespace fem {
+
+struct IsotropicConstants {
+  double lambda = 0.0;
+  double mu = 0.0;
+  [[nodiscard]] double bulk() const { return lambda + 2.0 * mu / 3.0; }
+};
+
+inline IsotropicConstants read_isotropic_constants(ParamReader& in) {
+  const bool has_e = in.has("youngs_modulus");
+  const bool has_nu = in.has("poisson_ratio");
+  const bool has_mu = in.has("shear_modulus");
+  const bool has_k = in.has("bulk_modulus");
+  const bool has_lambda = in.has("lame_lambda");
+  const int pairs = (has_e || has_nu) + (has_k || (has_mu && !has_lambda)) + has_lambda;
+  const std::string hint =
+      "give exactly one pair: youngs_modulus + poisson_ratio, shear_modulus + bulk_modulus, "
+      "or lame_lambda + shear_modulus";
+  if (pairs != 1 || (has_e && has_mu)) in.fail_here("elastic constants are ambiguous or missing", hint);
+
+  IsotropicConstants c;
+  if (has_e || has_nu) {
+    const double E = in.number("youngs_modulus");
+    const double nu = in.number("poisson_ratio");
+    in.require_positive("youngs_modulus", E);
+    in.require_range("poisson_ratio", nu, -1.0, 0.5, false, false);
+    c.mu = E / (2.0 * (1.0 + nu));
+    c.lambda = E * nu / ((1.0 + nu) * (1.0 - 2.0 * nu));
+  } else if (has_lambda) {
+    c.lambda = in.number("lame_lambda");
+    c.mu = in.number("shear_modulus");
+    in.require_positive("shear_modulus", c.mu);
+    if (c.lambda + 2.0 * c.mu / 3.0 <= 0.0)
+      in.fail("lame_lambda", "bulk modulus lame_lambda + 2/3 shear_modulus must be > 0");
+  } else {
+    c.mu = in.number("shear_modulus");
+    const double K = in.number("bulk_modulus");
+    in.require_positive("shear_modulus", c.mu);
+    in.require_positive("bulk_modulus", K);
+    c.lambda = K - 2.0 * c.mu / 3.0;
+  }
+  return c;
+}
+
+}  // namespace fem

@@ -1,0 +1,52 @@
+// A case resolved against its plugins: the mesh with its node sets, and each block's element
+// type, material plugin and validated parameters. Built by build_model(); nothing runs yet.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "fem/case.hpp"
+#include "fem/element.hpp"
+#include "fem/material.hpp"
+#include "fem/mesh.hpp"
+#include "fem/output/frame.hpp"
+#include "fem/plugin_registry.hpp"
+
+namespace fem {
+
+struct ModelBlock {
+  const BlockSpec* spec = nullptr;
+  const MaterialSpec* material_spec = nullptr;
+  const ElementData* element = nullptr;
+  const MaterialApi* material = nullptr;
+  std::vector<double> params;            ///< validated by the material plugin
+  std::vector<std::int32_t> connectivity;  ///< element node order
+  std::int64_t first_element = 0;        ///< global id of the block's first element
+  [[nodiscard]] std::int64_t num_elements() const {
+    return static_cast<std::int64_t>(connectivity.size()) / element->num_nodes;
+  }
+};
+
+/// Blocks point into `spec`, so a Model moves but never copies.
+struct Model {
+  Model() = default;
+  Model(const Model&) = delete;
+  Model& operator=(const Model&) = delete;
+  Model(Model&&) = default;
+  Model& operator=(Model&&) = default;
+
+  CaseSpec spec;
+  Mesh mesh;
+  std::vector<ModelBlock> blocks;
+  [[nodiscard]] std::int64_t num_elements() const;
+};
+
+/// Generates the mesh, resolves node sets, looks up element and material plugins for the case's
+/// backend and validates material parameters. Throws InputError / PluginError.
+Model build_model(const CaseSpec& spec, const PluginRegistry& plugins);
+
+/// The reference mesh in VTK terms (cells of all blocks, block by block).
+OutputMesh output_mesh(const Model& model);
+
+}  // namespace fem

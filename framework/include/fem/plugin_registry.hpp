@@ -1,0 +1,78 @@
+// Finds, loads and validates plugins (backends, elements, materials per backend).
+//
+// Search order: the plugin folder next to libfem (<libdir>/fem/plugins, which is the build tree
+// when running from it and the install prefix once installed), then every folder of
+// FEM_PLUGIN_PATH (':'-separated), then the case's plugin_paths. Every *.so found is opened and
+// its descriptor checked; files that fail are remembered with the reason, and a lookup that needs
+// them reports it.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fem/backend.hpp"
+#include "fem/element.hpp"
+#include "fem/error.hpp"
+#include "fem/material.hpp"
+#include "fem/plugin.hpp"
+
+namespace fem {
+
+/// One successfully loaded plugin file.
+struct PluginInfo {
+  std::string file;
+  std::string kind;     ///< "backend", "element", "material"
+  std::string name;
+  std::string version;
+  std::string backend;  ///< material builds: the backend; backends: own name
+  const fem_plugin_descriptor_t* descriptor = nullptr;
+};
+
+/// A file in a search folder that could not be used, and why.
+struct PluginProblem {
+  std::string file;
+  std::string reason;
+};
+
+/// Opens one plugin file and validates its descriptor. Throws PluginError with the file name,
+/// the reason and the fix (not a plugin, missing entry point, ABI mismatch, C++ ABI mismatch).
+PluginInfo load_plugin_file(const std::string& path);
+
+class PluginRegistry {
+ public:
+  /// Scans the default folders plus `extra_dirs` (e.g. the case's plugin_paths).
+  explicit PluginRegistry(const std::vector<std::string>& extra_dirs = {});
+
+  [[nodiscard]] const std::vector<std::string>& search_path() const { return dirs_; }
+  [[nodiscard]] const std::vector<PluginInfo>& plugins() const { return plugins_; }
+  [[nodiscard]] const std::vector<PluginProblem>& problems() const { return problems_; }
+
+  /// Lookups. `where` locates the case-file reference for messages.
+  [[nodiscard]] const ElementData& element(const std::string& name,
+                                           const SourceLocation& where = {}) const;
+  [[nodiscard]] const MaterialApi& material(const std::string& name, const std::string& backend,
+                                            const SourceLocation& where = {}) const;
+  /// Creates the backend. Throws with the reason when it cannot run on this machine.
+  [[nodiscard]] std::unique_ptr<Backend> create_backend(const std::string& name,
+                                                        const SourceLocation& where = {}) const;
+  [[nodiscard]] const PluginInfo* find(const std::string& kind, const std::string& name,
+                                       const std::string& backend = {}) const;
+  /// Names of loaded plugins of a kind (unique, sorted).
+  [[nodiscard]] std::vector<std::string> names(const std::string& kind) const;
+
+  /// The default folders (libfem's plugin folder, then FEM_PLUGIN_PATH).
+  static std::vector<std::string> default_dirs();
+
+ private:
+  void scan(const std::string& dir);
+  void add(PluginInfo info);
+  [[nodiscard]] std::string problems_hint() const;
+
+  std::vector<std::string> dirs_;
+  std::vector<PluginInfo> plugins_;
+  std::vector<PluginProblem> problems_;
+  std::vector<std::pair<PluginInfo, PluginInfo>> duplicates_;
+};
+
+}  // namespace fem

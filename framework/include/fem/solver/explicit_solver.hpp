@@ -1,0 +1,80 @@
+// Explicit central-difference time integration (TLED), host-side orchestration.
+//
+// The backend runs the steps; this class decides when to stop for output and histories, writes
+// them, reports progress, and turns a failed step into a SolveError after saving the last good
+// state. The run summary (JSON) is written at the end, also when the run fails.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fem/backend.hpp"
+#include "fem/model.hpp"
+#include "fem/solver/explicit_system.hpp"
+
+namespace fem {
+
+struct ExplicitRunOptions {
+  std::string output_directory;  ///< where .pvd/.vtu, CSV and summary.json go
+  bool write_files = true;       ///< false: compute only (tests)
+  /// Called at every output frame and at the end: (step, num_steps, time).
+  std::function<void(std::int64_t, std::int64_t, double)> progress;
+};
+
+struct EnergySample {
+  double time = 0.0;
+  double kinetic = 0.0;
+  double strain = 0.0;
+  double hourglass = 0.0;
+};
+
+struct ExplicitRunReport {
+  std::int64_t steps = 0;
+  double time_step = 0.0;
+  double critical_time_step = 0.0;
+  double end_time = 0.0;
+  std::int64_t num_elements = 0;
+  std::int64_t num_nodes = 0;
+  double setup_s = 0.0;         ///< geometry precompute + upload to the backend
+  double element_pass_s = 0.0;  ///< backend, summed over steps
+  double node_pass_s = 0.0;
+  double output_s = 0.0;
+  double total_s = 0.0;
+  [[nodiscard]] double element_steps_per_second() const {
+    const double t = element_pass_s + node_pass_s;
+    return t > 0 ? static_cast<double>(num_elements) * static_cast<double>(steps) / t : 0.0;
+  }
+  std::vector<EnergySample> energies;  ///< at every output frame
+  std::vector<std::string> files;      ///< files written
+  std::string backend;
+  std::string execution_space;
+  std::string precision;
+};
+
+class ExplicitSolver {
+ public:
+  ExplicitSolver(const Model& model, Backend& backend, std::string backend_name);
+  ~ExplicitSolver();
+
+  [[nodiscard]] const ExplicitSetup& setup() const { return setup_; }
+  /// Runs to end_time. Throws SolveError on an inverted element or non-finite values.
+  ExplicitRunReport run(const ExplicitRunOptions& options);
+  /// Direct access for tests: the backend problem after setup.
+  [[nodiscard]] ExplicitProblem& problem() { return *problem_; }
+
+ private:
+  const Model& model_;
+  Backend& backend_;
+  std::string backend_name_;
+  ExplicitSetup setup_;
+  std::unique_ptr<ExplicitProblem> problem_;
+  double setup_s_ = 0.0;
+};
+
+/// Von Mises equivalent stress of a symmetric tensor in Voigt order xx yy zz xy yz xz.
+double von_mises(const double* s);
+
+}  // namespace fem

@@ -1,0 +1,13 @@
+#include "fem/element.hpp"
+
+namespace fem {
+
+const char* to_string(Family f) {
+  switch (f) {
+    case Family::Isoparametric: return "isoparametric";
+    case Family::Hex8Hourglass: return "hex8 one-point with hourglass control";
+  }
+  return "?";
+}
+
+}  // namespace fem

@@ -1,0 +1,322 @@
+#include "fem/solver/explicit_solver.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <optional>
+#include <sstream>
+
+#include "fem/output/history.hpp"
+#include "fem/output/summary.hpp"
+#include "fem/output/vtk_series.hpp"
+
+namespace fem {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+bool wants(const std::vector<std::string>& list, const std::string& name) {
+  return std::find(list.begin(), list.end(), name) != list.end();
+}
+
+/// Steps between events for a cadence given in steps or in time; 0/0 means `fallback`.
+std::int64_t cadence(int every_steps, double every_time, double dt, std::int64_t fallback) {
+  if (every_steps > 0) return every_steps;
+  if (every_time > 0) return std::max<std::int64_t>(1, std::llround(every_time / dt));
+  return std::max<std::int64_t>(1, fallback);
+}
+
+struct History {
+  const HistorySpec* spec;
+  const std::vector<std::int32_t>* nodes;
+  std::int64_t every;
+  std::optional<CsvHistory> csv;
+};
+
+}  // namespace
+
+double von_mises(const double* s) {
+  const double a = s[0] - s[1], b = s[1] - s[2], c = s[2] - s[0];
+  return std::sqrt(0.5 * (a * a + b * b + c * c) + 3.0 * (s[3] * s[3] + s[4] * s[4] + s[5] * s[5]));
+}
+
+ExplicitSolver::ExplicitSolver(const Model& model, Backend& backend, std::string backend_name)
+    : model_(model), backend_(backend), backend_name_(std::move(backend_name)) {
+  const auto t0 = Clock::now();
+  setup_ = setup_explicit(model_);
+  problem_ = backend_.create_explicit(setup_.system, model_.spec.precision);
+  setup_s_ = seconds_since(t0);
+}
+
+ExplicitSolver::~ExplicitSolver() = default;
+
+ExplicitRunReport ExplicitSolver::run(const ExplicitRunOptions& options) {
+  const auto run_start = Clock::now();
+  const CaseSpec& spec = model_.spec;
+  const ExplicitSystem& sys = setup_.system;
+  const std::int64_t n = setup_.num_steps;
+  const double dt = sys.time_step;
+
+  ExplicitRunReport report;
+  report.steps = 0;
+  report.time_step = dt;
+  report.critical_time_step = setup_.critical_time_step;
+  report.end_time = spec.solver.end_time;
+  report.num_elements = model_.num_elements();
+  report.num_nodes = model_.mesh.num_nodes();
+  report.setup_s = setup_s_;
+  report.backend = backend_name_;
+  report.execution_space = backend_.execution_space();
+  report.precision = to_string(spec.precision);
+  for (const std::string& w : setup_.warnings) spdlog::warn("{}", w);
+
+  const std::string dir = options.output_directory;
+  const bool files = options.write_files;
+  if (files) std::filesystem::create_directories(dir);
+
+  // Field output.
+  std::unique_ptr<VtkSeriesWriter> vtk;
+  if (files && spec.output.vtk) {
+    if (vtk_output_available())
+      vtk = std::make_unique<VtkSeriesWriter>(dir, spec.name, output_mesh(model_));
+    else
+      spdlog::warn("this fem was built without VTK: no .vtu/.pvd output (set output.vtk: false "
+                   "to silence this)");
+  }
+  const std::int64_t frame_every =
+      cadence(spec.output.every_steps, spec.output.every_time, dt, n / 20);
+
+  // Histories and the energy record.
+  std::vector<History> histories;
+  for (const HistorySpec& h : spec.output.histories) {
+    History hist{&h, &model_.mesh.node_sets.at(h.set), cadence(h.every_steps, h.every_time, dt, frame_every), {}};
+    if (files) {
+      std::vector<std::string> cols;
+      for (const std::string& q : h.quantities)
+        for (const char* c : {"_x", "_y", "_z"}) cols.push_back(q + c);
+      hist.csv.emplace((std::filesystem::path(dir) / (h.name + ".csv")).string(), cols);
+      report.files.push_back(hist.csv->path());
+    }
+    histories.push_back(std::move(hist));
+  }
+  std::optional<CsvHistory> energy_csv;
+  if (files) {
+    energy_csv.emplace((std::filesystem::path(dir) / "energy.csv").string(),
+                       std::vector<std::string>{"kinetic", "strain", "hourglass"});
+    report.files.push_back(energy_csv->path());
+  }
+
+  std::vector<double> u, u_prev, forces;
+  std::vector<BlockResults> results;
+
+  // Mean displacement and velocity, and support reaction (internal minus applied force) of a set
+  // at step k, from u_k, two states whose difference gives the velocity, and P(u_k).
+  const auto history_row = [&](const History& h, std::int64_t k, const std::vector<double>& uk,
+                               const std::vector<double>& u_late, const std::vector<double>& u_early,
+                               const std::array<double, 3>& p) {
+    std::vector<double> row;
+    const double t = static_cast<double>(k) * dt;
+    const double count = static_cast<double>(h.nodes->size());
+    for (const std::string& q : h.spec->quantities) {
+      std::array<double, 3> v = {0, 0, 0};
+      if (q == "reaction_force") {
+        v = p;
+        for (const std::int32_t node : *h.nodes)
+          for (int i = 0; i < 3; ++i) {
+            const std::int64_t d = 3 * node + i;
+            if (sys.load_amplitude[d] >= 0)
+              v[i] -= sys.load_value[d] * evaluate(sys.amplitudes[sys.load_amplitude[d]], t);
+            if (sys.gravity_amplitude >= 0)
+              v[i] -= sys.lumped_mass[node] * sys.gravity[i] *
+                      evaluate(sys.amplitudes[sys.gravity_amplitude], t);
+          }
+      } else {
+        for (const std::int32_t node : *h.nodes)
+          for (int i = 0; i < 3; ++i) {
+            const std::int64_t d = 3 * node + i;
+            v[i] += q == "displacement" ? uk[d] : (u_late[d] - u_early[d]) / dt;
+          }
+        for (double& x : v) x /= count;
+      }
+      row.insert(row.end(), v.begin(), v.end());
+    }
+    return row;
+  };
+
+  const auto make_frame = [&](std::int64_t k, const std::vector<double>& uk,
+                              const std::vector<double>& ukm1) {
+    OutputFrame frame;
+    frame.step = k;
+    frame.time = static_cast<double>(k) * dt;
+    problem_->element_results(uk, results);
+    EnergySample energy{frame.time, 0.0, 0.0, 0.0};
+    for (std::int64_t i = 0; i < sys.num_nodes; ++i)
+      for (int c = 0; c < 3; ++c) {
+        const double v = (uk[3 * i + c] - ukm1[3 * i + c]) / dt;
+        energy.kinetic += 0.5 * sys.lumped_mass[i] * v * v;
+      }
+    for (const BlockResults& r : results) {
+      for (const double e : r.strain_energy) energy.strain += e;
+      for (const double e : r.hourglass_energy) energy.hourglass += e;
+    }
+    report.energies.push_back(energy);
+    if (energy_csv) energy_csv->append(frame.time, k, {energy.kinetic, energy.strain, energy.hourglass});
+    const auto& fields = spec.output.fields;
+    if (wants(fields, "displacement")) frame.point_fields.push_back({"displacement", 3, uk});
+    if (wants(fields, "velocity")) {
+      Field v{"velocity", 3, std::vector<double>(uk.size())};
+      for (std::size_t i = 0; i < uk.size(); ++i) v.values[i] = (uk[i] - ukm1[i]) / dt;
+      frame.point_fields.push_back(std::move(v));
+    }
+    Field strain{"green_lagrange_strain", 6, {}}, stress{"cauchy_stress", 6, {}};
+    Field mises{"von_mises", 1, {}}, block{"block_id", 1, {}};
+    for (std::size_t b = 0; b < results.size(); ++b) {
+      const BlockResults& r = results[b];
+      strain.values.insert(strain.values.end(), r.green_lagrange.begin(), r.green_lagrange.end());
+      stress.values.insert(stress.values.end(), r.cauchy_stress.begin(), r.cauchy_stress.end());
+      for (std::size_t e = 0; e < r.strain_energy.size(); ++e) {
+        mises.values.push_back(von_mises(&r.cauchy_stress[6 * e]));
+        block.values.push_back(static_cast<double>(b));
+      }
+    }
+    for (Field* f : {&strain, &stress, &mises, &block})
+      if (wants(fields, f->name)) frame.cell_fields.push_back(std::move(*f));
+    return frame;
+  };
+
+  const auto write_frame = [&](std::int64_t k) {
+    const auto t0 = Clock::now();
+    problem_->displacement(u);
+    problem_->previous_displacement(u_prev);
+    const OutputFrame frame = make_frame(k, u, u_prev);
+    if (vtk) {
+      const std::string path = vtk->write(frame);
+      if (vtk->frames_written() == 1) report.files.push_back(vtk->pvd_path());
+    }
+    report.output_s += seconds_since(t0);
+    if (options.progress) options.progress(k, n, frame.time);
+  };
+
+  const auto write_summary = [&](const std::string& status, const std::string& message) {
+    if (!files) return;
+    const PhaseTimes times = problem_->phase_times();
+    report.element_pass_s = times.element_pass_s;
+    report.node_pass_s = times.node_pass_s;
+    report.total_s = seconds_since(run_start) + setup_s_;
+    RunSummary s;
+    s.set("case", spec.file);
+    s.set("name", spec.name);
+    s.set("status", status);
+    if (!message.empty()) s.set("error", message);
+    s.set("backend", report.backend);
+    s.set("execution_space", report.execution_space);
+    s.set("precision", report.precision);
+    s.set("model.nodes", report.num_nodes);
+    s.set("model.elements", report.num_elements);
+    s.set("model.total_mass_kg", setup_.total_mass);
+    s.set("model.total_volume_m3", setup_.total_volume);
+    s.set("time.end_time_s", report.end_time);
+    s.set("time.time_step_s", report.time_step);
+    s.set("time.critical_time_step_s", report.critical_time_step);
+    s.set("time.critical_element", setup_.critical_element);
+    s.set("time.steps", report.steps);
+    s.set("timing.setup_s", report.setup_s);
+    s.set("timing.element_pass_s", report.element_pass_s);
+    s.set("timing.node_pass_s", report.node_pass_s);
+    s.set("timing.output_s", report.output_s);
+    s.set("timing.total_s", report.total_s);
+    s.set("throughput.element_steps_per_s", report.element_steps_per_second());
+    if (!report.energies.empty()) {
+      s.set("energy.kinetic_j", report.energies.back().kinetic);
+      s.set("energy.strain_j", report.energies.back().strain);
+      s.set("energy.hourglass_j", report.energies.back().hourglass);
+    }
+    const std::string path = (std::filesystem::path(dir) / "summary.json").string();
+    s.write(path);
+    report.files.push_back(path);
+  };
+
+  std::vector<std::int64_t> next_history(histories.size(), 0);
+  std::int64_t step = 0;
+  std::int64_t next_frame = frame_every;
+  write_frame(0);
+  while (step < n) {
+    // Next stop: a frame, or one step past a history sample (its forces come from that pass).
+    std::int64_t stop = std::min(next_frame, n);
+    for (const std::int64_t h : next_history)
+      if (h < n) stop = std::min(stop, h + 1);
+    const AdvanceResult r = problem_->advance(step, stop - step);
+    step += r.steps_done;
+    report.steps = step;
+    if (r.status != AdvanceResult::Status::Ok) {
+      const ModelBlock& b = model_.blocks[static_cast<std::size_t>(r.block)];
+      const std::int64_t bad_step = step;  // the element pass of this step met the bad state
+      std::ostringstream msg;
+      msg << "step " << bad_step << " (t = " << static_cast<double>(bad_step) * dt << " s): element "
+          << b.first_element + r.element << " (block '" << b.spec->name << "') "
+          << (r.status == AdvanceResult::Status::InvertedElement
+                  ? "inverted: det F = " + std::to_string(r.value)
+                  : std::string("has non-finite values (NaN or Inf)"));
+      std::string where;
+      if (files) {
+        problem_->displacement(u);
+        problem_->previous_displacement(u_prev);
+        // u_prev is the last state every element accepted.
+        OutputFrame frame = make_frame(bad_step - 1, u_prev, u_prev);
+        frame.time = static_cast<double>(bad_step - 1) * dt;
+        if (vtk) where = vtk->write_single(frame, spec.name + "_last_good.vtu");
+      }
+      msg << "\n  hint: reduce solver.safety_factor or solver.time_step, add mass_damping, "
+             "smooth the loading, or refine the mesh where the element is";
+      if (!where.empty()) msg << "\n  the last good state (step " << bad_step - 1 << ") is in " << where;
+      write_summary("failed", msg.str());
+      throw SolveError(msg.str());
+    }
+    for (std::size_t i = 0; i < histories.size(); ++i) {
+      if (next_history[i] + 1 != step) continue;
+      if (histories[i].csv) {
+        // The state is u_{step}; the sample is step - 1, whose internal forces the last element
+        // pass computed. Velocity is the forward difference (u_step - u_{step-1}) / dt.
+        problem_->displacement(u);
+        problem_->previous_displacement(u_prev);
+        const auto p = problem_->internal_force_sum(*histories[i].nodes);
+        histories[i].csv->append(static_cast<double>(step - 1) * dt, step - 1,
+                                 history_row(histories[i], step - 1, u_prev, u, u_prev, p));
+      }
+      next_history[i] += histories[i].every;
+    }
+    if (step == next_frame || step == n) {
+      write_frame(step);
+      next_frame += frame_every;
+    }
+  }
+  // Final history samples at step n need one more element pass.
+  for (std::size_t i = 0; i < histories.size(); ++i) {
+    if (!histories[i].csv || next_history[i] != n) continue;
+    problem_->displacement(u);
+    problem_->previous_displacement(u_prev);
+    problem_->internal_forces(u, forces);
+    std::array<double, 3> p = {0, 0, 0};
+    for (const std::int32_t node : *histories[i].nodes)
+      for (int c = 0; c < 3; ++c) p[c] += forces[3 * node + c];
+    histories[i].csv->append(static_cast<double>(n) * dt, n, history_row(histories[i], n, u, u, u_prev, p));
+  }
+  write_summary("completed", "");
+  if (!files) {
+    const PhaseTimes times = problem_->phase_times();
+    report.element_pass_s = times.element_pass_s;
+    report.node_pass_s = times.node_pass_s;
+    report.total_s = seconds_since(run_start) + setup_s_;
+  }
+  return report;
+}
+
+}  // namespace fem

@@ -1,0 +1,242 @@
+#include "fem/solver/explicit_system.hpp"
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <sstream>
+
+namespace fem {
+namespace {
+
+using Mat3d = Eigen::Matrix3d;
+
+std::string element_label(const ModelBlock& b, std::int64_t e) {
+  std::ostringstream s;
+  s << "element " << b.first_element + e << " (block '" << b.spec->name << "', nodes";
+  const int npe = b.element->num_nodes;
+  for (int a = 0; a < npe; ++a) s << ' ' << b.connectivity[e * npe + a];
+  s << ')';
+  return s.str();
+}
+
+/// Area of a planar or warped polygon face (vector area of its fan triangulation).
+double face_area(const Mesh& mesh, const std::int32_t* conn, const ElementData& el, int f) {
+  Eigen::Vector3d area = Eigen::Vector3d::Zero();
+  const int begin = el.face_offsets[f], end = el.face_offsets[f + 1];
+  const auto p = [&](int i) {
+    const auto x = mesh.node(conn[el.face_nodes[i]]);
+    return Eigen::Vector3d(x[0], x[1], x[2]);
+  };
+  for (int i = begin + 1; i + 1 < end; ++i) area += (p(i) - p(begin)).cross(p(i + 1) - p(begin));
+  return 0.5 * area.norm();
+}
+
+struct BlockGeometry {
+  double volume = 0.0;
+  double min_dt = std::numeric_limits<double>::max();
+  std::int64_t min_dt_element = -1;
+};
+
+/// Reference-configuration data of one block: dN/dX and w det J per quadrature point, hourglass
+/// vectors and stiffness, lumped masses, and the block's critical time step.
+BlockGeometry precompute_block(const Model& model, const ModelBlock& b, BlockSystem& out,
+                               std::vector<double>& mass) {
+  const ElementData& el = *b.element;
+  const int npe = el.num_nodes, nqp = el.num_quadrature_points;
+  const std::int64_t ne = b.num_elements();
+  const double density = b.material_spec->density;
+  const double modulus = b.material->host.dilatational_modulus(b.params.data());
+  const double wave_speed = std::sqrt(modulus / density);
+  const bool hourglass = el.family == Family::Hex8Hourglass;
+
+  out.shape_gradients.resize(static_cast<std::size_t>(ne * nqp * npe * 3));
+  out.quadrature_volumes.resize(static_cast<std::size_t>(ne * nqp));
+  if (hourglass) {
+    out.hourglass_vectors.resize(static_cast<std::size_t>(ne * 32));
+    out.hourglass_stiffness.resize(static_cast<std::size_t>(ne));
+  }
+  BlockGeometry g;
+  for (std::int64_t e = 0; e < ne; ++e) {
+    const std::int32_t* conn = b.connectivity.data() + e * npe;
+    Eigen::MatrixXd X(npe, 3);
+    for (int a = 0; a < npe; ++a)
+      for (int k = 0; k < 3; ++k) X(a, k) = model.mesh.coords[3 * conn[a] + k];
+    const double size = (X.colwise().maxCoeff() - X.colwise().minCoeff()).norm();
+    double volume = 0.0;
+    Eigen::MatrixXd grad_centroid;  // dN/dX at the one point (hourglass family)
+    for (int q = 0; q < nqp; ++q) {
+      Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor>> dxi(
+          el.shape_gradients + q * npe * 3, npe, 3);
+      const Mat3d J = X.transpose() * dxi;  // J_ij = dX_i / dxi_j
+      const double detJ = J.determinant();
+      if (!(detJ > 1e-12 * size * size * size))
+        throw InputError(model.spec.mesh.where,
+                         element_label(b, e) + (detJ <= 0.0 ? " is inverted" : " is degenerate") +
+                             ": det J = " + std::to_string(detJ) + " at quadrature point " +
+                             std::to_string(q),
+                         "check the mesh: nodes must follow VTK ordering and cells must have "
+                         "positive volume");
+      const Eigen::MatrixXd dX = dxi * J.inverse();  // dN_a/dX_k
+      for (int a = 0; a < npe; ++a)
+        for (int k = 0; k < 3; ++k) out.shape_gradients[((e * nqp + q) * npe + a) * 3 + k] = dX(a, k);
+      const double v = el.quadrature_weights[q] * detJ;
+      out.quadrature_volumes[e * nqp + q] = v;
+      volume += v;
+      if (hourglass) grad_centroid = dX;
+    }
+    for (int a = 0; a < npe; ++a) mass[conn[a]] += density * volume * el.lumped_mass_weights[a];
+    if (hourglass) {
+      // Flanagan-Belytschko: gamma = (h - B X^T h) / 8 is orthogonal to linear fields, so the
+      // hourglass force vanishes for every deformation the one-point rule sees.
+      const Eigen::MatrixXd H =
+          Eigen::Map<const Eigen::Matrix<double, 4, 8, Eigen::RowMajor>>(el.hourglass_base_vectors);
+      const Eigen::MatrixXd gamma = (H - (H * X) * grad_centroid.transpose()) / 8.0;  // 4 x 8
+      for (int m = 0; m < 4; ++m)
+        for (int a = 0; a < 8; ++a) out.hourglass_vectors[e * 32 + 8 * m + a] = gamma(m, a);
+      out.hourglass_stiffness[e] = b.spec->hourglass_coefficient * modulus * volume *
+                                   grad_centroid.squaredNorm() / 3.0;
+    }
+    double max_area = 0.0;
+    for (int f = 0; f < el.num_faces; ++f) max_area = std::max(max_area, face_area(model.mesh, conn, el, f));
+    const double length = el.length_factor * volume / max_area;
+    const double dt = length / wave_speed;
+    if (dt < g.min_dt) {
+      g.min_dt = dt;
+      g.min_dt_element = b.first_element + e;
+    }
+    g.volume += volume;
+  }
+  return g;
+}
+
+}  // namespace
+
+ExplicitSetup setup_explicit(const Model& model) {
+  ExplicitSetup setup;
+  ExplicitSystem& sys = setup.system;
+  const CaseSpec& spec = model.spec;
+  const std::int64_t nn = model.mesh.num_nodes();
+  sys.num_nodes = nn;
+  sys.lumped_mass.assign(nn, 0.0);
+
+  double critical = std::numeric_limits<double>::max();
+  std::int64_t slots = 0;
+  for (const ModelBlock& b : model.blocks) {
+    BlockSystem bs;
+    bs.name = b.spec->name;
+    bs.family = b.element->family;
+    bs.nodes_per_element = b.element->num_nodes;
+    bs.quadrature_points = b.element->num_quadrature_points;
+    bs.num_elements = b.num_elements();
+    bs.connectivity = b.connectivity;
+    bs.material = b.material;
+    bs.material_params = b.params;
+    bs.force_offset = slots;
+    slots += bs.num_elements * bs.nodes_per_element;
+    const BlockGeometry g = precompute_block(model, b, bs, sys.lumped_mass);
+    setup.total_volume += g.volume;
+    if (g.min_dt < critical) {
+      critical = g.min_dt;
+      setup.critical_element = g.min_dt_element;
+    }
+    sys.blocks.push_back(std::move(bs));
+  }
+  sys.num_force_slots = slots;
+  for (std::int64_t n = 0; n < nn; ++n) {
+    setup.total_mass += sys.lumped_mass[n];
+    if (!(sys.lumped_mass[n] > 0.0))
+      throw InputError(spec.mesh.where, "node " + std::to_string(n) + " belongs to no element",
+                       "remove unused nodes from the mesh or assign their cells to a block");
+  }
+
+  // Deterministic gather: for each node, the element-node slots that contribute to it.
+  sys.incidence_offsets.assign(nn + 1, 0);
+  for (const BlockSystem& b : sys.blocks)
+    for (const std::int32_t n : b.connectivity) ++sys.incidence_offsets[n + 1];
+  for (std::int64_t n = 0; n < nn; ++n) sys.incidence_offsets[n + 1] += sys.incidence_offsets[n];
+  sys.incidence_slots.resize(static_cast<std::size_t>(slots));
+  std::vector<std::int64_t> fill(sys.incidence_offsets.begin(), sys.incidence_offsets.end() - 1);
+  for (const BlockSystem& b : sys.blocks)
+    for (std::int64_t s = 0; s < static_cast<std::int64_t>(b.connectivity.size()); ++s)
+      sys.incidence_slots[fill[b.connectivity[s]]++] = b.force_offset + s;
+
+  // Time step: the critical estimate of seed 000 (eq. 15) scaled by the safety factor, then
+  // shortened so that a whole number of steps ends exactly at end_time.
+  setup.critical_time_step = critical;
+  double dt = spec.solver.time_step > 0.0 ? spec.solver.time_step : spec.solver.safety_factor * critical;
+  if (spec.solver.time_step > critical)
+    setup.warnings.push_back("solver.time_step " + std::to_string(spec.solver.time_step) +
+                             " s exceeds the critical estimate " + std::to_string(critical) +
+                             " s: the run may become unstable");
+  setup.num_steps = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(spec.solver.end_time / dt - 1e-9)));
+  sys.time_step = spec.solver.end_time / static_cast<double>(setup.num_steps);
+  sys.mass_damping = spec.solver.mass_damping;
+  sys.deterministic = spec.solver.assembly != "atomic";
+
+  // Amplitudes by index; an open end means the end of the run.
+  std::map<std::string, std::int32_t> amp_index;
+  for (const auto& [name, a] : spec.amplitudes) {
+    Amplitude curve = a.curve;
+    if (curve.end < 0.0) curve.end = spec.solver.end_time;
+    amp_index[name] = static_cast<std::int32_t>(sys.amplitudes.size());
+    sys.amplitudes.push_back(curve);
+  }
+  const auto amplitude = [&](const std::string& name, const SourceLocation& where) {
+    const auto it = amp_index.find(name);
+    if (it == amp_index.end()) throw InputError(where, "undefined amplitude '" + name + "'");
+    return it->second;
+  };
+
+  const std::int64_t ndof = 3 * nn;
+  sys.prescribed_amplitude.assign(ndof, -1);
+  sys.prescribed_value.assign(ndof, 0.0);
+  for (const BoundaryConditionSpec& bc : spec.boundary_conditions) {
+    const std::int32_t amp = amplitude(bc.amplitude, bc.where);
+    for (const std::int32_t n : model.mesh.node_sets.at(bc.set))
+      for (int k = 0; k < 3; ++k) {
+        if (!bc.constrained[k]) continue;
+        const std::int64_t d = 3 * n + k;
+        if (sys.prescribed_amplitude[d] >= 0 &&
+            (sys.prescribed_value[d] != bc.value[k] || (bc.value[k] != 0.0 && sys.prescribed_amplitude[d] != amp)))
+          throw InputError(bc.where,
+                           "node " + std::to_string(n) + " component " + "xyz"[k] +
+                               " is already prescribed differently by an earlier boundary "
+                               "condition",
+                           "node sets of conflicting boundary conditions must not overlap");
+        sys.prescribed_amplitude[d] = amp;
+        sys.prescribed_value[d] = bc.value[k];
+      }
+  }
+  sys.load_amplitude.assign(ndof, -1);
+  sys.load_value.assign(ndof, 0.0);
+  for (const NodalLoadSpec& load : spec.loads) {
+    const std::int32_t amp = amplitude(load.amplitude, load.where);
+    for (const std::int32_t n : model.mesh.node_sets.at(load.set))
+      for (int k = 0; k < 3; ++k) {
+        if (load.force[k] == 0.0) continue;
+        const std::int64_t d = 3 * n + k;
+        if (sys.load_amplitude[d] >= 0 && sys.load_amplitude[d] != amp)
+          throw InputError(load.where,
+                           "node " + std::to_string(n) + " already carries a load with another "
+                           "amplitude",
+                           "combine loads on shared nodes into one entry per amplitude");
+        sys.load_amplitude[d] = amp;
+        sys.load_value[d] += load.force[k];
+      }
+  }
+  if (spec.gravity) {
+    sys.gravity = spec.gravity->acceleration;
+    sys.gravity_amplitude = amplitude(spec.gravity->amplitude, spec.gravity->where);
+  }
+  if (!spec.initial_velocities.empty()) {
+    sys.initial_velocity.assign(ndof, 0.0);
+    for (const InitialVelocitySpec& iv : spec.initial_velocities)
+      for (const std::int32_t n : model.mesh.node_sets.at(iv.set))
+        for (int k = 0; k < 3; ++k) sys.initial_velocity[3 * n + k] = iv.velocity[k];
+  }
+  return setup;
+}
+
+}  // namespace fem

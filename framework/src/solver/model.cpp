@@ -1,0 +1,102 @@
+#include "fem/model.hpp"
+
+#include <algorithm>
+
+#include "fem/mesh/generators.hpp"
+#include "fem/mesh/selectors.hpp"
+#include "fem/param_reader.hpp"
+
+namespace fem {
+
+std::int64_t Model::num_elements() const {
+  std::int64_t n = 0;
+  for (const ModelBlock& b : blocks) n += b.num_elements();
+  return n;
+}
+
+namespace {
+
+const CellRegion* find_region(const Mesh& mesh, const std::string& name) {
+  for (const CellRegion& r : mesh.regions)
+    if (r.name == name) return &r;
+  return nullptr;
+}
+
+/// Mesh cells come in VTK node order; the element may number its nodes differently.
+std::vector<std::int32_t> to_element_order(const CellRegion& region, const ElementData& element) {
+  if (element.vtk_node_order == nullptr) return region.connectivity;
+  const int npe = element.num_nodes;
+  std::vector<std::int32_t> conn(region.connectivity.size());
+  for (std::int64_t e = 0; e < region.num_cells(); ++e)
+    for (int i = 0; i < npe; ++i)
+      conn[e * npe + element.vtk_node_order[i]] = region.connectivity[e * npe + i];
+  return conn;
+}
+
+}  // namespace
+
+Model build_model(const CaseSpec& spec, const PluginRegistry& plugins) {
+  Model model;
+  model.spec = spec;
+  model.mesh = generate_mesh(model.spec.mesh);
+  resolve_node_sets(model.spec.node_sets, model.mesh);
+
+  std::int64_t first = 0;
+  for (const BlockSpec& bs : model.spec.blocks) {
+    ModelBlock b;
+    b.spec = &bs;
+    const CellRegion* region = find_region(model.mesh, bs.region);
+    if (region == nullptr) {
+      std::vector<std::string> names;
+      for (const CellRegion& r : model.mesh.regions) names.push_back(r.name);
+      std::string hint = did_you_mean(bs.region, names.data(), names.data() + names.size());
+      std::string list;
+      for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+      throw InputError(bs.where, "block '" + bs.name + "' refers to mesh region '" + bs.region +
+                                     "', which the mesh does not have",
+                       (hint.empty() ? "" : hint + " ") + "mesh regions: " + list);
+    }
+    b.element = &plugins.element(bs.element, bs.where);
+    if (b.element->cell_shape != static_cast<std::int32_t>(region->shape))
+      throw InputError(bs.where,
+                       "block '" + bs.name + "': element '" + bs.element + "' needs " +
+                           to_string(static_cast<CellShape>(b.element->cell_shape)) +
+                           " cells, but region '" + region->name + "' has " +
+                           to_string(region->shape) + " cells",
+                       "choose an element for " + std::string(to_string(region->shape)) +
+                           " cells (see `fem plugins`) or change mesh.cells");
+    b.material_spec = &model.spec.materials.at(bs.material);
+    const MaterialSpec& ms = *b.material_spec;
+    b.material = &plugins.material(ms.type, model.spec.backend, ms.where);
+    b.params.assign(static_cast<std::size_t>(b.material->host.num_params), 0.0);
+    ParamReader reader(ms.node, ms.file, "material '" + ms.name + "' (" + ms.type + ")",
+                       ms.reserved_keys);
+    b.material->host.parse(reader, b.params.data());
+    reader.finish();
+    b.connectivity = to_element_order(*region, *b.element);
+    b.first_element = first;
+    first += b.num_elements();
+    model.blocks.push_back(std::move(b));
+  }
+  return model;
+}
+
+OutputMesh output_mesh(const Model& model) {
+  OutputMesh out;
+  out.points = model.mesh.coords;
+  out.offsets.push_back(0);
+  for (const ModelBlock& b : model.blocks) {
+    const int npe = b.element->num_nodes;
+    for (std::int64_t e = 0; e < b.num_elements(); ++e) {
+      out.cell_types.push_back(static_cast<std::uint8_t>(b.element->vtk_cell_type));
+      for (int i = 0; i < npe; ++i) {
+        const int local = b.element->vtk_node_order ? b.element->vtk_node_order[i] : i;
+        out.connectivity.push_back(b.connectivity[e * npe + local]);
+      }
+      out.offsets.push_back(static_cast<std::int64_t>(out.connectivity.size()));
+    }
+  }
+  return out;
+}
+
+}  // namespace fem

@@ -1,0 +1,44 @@
+// Linear isotropic elasticity with small-strain kinematics: sigma = lambda tr(eps) I + 2 mu eps,
+// eps = sym(grad u). The element force is then linear in the displacement, as for linear FEM.
+#pragma once
+
+#include <fem/material.hpp>
+#include <fem/materials/isotropic.hpp>
+
+namespace fem::materials {
+
+struct LinearElastic {
+  static constexpr const char* name = "linear_elastic";
+  static constexpr const char* description = "linear isotropic elasticity (small strain)";
+  static constexpr int num_params = 2;
+  static constexpr const char* param_names[num_params] = {"lame_lambda", "shear_modulus"};
+  static constexpr int num_state = 0;
+  static constexpr bool small_strain = true;
+
+  static void parse(ParamReader& in, double* p) {
+    const IsotropicConstants c = read_isotropic_constants(in);
+    p[0] = c.lambda;
+    p[1] = c.mu;
+  }
+  static double dilatational_modulus(const double* p) { return p[0] + 2.0 * p[1]; }
+
+  template <class T>
+  FEM_HD static Mat3<T> stress(const T* p, const Mat3<T>& F, T* /*state*/) {
+    const Mat3<T> eps = fem::small_strain(F);
+    Mat3<T> s = (T(2) * p[1]) * eps;
+    const T volumetric = p[0] * trace(eps);
+    for (int i = 0; i < 3; ++i) s.m[i][i] += volumetric;
+    return s;
+  }
+
+  template <class T>
+  FEM_HD static T strain_energy(const T* p, const Mat3<T>& F, const T* /*state*/) {
+    const Mat3<T> eps = fem::small_strain(F);
+    const T tr = trace(eps);
+    return T(0.5) * p[0] * tr * tr + p[1] * ddot(eps, eps);
+  }
+};
+
+}  // namespace fem::materials
+
+FEM_MATERIAL(fem::materials::LinearElastic)

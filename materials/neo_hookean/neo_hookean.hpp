@@ -1,0 +1,53 @@
+// Compressible neo-Hookean in the form of the TLED papers (seed 000, eqs. 16-18):
+//   Psi = mu/2 (J^(-2/3) I1 - 3) + kappa/2 (J - 1)^2
+//   S   = mu J^(-2/3) (I - tr(C)/3 C^-1) + kappa J (J - 1) C^-1
+#pragma once
+
+#include <fem/material.hpp>
+#include <fem/materials/isotropic.hpp>
+
+namespace fem::materials {
+
+struct NeoHookean {
+  static constexpr const char* name = "neo_hookean";
+  static constexpr const char* description = "compressible neo-Hookean (TLED form: mu, kappa)";
+  static constexpr int num_params = 2;
+  static constexpr const char* param_names[num_params] = {"shear_modulus", "bulk_modulus"};
+  static constexpr int num_state = 0;
+  static constexpr bool small_strain = false;
+
+  static void parse(ParamReader& in, double* p) {
+    const IsotropicConstants c = read_isotropic_constants(in);
+    p[0] = c.mu;
+    p[1] = c.bulk();
+  }
+  static double dilatational_modulus(const double* p) { return p[1] + 4.0 / 3.0 * p[0]; }
+
+  template <class T>
+  FEM_HD static Mat3<T> stress(const T* p, const Mat3<T>& F, T* /*state*/) {
+    const Mat3<T> C = transpose_times_self(F);
+    const T J = det(F);
+    const Mat3<T> Cinv = inverse(C, J * J);
+    const T J23 = T(1) / cube_root(J * J);  // J^(-2/3)
+    const T iso = p[0] * J23;
+    const T third_trC = trace(C) / T(3);
+    const T vol = p[1] * J * (J - T(1));
+    Mat3<T> S;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j)
+        S.m[i][j] = (vol - iso * third_trC) * Cinv.m[i][j] + (i == j ? iso : T(0));
+    return F * S;
+  }
+
+  template <class T>
+  FEM_HD static T strain_energy(const T* p, const Mat3<T>& F, const T* /*state*/) {
+    const T J = det(F);
+    const T I1 = trace(transpose_times_self(F));
+    return T(0.5) * p[0] * (I1 / cube_root(J * J) - T(3)) +
+           T(0.5) * p[1] * (J - T(1)) * (J - T(1));
+  }
+};
+
+}  // namespace fem::materials
+
+FEM_MATERIAL(fem::materials::NeoHookean)

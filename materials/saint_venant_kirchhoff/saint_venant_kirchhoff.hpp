@@ -1,0 +1,44 @@
+// St Venant-Kirchhoff: S = lambda tr(E) I + 2 mu E with the Green-Lagrange strain E.
+// Large rotations are exact; it softens unphysically in strong compression.
+#pragma once
+
+#include <fem/material.hpp>
+#include <fem/materials/isotropic.hpp>
+
+namespace fem::materials {
+
+struct SaintVenantKirchhoff {
+  static constexpr const char* name = "saint_venant_kirchhoff";
+  static constexpr const char* description = "St Venant-Kirchhoff hyperelasticity";
+  static constexpr int num_params = 2;
+  static constexpr const char* param_names[num_params] = {"lame_lambda", "shear_modulus"};
+  static constexpr int num_state = 0;
+  static constexpr bool small_strain = false;
+
+  static void parse(ParamReader& in, double* p) {
+    const IsotropicConstants c = read_isotropic_constants(in);
+    p[0] = c.lambda;
+    p[1] = c.mu;
+  }
+  static double dilatational_modulus(const double* p) { return p[0] + 2.0 * p[1]; }
+
+  template <class T>
+  FEM_HD static Mat3<T> stress(const T* p, const Mat3<T>& F, T* /*state*/) {
+    const Mat3<T> E = green_lagrange(F);
+    Mat3<T> S = (T(2) * p[1]) * E;
+    const T volumetric = p[0] * trace(E);
+    for (int i = 0; i < 3; ++i) S.m[i][i] += volumetric;
+    return F * S;
+  }
+
+  template <class T>
+  FEM_HD static T strain_energy(const T* p, const Mat3<T>& F, const T* /*state*/) {
+    const Mat3<T> E = green_lagrange(F);
+    const T tr = trace(E);
+    return T(0.5) * p[0] * tr * tr + p[1] * ddot(E, E);
+  }
+};
+
+}  // namespace fem::materials
+
+FEM_MATERIAL(fem::materials::SaintVenantKirchhoff)

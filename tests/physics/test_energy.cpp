@@ -1,0 +1,54 @@
+// Undamped explicit dynamics conserves energy: kinetic + strain (+ hourglass) stays at the initial
+// kinetic energy when nothing does work on the body.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "support/backend.hpp"
+#include "support/case_runner.hpp"
+
+namespace fem::test {
+namespace {
+
+class EnergyConservation : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
+
+TEST_P(EnergyConservation, UndampedFreeVibration) {
+  const auto& [element, cells] = GetParam();
+  const std::string yaml = R"(
+mesh: {generator: box, cells: )" + cells + R"(, size: [0.05, 0.05, 0.05], divisions: [4, 4, 4]}
+materials:
+  tissue: {type: neo_hookean, density: 1000, youngs_modulus: 3000, poisson_ratio: 0.45}
+blocks: [{element: )" + element + R"(, material: tissue}]
+node_sets:
+  bottom: {plane: {point: [0, 0, 0], normal: [0, 0, 1]}}
+  everything: {all: true}
+boundary_conditions: [{set: bottom, fixed: all}]
+initial_conditions: [{set: everything, velocity: [0.02, 0.0, 0.01]}]
+solver: {end_time: 0.3, safety_factor: 0.5, mass_damping: 0}
+output: {every_steps: 5}
+)";
+  PreparedRun run = prepare(yaml, on_backend({{"precision", "double"}}));
+  const ExplicitRunReport report = run_in_memory(run);
+  ASSERT_GT(report.energies.size(), 20u);
+  const double e0 = report.energies.front().kinetic;
+  ASSERT_GT(e0, 0.0);
+  double max_strain = 0.0, max_dev = 0.0;
+  for (const EnergySample& s : report.energies) {
+    const double total = s.kinetic + s.strain + s.hourglass;
+    max_dev = std::max(max_dev, std::abs(total - e0) / e0);
+    max_strain = std::max(max_strain, s.strain);
+  }
+  // The body must really exchange energy between kinetic and strain for the test to mean much.
+  EXPECT_GT(max_strain, 0.3 * e0);
+  EXPECT_LT(max_dev, 0.01);
+}
+
+INSTANTIATE_TEST_SUITE_P(Elements, EnergyConservation,
+                         ::testing::Values(std::make_pair("tet4", "tet4"),
+                                           std::make_pair("hex8", "hex8"),
+                                           std::make_pair("hex8r", "hex8")),
+                         [](const auto& info) { return info.param.first; });
+
+}  // namespace
+}  // namespace fem::test

@@ -1,0 +1,68 @@
+// Bad elements are caught: at setup by id, and during a run with step, element and time.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include <fem/solver/explicit_system.hpp>
+
+#include "support/backend.hpp"
+#include "support/case_runner.hpp"
+
+namespace fem::test {
+namespace {
+
+const std::string kCube = R"(
+mesh: {generator: box, cells: hex8, size: [0.05, 0.05, 0.05], divisions: [2, 2, 2]}
+materials:
+  tissue: {type: neo_hookean, density: 1000, youngs_modulus: 3000, poisson_ratio: 0.45}
+blocks: [{name: tissue, element: hex8r, material: tissue}]
+node_sets:
+  bottom: {plane: {point: [0, 0, 0], normal: [0, 0, 1]}}
+  top: {plane: {point: [0, 0, 0.05], normal: [0, 0, 1]}}
+amplitudes:
+  crush: {type: linear, start: 0, end: 0.05}
+boundary_conditions:
+  - {set: bottom, fixed: all}
+  - {set: top, displacement: {z: -0.08}, amplitude: crush}
+solver: {end_time: 0.1}
+)";
+
+TEST(Failures, InvertedElementAtSetupIsReportedById) {
+  auto plugins = std::make_unique<PluginRegistry>();
+  Model model = build_model(parse_case(kCube, "<test>", on_backend()), *plugins);
+  // Mirror element 5 by swapping its bottom and top faces.
+  auto& conn = model.blocks[0].connectivity;
+  for (int a = 0; a < 4; ++a) std::swap(conn[5 * 8 + a], conn[5 * 8 + 4 + a]);
+  try {
+    setup_explicit(model);
+    FAIL() << "an inverted element was accepted";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("element 5"), std::string::npos) << what;
+    EXPECT_NE(what.find("inverted"), std::string::npos) << what;
+    EXPECT_NE(what.find("tissue"), std::string::npos) << what;
+  }
+}
+
+TEST(Failures, ElementInvertedDuringRunStopsWithStepElementAndTime) {
+  PreparedRun run = prepare(kCube, on_backend());
+  try {
+    run_in_memory(run);
+    FAIL() << "crushing the cube to negative height did not stop the run";
+  } catch (const SolveError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("step "), std::string::npos) << what;
+    EXPECT_NE(what.find("t = "), std::string::npos) << what;
+    EXPECT_NE(what.find("element "), std::string::npos) << what;
+    EXPECT_NE(what.find("inverted"), std::string::npos) << what;
+  }
+  // The state left behind is the last good one: every element still has positive volume.
+  std::vector<double> u_prev;
+  run.solver->problem().previous_displacement(u_prev);
+  std::vector<BlockResults> results;
+  run.solver->problem().element_results(u_prev, results);
+  for (const double j : results[0].min_jacobian) EXPECT_GT(j, 0.0);
+}
+
+}  // namespace
+}  // namespace fem::test
