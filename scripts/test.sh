@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The second README command: build everything (warnings are errors) and run the whole test suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-dependencies.sh
+build_dir=${FEM_BUILD_DIR:-build-test}
+cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFEM_WARNINGS_AS_ERRORS=ON
+cmake --build "$build_dir"
+ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)"
