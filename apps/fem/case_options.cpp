@@ -17,7 +17,8 @@ std::vector<CaseOverride> CaseOptions::overrides() const {
   for (const std::string& s : sets) {
     const auto eq = s.find('=');
     if (eq == std::string::npos || eq == 0)
-      throw InputError({"<command line>", 0, 0}, "--set '" + s + "' is not of the form key.path=value",
+      throw InputError({"<command line>", 0, 0},
+                       "--set '" + s + "' is not of the form key.path=value",
                        "for example --set solver.end_time=0.5");
     o.push_back({s.substr(0, eq), s.substr(eq + 1)});
   }

@@ -15,9 +15,10 @@ int check_command(const CaseOptions& options) {
     const auto box = model.mesh.bounds();
     fmt::print("case {} ({}): valid\n", spec.name, spec.file);
     fmt::print("backend {}, {} precision\n", spec.backend, to_string(spec.precision));
-    fmt::print("mesh: {} generator, {} nodes, bounds [{:.4g} {:.4g} {:.4g}] .. [{:.4g} {:.4g} {:.4g}] m\n",
-               spec.mesh.generator, model.mesh.num_nodes(), box[0][0], box[0][1], box[0][2],
-               box[1][0], box[1][1], box[1][2]);
+    fmt::print(
+        "mesh: {} generator, {} nodes, bounds [{:.4g} {:.4g} {:.4g}] .. [{:.4g} {:.4g} {:.4g}] m\n",
+        spec.mesh.generator, model.mesh.num_nodes(), box[0][0], box[0][1], box[0][2], box[1][0],
+        box[1][1], box[1][2]);
     fmt::print("  volume {:.6g} m^3, mass {:.6g} kg\n", setup.total_volume, setup.total_mass);
     fmt::print("blocks:\n");
     for (const ModelBlock& b : model.blocks)

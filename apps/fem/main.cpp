@@ -1,6 +1,6 @@
 // fem: run, check and compare finite-element cases described in YAML.
-#include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
+#include <CLI/CLI.hpp>
 
 #include "commands.hpp"
 
@@ -37,7 +37,8 @@ int main(int argc, char** argv) {
   add_case_options(*check, check_options);
 
   std::vector<std::string> plugin_dirs;
-  CLI::App* plugins = app.add_subcommand("plugins", "list the backends, elements and materials found");
+  CLI::App* plugins =
+      app.add_subcommand("plugins", "list the backends, elements and materials found");
   plugins->add_option("--path", plugin_dirs, "additional folders to search");
 
   CLI11_PARSE(app, argc, argv);

@@ -35,8 +35,10 @@ int run_command(const CaseOptions& options, bool quiet) {
     run.output_directory = output_directory(spec);
     const auto start = std::chrono::steady_clock::now();
     run.progress = [&](std::int64_t step, std::int64_t steps, double t) {
-      const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      const double eta = step > 0 ? wall * static_cast<double>(steps - step) / static_cast<double>(step) : 0.0;
+      const double wall =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      const double eta =
+          step > 0 ? wall * static_cast<double>(steps - step) / static_cast<double>(step) : 0.0;
       spdlog::info("[{:3.0f}%] step {}/{}  t = {:.4g} s  wall {:.1f} s  eta {:.1f} s",
                    100.0 * static_cast<double>(step) / static_cast<double>(steps), step, steps, t,
                    wall, eta);
@@ -49,9 +51,9 @@ int run_command(const CaseOptions& options, bool quiet) {
         "total {:.3f} s\n"
         "  throughput: {:.4g} element-steps/s\n"
         "  results in {}/ ({}.pvd, energy.csv, summary.json{})\n",
-        r.steps, r.time_step, r.end_time, r.backend, r.execution_space, r.precision,
-        r.num_elements, r.num_nodes, r.setup_s, r.element_pass_s, r.node_pass_s, r.output_s,
-        r.total_s, r.element_steps_per_second(), run.output_directory, spec.name,
+        r.steps, r.time_step, r.end_time, r.backend, r.execution_space, r.precision, r.num_elements,
+        r.num_nodes, r.setup_s, r.element_pass_s, r.node_pass_s, r.output_s, r.total_s,
+        r.element_steps_per_second(), run.output_directory, spec.name,
         spec.output.histories.empty() ? "" : ", histories as <name>.csv");
     return kOk;
   } catch (const std::exception& e) {

@@ -43,8 +43,7 @@ struct NeoHookean {
   FEM_HD static T strain_energy(const T* p, const Mat3<T>& F, const T* /*state*/) {
     const T J = det(F);
     const T I1 = trace(transpose_times_self(F));
-    return T(0.5) * p[0] * (I1 / cube_root(J * J) - T(3)) +
-           T(0.5) * p[1] * (J - T(1)) * (J - T(1));
+    return T(0.5) * p[0] * (I1 / cube_root(J * J) - T(3)) + T(0.5) * p[1] * (J - T(1)) * (J - T(1));
   }
 };
 

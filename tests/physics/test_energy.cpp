@@ -16,10 +16,12 @@ class EnergyConservation : public ::testing::TestWithParam<std::pair<std::string
 TEST_P(EnergyConservation, UndampedFreeVibration) {
   const auto& [element, cells] = GetParam();
   const std::string yaml = R"(
-mesh: {generator: box, cells: )" + cells + R"(, size: [0.05, 0.05, 0.05], divisions: [4, 4, 4]}
+mesh: {generator: box, cells: )" +
+                           cells + R"(, size: [0.05, 0.05, 0.05], divisions: [4, 4, 4]}
 materials:
   tissue: {type: neo_hookean, density: 1000, youngs_modulus: 3000, poisson_ratio: 0.45}
-blocks: [{element: )" + element + R"(, material: tissue}]
+blocks: [{element: )" + element +
+                           R"(, material: tissue}]
 node_sets:
   bottom: {plane: {point: [0, 0, 0], normal: [0, 0, 1]}}
   everything: {all: true}

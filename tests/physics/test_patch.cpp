@@ -15,11 +15,13 @@ constexpr double kE = 1000.0, kNu = 0.3;
 
 std::string patch_case(const std::string& element, const std::string& cells) {
   return R"(
-mesh: {generator: box, cells: )" + cells + R"(, size: [1, 1, 1], divisions: [3, 3, 3],
+mesh: {generator: box, cells: )" +
+         cells + R"(, size: [1, 1, 1], divisions: [3, 3, 3],
        distortion: 0.2, seed: 11}
 materials:
   m: {type: linear_elastic, youngs_modulus: 1000, poisson_ratio: 0.3}
-blocks: [{element: )" + element + R"(, material: m}]
+blocks: [{element: )" +
+         element + R"(, material: m}]
 solver: {end_time: 1.0}
 )";
 }
@@ -75,14 +77,16 @@ TEST_P(PatchTest, LinearFieldIsExactAndStressConstant) {
   for (std::size_t c = 0; c < outer.size(); ++c) ub(c) = exact(outer[c]);
   const Eigen::VectorXd ui = Kii.fullPivLu().solve(-Kib * ub);
   double err = 0.0;
-  for (std::size_t r = 0; r < inner.size(); ++r) err = std::max(err, std::abs(ui(r) - exact(inner[r])));
+  for (std::size_t r = 0; r < inner.size(); ++r)
+    err = std::max(err, std::abs(ui(r) - exact(inner[r])));
   EXPECT_LT(err, 1e-12 * exact.cwiseAbs().maxCoeff() * 1e3) << "interior displacement error";
 
   // Constant stress sigma = lambda tr(eps) I + 2 mu eps in every element.
   const double mu = kE / (2 * (1 + kNu)), lambda = kE * kNu / ((1 + kNu) * (1 - 2 * kNu));
   const Eigen::Matrix3d eps = 0.5 * (A + A.transpose());
   const Eigen::Matrix3d sigma = lambda * eps.trace() * Eigen::Matrix3d::Identity() + 2 * mu * eps;
-  const double expected[6] = {sigma(0, 0), sigma(1, 1), sigma(2, 2), sigma(0, 1), sigma(1, 2), sigma(0, 2)};
+  const double expected[6] = {sigma(0, 0), sigma(1, 1), sigma(2, 2),
+                              sigma(0, 1), sigma(1, 2), sigma(0, 2)};
   std::vector<BlockResults> results;
   problem.element_results(std::vector<double>(exact.data(), exact.data() + ndof), results);
   ASSERT_EQ(results.size(), 1u);
@@ -90,7 +94,8 @@ TEST_P(PatchTest, LinearFieldIsExactAndStressConstant) {
   ASSERT_EQ(static_cast<std::int64_t>(s.size()), 6 * run.model.num_elements());
   double stress_err = 0.0;
   for (std::size_t e = 0; e < s.size() / 6; ++e)
-    for (int c = 0; c < 6; ++c) stress_err = std::max(stress_err, std::abs(s[6 * e + c] - expected[c]));
+    for (int c = 0; c < 6; ++c)
+      stress_err = std::max(stress_err, std::abs(s[6 * e + c] - expected[c]));
   EXPECT_LT(stress_err, 1e-9 * sigma.cwiseAbs().maxCoeff());
 }
 

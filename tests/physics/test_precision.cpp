@@ -15,10 +15,12 @@ class PrecisionAgreement : public ::testing::TestWithParam<std::pair<std::string
 TEST_P(PrecisionAgreement, SingleMatchesDoubleOnTheCube) {
   const auto& [element, cells] = GetParam();
   const std::string yaml = R"(
-mesh: {generator: box, cells: )" + cells + R"(, size: [0.05, 0.05, 0.05], divisions: [5, 5, 5]}
+mesh: {generator: box, cells: )" +
+                           cells + R"(, size: [0.05, 0.05, 0.05], divisions: [5, 5, 5]}
 materials:
   tissue: {type: neo_hookean, density: 1000, youngs_modulus: 3000, poisson_ratio: 0.49}
-blocks: [{element: )" + element + R"(, material: tissue}]
+blocks: [{element: )" + element +
+                           R"(, material: tissue}]
 node_sets:
   bottom: {plane: {point: [0, 0, 0], normal: [0, 0, 1]}}
   top: {plane: {point: [0, 0, 0.05], normal: [0, 0, 1]}}

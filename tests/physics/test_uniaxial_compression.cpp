@@ -17,7 +17,8 @@ constexpr double kL = 0.05, kMu = 1006.711409, kKappa = 50000.0, kStretch = 0.8;
 std::pair<double, double> analytic_uniaxial(double l3) {
   const auto lateral_stress = [&](double l) {
     const double J = l * l * l3, I1 = 2 * l * l + l3 * l3;
-    const double S11 = kMu * std::pow(J, -2.0 / 3.0) * (1 - I1 / (3 * l * l)) + kKappa * J * (J - 1) / (l * l);
+    const double S11 =
+        kMu * std::pow(J, -2.0 / 3.0) * (1 - I1 / (3 * l * l)) + kKappa * J * (J - 1) / (l * l);
     return S11;
   };
   double l = 1.0;
@@ -28,7 +29,8 @@ std::pair<double, double> analytic_uniaxial(double l3) {
     if (std::abs(f) < 1e-12 * kKappa) break;
   }
   const double J = l * l * l3, I1 = 2 * l * l + l3 * l3;
-  const double S33 = kMu * std::pow(J, -2.0 / 3.0) * (1 - I1 / (3 * l3 * l3)) + kKappa * J * (J - 1) / (l3 * l3);
+  const double S33 =
+      kMu * std::pow(J, -2.0 / 3.0) * (1 - I1 / (3 * l3 * l3)) + kKappa * J * (J - 1) / (l3 * l3);
   return {l, l3 * S33};
 }
 
@@ -59,15 +61,22 @@ solver: {end_time: 2.5, mass_damping: 20}
   const auto [lateral, p33] = analytic_uniaxial(kStretch);
   const double expected = p33 * kL * kL;  // nominal stress times reference area
   EXPECT_LT(expected, 0.0);
-  EXPECT_NEAR(reaction / expected, 1.0, 0.01) << "reaction " << reaction << " N, expected " << expected;
+  EXPECT_NEAR(reaction / expected, 1.0, 0.01)
+      << "reaction " << reaction << " N, expected " << expected;
 
   // Lateral expansion: the faces x = 0 and x = L separate by (lateral - 1) L.
   double xmin = 0, xmax = 0;
   int nmin = 0, nmax = 0;
   const Mesh& mesh = run.model.mesh;
   for (std::int64_t i = 0; i < mesh.num_nodes(); ++i) {
-    if (mesh.coords[3 * i] < 1e-9) { xmin += u[3 * i]; ++nmin; }
-    if (mesh.coords[3 * i] > kL - 1e-9) { xmax += u[3 * i]; ++nmax; }
+    if (mesh.coords[3 * i] < 1e-9) {
+      xmin += u[3 * i];
+      ++nmin;
+    }
+    if (mesh.coords[3 * i] > kL - 1e-9) {
+      xmax += u[3 * i];
+      ++nmax;
+    }
   }
   const double widening = xmax / nmax - xmin / nmin;
   EXPECT_NEAR(widening / ((lateral - 1) * kL), 1.0, 0.01);

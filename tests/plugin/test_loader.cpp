@@ -20,12 +20,15 @@ std::string load_error(const std::string& path) {
   return "";
 }
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
 
 TEST(PluginLoader, BuiltInPluginsAreFound) {
   const PluginRegistry registry;
   EXPECT_NE(registry.find("backend", "openmp"), nullptr);
-  for (const char* e : {"tet4", "hex8", "hex8r"}) EXPECT_NE(registry.find("element", e), nullptr) << e;
+  for (const char* e : {"tet4", "hex8", "hex8r"})
+    EXPECT_NE(registry.find("element", e), nullptr) << e;
   for (const char* m : {"linear_elastic", "saint_venant_kirchhoff", "neo_hookean"})
     EXPECT_NE(registry.find("material", m, "openmp"), nullptr) << m;
   EXPECT_TRUE(registry.problems().empty());

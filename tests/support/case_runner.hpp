@@ -19,7 +19,8 @@ struct PreparedRun {
   std::unique_ptr<ExplicitSolver> solver;
 };
 
-inline PreparedRun prepare(const std::string& yaml, const std::vector<CaseOverride>& overrides = {}) {
+inline PreparedRun prepare(const std::string& yaml,
+                           const std::vector<CaseOverride>& overrides = {}) {
   PreparedRun r;
   r.plugins = std::make_unique<PluginRegistry>();
   r.model = build_model(parse_case(yaml, "<test>", overrides), *r.plugins);

@@ -136,7 +136,8 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     std::array<double, 3> sum = {0, 0, 0};
     for (const std::int32_t n : nodes)
       for (std::int64_t j = sys_.incidence_offsets[n]; j < sys_.incidence_offsets[n + 1]; ++j)
-        for (int i = 0; i < 3; ++i) sum[i] += static_cast<double>(forces_[3 * sys_.incidence_slots[j] + i]);
+        for (int i = 0; i < 3; ++i)
+          sum[i] += static_cast<double>(forces_[3 * sys_.incidence_slots[j] + i]);
     return sum;
   }
 
@@ -167,33 +168,38 @@ class ExplicitProblemImpl final : public ExplicitProblem {
       std::int64_t bad = -1;
       T bad_value = 0;
       ElementEvalArgs<T> args{pass_args(blocks_[b], ut.data(), &bad, &bad_value),
-                              r.cauchy_stress.data(), r.green_lagrange.data(),
-                              r.strain_energy.data(), r.hourglass_energy.data(),
+                              r.cauchy_stress.data(),
+                              r.green_lagrange.data(),
+                              r.strain_energy.data(),
+                              r.hourglass_energy.data(),
                               r.min_jacobian.data()};
       blocks_[b].evaluate(args);
     }
   }
 
-  [[nodiscard]] PhaseTimes phase_times() const override { return times_; }
+  [[nodiscard]] PhaseTimes phase_times() const override {
+    return times_;
+  }
 
  private:
   ElementPassArgs<T> pass_args(BlockData<T>& b, const T* u, std::int64_t* bad, T* bad_value) {
     const BlockSystem& s = *b.system;
-    return ElementPassArgs<T>{s.num_elements,
-                              s.nodes_per_element,
-                              s.quadrature_points,
-                              b.connectivity.data(),
-                              b.gradients.data(),
-                              b.volumes.data(),
-                              b.hourglass_vectors.empty() ? nullptr : b.hourglass_vectors.data(),
-                              b.hourglass_stiffness.empty() ? nullptr : b.hourglass_stiffness.data(),
-                              b.params.data(),
-                              b.state.empty() ? nullptr : b.state.data(),
-                              b.num_state,
-                              u,
-                              forces_.data() + 3 * s.force_offset,
-                              bad,
-                              bad_value};
+    return ElementPassArgs<T>{
+        s.num_elements,
+        s.nodes_per_element,
+        s.quadrature_points,
+        b.connectivity.data(),
+        b.gradients.data(),
+        b.volumes.data(),
+        b.hourglass_vectors.empty() ? nullptr : b.hourglass_vectors.data(),
+        b.hourglass_stiffness.empty() ? nullptr : b.hourglass_stiffness.data(),
+        b.params.data(),
+        b.state.empty() ? nullptr : b.state.data(),
+        b.num_state,
+        u,
+        forces_.data() + 3 * s.force_offset,
+        bad,
+        bad_value};
   }
 
   AdvanceResult element_pass(const std::vector<T>& u) {
@@ -222,7 +228,8 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     T gravity[3] = {0, 0, 0};
     if (sys_.gravity_amplitude >= 0)
       for (int i = 0; i < 3; ++i)
-        gravity[i] = static_cast<T>(gravity_scale_ * sys_.gravity[i]) * amp_now_[sys_.gravity_amplitude];
+        gravity[i] =
+            static_cast<T>(gravity_scale_ * sys_.gravity[i]) * amp_now_[sys_.gravity_amplitude];
     const std::int64_t* offsets = sys_.incidence_offsets.data();
     const std::int64_t* slots = sys_.incidence_slots.data();
     const std::int32_t* pamp = sys_.prescribed_amplitude.data();
@@ -271,7 +278,9 @@ class OpenMpBackend final : public Backend {
   }
 };
 
-Backend* create(char* /*why*/, int /*why_size*/) { return new OpenMpBackend(); }
+Backend* create(char* /*why*/, int /*why_size*/) {
+  return new OpenMpBackend();
+}
 
 const BackendApi kApi = {sizeof(BackendApi), "CPU reference backend (OpenMP)", &create};
 

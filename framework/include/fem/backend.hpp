@@ -26,12 +26,12 @@ struct BlockSystem {
   int nodes_per_element = 0;
   int quadrature_points = 0;
   std::int64_t num_elements = 0;
-  std::vector<std::int32_t> connectivity;    ///< [e][a]
-  std::vector<double> shape_gradients;       ///< [e][q][a][k]: dN_a/dX_k in the reference config
-  std::vector<double> quadrature_volumes;    ///< [e][q]: w_q det J_q
-  std::vector<double> hourglass_vectors;     ///< Hex8Hourglass: [e][mode][a] gamma vectors
-  std::vector<double> hourglass_stiffness;   ///< Hex8Hourglass: [e] k
-  const MaterialApi* material = nullptr;     ///< the material plugin's build for this backend
+  std::vector<std::int32_t> connectivity;   ///< [e][a]
+  std::vector<double> shape_gradients;      ///< [e][q][a][k]: dN_a/dX_k in the reference config
+  std::vector<double> quadrature_volumes;   ///< [e][q]: w_q det J_q
+  std::vector<double> hourglass_vectors;    ///< Hex8Hourglass: [e][mode][a] gamma vectors
+  std::vector<double> hourglass_stiffness;  ///< Hex8Hourglass: [e] k
+  const MaterialApi* material = nullptr;    ///< the material plugin's build for this backend
   std::vector<double> material_params;
   /// First slot of this block in the global element-force buffer; element e, node a of the block
   /// writes its force to slot force_offset + e * nodes_per_element + a.
@@ -71,16 +71,16 @@ struct AdvanceResult {
   std::int64_t steps_done = 0;  ///< completed steps; state is after the last completed one
   int block = -1;               ///< offending block and element (block-local index)
   std::int64_t element = -1;
-  double value = 0.0;           ///< the offending det F (InvertedElement)
+  double value = 0.0;  ///< the offending det F (InvertedElement)
 };
 
 /// Per-element results of one block (averaged over quadrature points).
 struct BlockResults {
-  std::vector<double> cauchy_stress;   ///< [e][6]: xx yy zz xy yz xz
-  std::vector<double> green_lagrange;  ///< [e][6]
-  std::vector<double> strain_energy;   ///< [e]: joules (integrated over the element)
+  std::vector<double> cauchy_stress;     ///< [e][6]: xx yy zz xy yz xz
+  std::vector<double> green_lagrange;    ///< [e][6]
+  std::vector<double> strain_energy;     ///< [e]: joules (integrated over the element)
   std::vector<double> hourglass_energy;  ///< [e]: joules
-  std::vector<double> min_jacobian;    ///< [e]: smallest det F over quadrature points
+  std::vector<double> min_jacobian;      ///< [e]: smallest det F over quadrature points
 };
 
 /// Cumulative wall time a backend spent in each fused operation.
@@ -101,10 +101,12 @@ class ExplicitProblem {
   /// Current displacement u_n and the one before, u_{n-1} (3 per node, double).
   virtual void displacement(std::vector<double>& u) const = 0;
   virtual void previous_displacement(std::vector<double>& u) const = 0;
-  virtual void set_displacement(const std::vector<double>& u, const std::vector<double>& u_prev) = 0;
+  virtual void set_displacement(const std::vector<double>& u,
+                                const std::vector<double>& u_prev) = 0;
 
   /// Sum of the internal forces of the last element pass (evaluated at u_{n-1}) over the nodes.
-  virtual std::array<double, 3> internal_force_sum(const std::vector<std::int32_t>& nodes) const = 0;
+  virtual std::array<double, 3> internal_force_sum(
+      const std::vector<std::int32_t>& nodes) const = 0;
 
   /// Internal nodal forces P(u) (one element pass plus gather); does not change the state.
   virtual void internal_forces(const std::vector<double>& u, std::vector<double>& forces) = 0;

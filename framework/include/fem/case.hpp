@@ -24,7 +24,7 @@ namespace fem {
 /// Built-in mesh generators. Every generated mesh has one region named "domain".
 struct MeshSpec {
   SourceLocation where;
-  std::string generator = "box";  ///< "box" | "cylinder"
+  std::string generator = "box";      ///< "box" | "cylinder"
   CellShape cells = CellShape::Hex8;  ///< hex8 or tet4 (each hexahedron split into 6 tetrahedra)
   // box
   std::array<double, 3> size = {0.05, 0.05, 0.05};
@@ -70,9 +70,9 @@ struct MaterialSpec {
 struct BlockSpec {
   SourceLocation where;
   std::string name;
-  std::string region = "domain";  ///< mesh region the cells come from
-  std::string element;            ///< element plugin name, e.g. "hex8r"
-  std::string material;           ///< key in materials
+  std::string region = "domain";        ///< mesh region the cells come from
+  std::string element;                  ///< element plugin name, e.g. "hex8r"
+  std::string material;                 ///< key in materials
   double hourglass_coefficient = 0.05;  ///< for one-point hexahedra; 0 switches control off
 };
 
@@ -114,10 +114,10 @@ struct InitialVelocitySpec {
 struct SolverSpec {
   SourceLocation where;
   std::string type = "explicit";
-  double end_time = 1.0;        ///< s
-  double time_step = 0.0;       ///< s; 0 = automatic (critical step * safety_factor)
-  double safety_factor = 0.8;   ///< Courant number for the automatic step
-  double mass_damping = 0.0;    ///< mass-proportional damping coefficient, 1/s
+  double end_time = 1.0;       ///< s
+  double time_step = 0.0;      ///< s; 0 = automatic (critical step * safety_factor)
+  double safety_factor = 0.8;  ///< Courant number for the automatic step
+  double mass_damping = 0.0;   ///< mass-proportional damping coefficient, 1/s
   std::string assembly = "deterministic";
 };
 
@@ -135,7 +135,7 @@ struct OutputSpec {
   std::string directory;  ///< default: the case file name without extension, beside the CWD
   int every_steps = 0;
   double every_time = 0.0;  ///< if both 0: 20 frames over the run
-  std::vector<std::string> fields = {"displacement", "velocity", "green_lagrange_strain",
+  std::vector<std::string> fields = {"displacement",  "velocity",  "green_lagrange_strain",
                                      "cauchy_stress", "von_mises", "block_id"};
   bool vtk = true;
   std::vector<HistorySpec> histories;

@@ -14,6 +14,8 @@ namespace fem {
 
 enum class Precision { Single = 0, Double = 1 };
 
-inline const char* to_string(Precision p) { return p == Precision::Single ? "single" : "double"; }
+inline const char* to_string(Precision p) {
+  return p == Precision::Single ? "single" : "double";
+}
 
 }  // namespace fem

@@ -31,15 +31,15 @@ struct ElementData {
   std::int32_t num_nodes;
   std::int32_t num_quadrature_points;
   std::int32_t vtk_cell_type;
-  const double* reference_coords;   ///< num_nodes * 3
-  const double* quadrature_points;  ///< num_quadrature_points * 3
-  const double* quadrature_weights; ///< num_quadrature_points
-  const double* shape_values;       ///< [q][a]: N_a at quadrature point q
-  const double* shape_gradients;    ///< [q][a][k]: dN_a/dxi_k at quadrature point q
+  const double* reference_coords;     ///< num_nodes * 3
+  const double* quadrature_points;    ///< num_quadrature_points * 3
+  const double* quadrature_weights;   ///< num_quadrature_points
+  const double* shape_values;         ///< [q][a]: N_a at quadrature point q
+  const double* shape_gradients;      ///< [q][a][k]: dN_a/dxi_k at quadrature point q
   const double* lumped_mass_weights;  ///< fraction of element mass per node, sums to 1
   std::int32_t num_faces;
-  const std::int32_t* face_offsets;  ///< num_faces + 1 into face_nodes
-  const std::int32_t* face_nodes;    ///< outward-oriented (counter-clockwise seen from outside)
+  const std::int32_t* face_offsets;      ///< num_faces + 1 into face_nodes
+  const std::int32_t* face_nodes;        ///< outward-oriented (counter-clockwise seen from outside)
   std::int32_t num_hourglass_modes;      ///< Hex8Hourglass: 4
   const double* hourglass_base_vectors;  ///< [mode][a]: h vectors of Flanagan-Belytschko
   const std::int32_t* vtk_node_order;    ///< vtk_node_order[i] = element node at VTK position i

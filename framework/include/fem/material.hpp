@@ -49,8 +49,9 @@ struct MaterialApi {
 
 template <class M>
 constexpr MaterialHostApi make_material_host_api() {
-  return MaterialHostApi{sizeof(MaterialHostApi), M::description, M::num_params, M::num_state,
-                         M::param_names, M::small_strain, &M::parse, &M::dilatational_modulus};
+  return MaterialHostApi{
+      sizeof(MaterialHostApi), M::description,  M::num_params, M::num_state,
+      M::param_names,          M::small_strain, &M::parse,     &M::dilatational_modulus};
 }
 
 /// Common algebra for hyperelastic laws.
@@ -74,7 +75,8 @@ template <class T>
 FEM_INLINE Mat3<T> small_strain(const Mat3<T>& F) {
   Mat3<T> e;
   for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) e.m[i][j] = T(0.5) * (F.m[i][j] + F.m[j][i]) - (i == j ? T(1) : T(0));
+    for (int j = 0; j < 3; ++j)
+      e.m[i][j] = T(0.5) * (F.m[i][j] + F.m[j][i]) - (i == j ? T(1) : T(0));
   return e;
 }
 

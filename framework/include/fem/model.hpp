@@ -20,9 +20,9 @@ struct ModelBlock {
   const MaterialSpec* material_spec = nullptr;
   const ElementData* element = nullptr;
   const MaterialApi* material = nullptr;
-  std::vector<double> params;            ///< validated by the material plugin
+  std::vector<double> params;              ///< validated by the material plugin
   std::vector<std::int32_t> connectivity;  ///< element node order
-  std::int64_t first_element = 0;        ///< global id of the block's first element
+  std::int64_t first_element = 0;          ///< global id of the block's first element
   [[nodiscard]] std::int64_t num_elements() const {
     return static_cast<std::int64_t>(connectivity.size()) / element->num_nodes;
   }

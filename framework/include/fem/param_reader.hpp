@@ -38,8 +38,8 @@ class ParamReader {
 
   /// Helpers for physical checks that point at the key's value.
   void require_positive(const std::string& key, double value);
-  void require_range(const std::string& key, double value, double lo, double hi,
-                     bool lo_inclusive, bool hi_inclusive);
+  void require_range(const std::string& key, double value, double lo, double hi, bool lo_inclusive,
+                     bool hi_inclusive);
   /// Raise an error at the key's value (or the mapping if absent).
   [[noreturn]] void fail(const std::string& key, const std::string& message,
                          const std::string& hint = {});

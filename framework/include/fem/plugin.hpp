@@ -49,10 +49,10 @@ using fem_plugin_entry_fn = const fem_plugin_descriptor_t* (*)();
 }
 
 /// Defines the entry point. Use once per plugin library.
-#define FEM_DEFINE_PLUGIN_ENTRY(KIND, NAME, VERSION, BACKEND, API_PTR)                     \
-  extern "C" __attribute__((visibility("default"))) const fem_plugin_descriptor_t*          \
-  fem_plugin_descriptor() {                                                                 \
-    static const fem_plugin_descriptor_t d = {FEM_PLUGIN_ABI_VERSION, KIND, NAME, VERSION,    \
-                                            BACKEND, FEM_PLUGIN_BUILD_ID, (API_PTR)};       \
-    return &d;                                                                              \
+#define FEM_DEFINE_PLUGIN_ENTRY(KIND, NAME, VERSION, BACKEND, API_PTR)                         \
+  extern "C" __attribute__((visibility("default"))) const fem_plugin_descriptor_t*             \
+  fem_plugin_descriptor() {                                                                    \
+    static const fem_plugin_descriptor_t d = {                                                 \
+        FEM_PLUGIN_ABI_VERSION, KIND, NAME, VERSION, BACKEND, FEM_PLUGIN_BUILD_ID, (API_PTR)}; \
+    return &d;                                                                                 \
   }

@@ -22,7 +22,7 @@ namespace fem {
 /// One successfully loaded plugin file.
 struct PluginInfo {
   std::string file;
-  std::string kind;     ///< "backend", "element", "material"
+  std::string kind;  ///< "backend", "element", "material"
   std::string name;
   std::string version;
   std::string backend;  ///< material builds: the backend; backends: own name

@@ -59,7 +59,8 @@ template <class T>
 FEM_INLINE Mat3<T> operator*(const Mat3<T>& a, const Mat3<T>& b) {
   Mat3<T> r;
   for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) r.m[i][j] = a.m[i][0] * b.m[0][j] + a.m[i][1] * b.m[1][j] + a.m[i][2] * b.m[2][j];
+    for (int j = 0; j < 3; ++j)
+      r.m[i][j] = a.m[i][0] * b.m[0][j] + a.m[i][1] * b.m[1][j] + a.m[i][2] * b.m[2][j];
   return r;
 }
 
@@ -76,7 +77,8 @@ template <class T>
 FEM_INLINE Mat3<T> transpose_times_self(const Mat3<T>& a) {
   Mat3<T> r;
   for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) r.m[i][j] = a.m[0][i] * a.m[0][j] + a.m[1][i] * a.m[1][j] + a.m[2][i] * a.m[2][j];
+    for (int j = 0; j < 3; ++j)
+      r.m[i][j] = a.m[0][i] * a.m[0][j] + a.m[1][i] * a.m[1][j] + a.m[2][i] * a.m[2][j];
   return r;
 }
 

@@ -4,8 +4,10 @@ namespace fem {
 
 const char* to_string(Family f) {
   switch (f) {
-    case Family::Isoparametric: return "isoparametric";
-    case Family::Hex8Hourglass: return "hex8 one-point with hourglass control";
+    case Family::Isoparametric:
+      return "isoparametric";
+    case Family::Hex8Hourglass:
+      return "hex8 one-point with hourglass control";
   }
   return "?";
 }

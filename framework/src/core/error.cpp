@@ -44,9 +44,12 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
 }  // namespace
 
 InputError::InputError(SourceLocation where, const std::string& message, const std::string& hint)
-    : Error(format_input_error(where, message, hint)), where_(std::move(where)), message_(message) {}
+    : Error(format_input_error(where, message, hint)),
+      where_(std::move(where)),
+      message_(message) {}
 
-std::string did_you_mean(const std::string& word, const std::string* begin, const std::string* end) {
+std::string did_you_mean(const std::string& word, const std::string* begin,
+                         const std::string* end) {
   const std::string* best = nullptr;
   std::size_t best_distance = 0;
   for (const std::string* c = begin; c != end; ++c) {

@@ -7,22 +7,32 @@ namespace fem {
 
 int nodes_per_cell(CellShape s) {
   switch (s) {
-    case CellShape::Tet4: return 4;
-    case CellShape::Hex8: return 8;
-    case CellShape::Tet10: return 10;
-    case CellShape::Hex20: return 20;
-    case CellShape::Hex27: return 27;
+    case CellShape::Tet4:
+      return 4;
+    case CellShape::Hex8:
+      return 8;
+    case CellShape::Tet10:
+      return 10;
+    case CellShape::Hex20:
+      return 20;
+    case CellShape::Hex27:
+      return 27;
   }
   return 0;
 }
 
 const char* to_string(CellShape s) {
   switch (s) {
-    case CellShape::Tet4: return "tet4";
-    case CellShape::Hex8: return "hex8";
-    case CellShape::Tet10: return "tet10";
-    case CellShape::Hex20: return "hex20";
-    case CellShape::Hex27: return "hex27";
+    case CellShape::Tet4:
+      return "tet4";
+    case CellShape::Hex8:
+      return "hex8";
+    case CellShape::Tet10:
+      return "tet10";
+    case CellShape::Hex20:
+      return "hex20";
+    case CellShape::Hex27:
+      return "hex27";
   }
   return "?";
 }

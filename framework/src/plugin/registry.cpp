@@ -15,14 +15,20 @@ namespace {
 
 const char* kind_name(std::uint32_t kind) {
   switch (kind) {
-    case FEM_PLUGIN_BACKEND: return "backend";
-    case FEM_PLUGIN_ELEMENT: return "element";
-    case FEM_PLUGIN_MATERIAL: return "material";
-    default: return nullptr;
+    case FEM_PLUGIN_BACKEND:
+      return "backend";
+    case FEM_PLUGIN_ELEMENT:
+      return "element";
+    case FEM_PLUGIN_MATERIAL:
+      return "material";
+    default:
+      return nullptr;
   }
 }
 
-std::string str_or(const char* s, const char* fallback = "") { return s ? s : fallback; }
+std::string str_or(const char* s, const char* fallback = "") {
+  return s ? s : fallback;
+}
 
 /// Folder of the shared object that contains this function: libfem itself.
 std::string libfem_dir() {
@@ -40,26 +46,29 @@ PluginInfo load_plugin_file(const std::string& path) {
   if (handle == nullptr)
     throw PluginError("cannot load plugin '" + path + "': " + str_or(dlerror(), "unknown error") +
                       "\n  hint: check that it was built for this machine and that the "
-                      "libraries it needs are installed (ldd '" + path + "')");
+                      "libraries it needs are installed (ldd '" +
+                      path + "')");
   dlerror();
   auto entry = reinterpret_cast<fem_plugin_entry_fn>(dlsym(handle, FEM_PLUGIN_ENTRY_SYMBOL));
   if (entry == nullptr) {
     dlclose(handle);
-    throw PluginError("'" + path + "' is not a fem plugin: it exports no '" FEM_PLUGIN_ENTRY_SYMBOL
+    throw PluginError("'" + path +
+                      "' is not a fem plugin: it exports no '" FEM_PLUGIN_ENTRY_SYMBOL
                       "' entry point\n  hint: define it with FEM_DEFINE_PLUGIN_ENTRY, or build "
                       "the plugin with fem_add_material()/fem_add_element()");
   }
   const fem_plugin_descriptor_t* d = entry();
   if (d == nullptr) throw PluginError("plugin '" + path + "' returned no descriptor");
   if (d->abi_version != FEM_PLUGIN_ABI_VERSION)
-    throw PluginError("plugin '" + path + "' was built against fem plugin ABI " +
-                      std::to_string(d->abi_version) + ", but this fem uses ABI " +
-                      std::to_string(FEM_PLUGIN_ABI_VERSION) +
-                      "\n  hint: rebuild the plugin against this fem installation "
-                      "(re-run cmake with -Dfem_DIR=<this fem's prefix>/lib/cmake/fem and rebuild)");
+    throw PluginError(
+        "plugin '" + path + "' was built against fem plugin ABI " + std::to_string(d->abi_version) +
+        ", but this fem uses ABI " + std::to_string(FEM_PLUGIN_ABI_VERSION) +
+        "\n  hint: rebuild the plugin against this fem installation "
+        "(re-run cmake with -Dfem_DIR=<this fem's prefix>/lib/cmake/fem and rebuild)");
   if (str_or(d->build_id) != FEM_PLUGIN_BUILD_ID)
     throw PluginError("plugin '" + path + "' was built with C++ library ABI '" +
-                      str_or(d->build_id) + "', but this fem uses '" FEM_PLUGIN_BUILD_ID
+                      str_or(d->build_id) +
+                      "', but this fem uses '" FEM_PLUGIN_BUILD_ID
                       "'\n  hint: rebuild the plugin with the same compiler and standard library "
                       "as fem");
   const char* kind = kind_name(d->kind);
@@ -128,8 +137,8 @@ void PluginRegistry::add(PluginInfo info) {
   for (const PluginInfo& p : plugins_)
     if (p.kind == info.kind && p.name == info.name && p.backend == info.backend) {
       duplicates_.emplace_back(p, info);
-      problems_.push_back({info.file, "duplicate " + info.kind + " '" + info.name + "': also in '" +
-                                          p.file + "'"});
+      problems_.push_back(
+          {info.file, "duplicate " + info.kind + " '" + info.name + "': also in '" + p.file + "'"});
       return;
     }
   plugins_.push_back(std::move(info));
@@ -172,8 +181,8 @@ std::string unknown_message(const std::string& kind, const std::string& name,
   std::string hint = did_you_mean(name, known.data(), known.data() + known.size());
   std::string list;
   for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
-  return (hint.empty() ? "" : hint + " ") + "available " + kind + "s: " +
-         (list.empty() ? std::string("none") : list);
+  return (hint.empty() ? "" : hint + " ") + "available " + kind +
+         "s: " + (list.empty() ? std::string("none") : list);
 }
 }  // namespace
 
@@ -194,11 +203,12 @@ const MaterialApi& PluginRegistry::material(const std::string& name, const std::
     for (const PluginInfo& q : plugins_)
       if (q.kind == "material" && q.name == name) built += (built.empty() ? "" : ", ") + q.backend;
     throw InputError(where,
-                     "material '" + name + "' has no build for backend '" + backend +
-                         "' (found " + other->file + ", built for: " + built + ")",
+                     "material '" + name + "' has no build for backend '" + backend + "' (found " +
+                         other->file + ", built for: " + built + ")",
                      "rebuild the material with the " + backend +
                          " backend enabled (fem_add_material compiles it for every backend "
-                         "fem was configured with), or choose --backend " + other->backend);
+                         "fem was configured with), or choose --backend " +
+                         other->backend);
   }
   throw InputError(where, "unknown material type '" + name + "'",
                    unknown_message("material", name, names("material")) + problems_hint());

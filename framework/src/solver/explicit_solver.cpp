@@ -88,8 +88,9 @@ ExplicitRunReport ExplicitSolver::run(const ExplicitRunOptions& options) {
     if (vtk_output_available())
       vtk = std::make_unique<VtkSeriesWriter>(dir, spec.name, output_mesh(model_));
     else
-      spdlog::warn("this fem was built without VTK: no .vtu/.pvd output (set output.vtk: false "
-                   "to silence this)");
+      spdlog::warn(
+          "this fem was built without VTK: no .vtu/.pvd output (set output.vtk: false "
+          "to silence this)");
   }
   const std::int64_t frame_every =
       cadence(spec.output.every_steps, spec.output.every_time, dt, n / 20);
@@ -97,7 +98,10 @@ ExplicitRunReport ExplicitSolver::run(const ExplicitRunOptions& options) {
   // Histories and the energy record.
   std::vector<History> histories;
   for (const HistorySpec& h : spec.output.histories) {
-    History hist{&h, &model_.mesh.node_sets.at(h.set), cadence(h.every_steps, h.every_time, dt, frame_every), {}};
+    History hist{&h,
+                 &model_.mesh.node_sets.at(h.set),
+                 cadence(h.every_steps, h.every_time, dt, frame_every),
+                 {}};
     if (files) {
       std::vector<std::string> cols;
       for (const std::string& q : h.quantities)
@@ -120,8 +124,8 @@ ExplicitRunReport ExplicitSolver::run(const ExplicitRunOptions& options) {
   // Mean displacement and velocity, and support reaction (internal minus applied force) of a set
   // at step k, from u_k, two states whose difference gives the velocity, and P(u_k).
   const auto history_row = [&](const History& h, std::int64_t k, const std::vector<double>& uk,
-                               const std::vector<double>& u_late, const std::vector<double>& u_early,
-                               const std::array<double, 3>& p) {
+                               const std::vector<double>& u_late,
+                               const std::vector<double>& u_early, const std::array<double, 3>& p) {
     std::vector<double> row;
     const double t = static_cast<double>(k) * dt;
     const double count = static_cast<double>(h.nodes->size());
@@ -168,7 +172,8 @@ ExplicitRunReport ExplicitSolver::run(const ExplicitRunOptions& options) {
       for (const double e : r.hourglass_energy) energy.hourglass += e;
     }
     report.energies.push_back(energy);
-    if (energy_csv) energy_csv->append(frame.time, k, {energy.kinetic, energy.strain, energy.hourglass});
+    if (energy_csv)
+      energy_csv->append(frame.time, k, {energy.kinetic, energy.strain, energy.hourglass});
     const auto& fields = spec.output.fields;
     if (wants(fields, "displacement")) frame.point_fields.push_back({"displacement", 3, uk});
     if (wants(fields, "velocity")) {
@@ -260,8 +265,8 @@ ExplicitRunReport ExplicitSolver::run(const ExplicitRunOptions& options) {
       const ModelBlock& b = model_.blocks[static_cast<std::size_t>(r.block)];
       const std::int64_t bad_step = step;  // the element pass of this step met the bad state
       std::ostringstream msg;
-      msg << "step " << bad_step << " (t = " << static_cast<double>(bad_step) * dt << " s): element "
-          << b.first_element + r.element << " (block '" << b.spec->name << "') "
+      msg << "step " << bad_step << " (t = " << static_cast<double>(bad_step) * dt
+          << " s): element " << b.first_element + r.element << " (block '" << b.spec->name << "') "
           << (r.status == AdvanceResult::Status::InvertedElement
                   ? "inverted: det F = " + std::to_string(r.value)
                   : std::string("has non-finite values (NaN or Inf)"));
@@ -276,7 +281,8 @@ ExplicitRunReport ExplicitSolver::run(const ExplicitRunOptions& options) {
       }
       msg << "\n  hint: reduce solver.safety_factor or solver.time_step, add mass_damping, "
              "smooth the loading, or refine the mesh where the element is";
-      if (!where.empty()) msg << "\n  the last good state (step " << bad_step - 1 << ") is in " << where;
+      if (!where.empty())
+        msg << "\n  the last good state (step " << bad_step - 1 << ") is in " << where;
       write_summary("failed", msg.str());
       throw SolveError(msg.str());
     }
@@ -307,7 +313,8 @@ ExplicitRunReport ExplicitSolver::run(const ExplicitRunOptions& options) {
     std::array<double, 3> p = {0, 0, 0};
     for (const std::int32_t node : *histories[i].nodes)
       for (int c = 0; c < 3; ++c) p[c] += forces[3 * node + c];
-    histories[i].csv->append(static_cast<double>(n) * dt, n, history_row(histories[i], n, u, u, u_prev, p));
+    histories[i].csv->append(static_cast<double>(n) * dt, n,
+                             history_row(histories[i], n, u, u, u_prev, p));
   }
   write_summary("completed", "");
   if (!files) {

@@ -80,7 +80,8 @@ BlockGeometry precompute_block(const Model& model, const ModelBlock& b, BlockSys
                          "positive volume");
       const Eigen::MatrixXd dX = dxi * J.inverse();  // dN_a/dX_k
       for (int a = 0; a < npe; ++a)
-        for (int k = 0; k < 3; ++k) out.shape_gradients[((e * nqp + q) * npe + a) * 3 + k] = dX(a, k);
+        for (int k = 0; k < 3; ++k)
+          out.shape_gradients[((e * nqp + q) * npe + a) * 3 + k] = dX(a, k);
       const double v = el.quadrature_weights[q] * detJ;
       out.quadrature_volumes[e * nqp + q] = v;
       volume += v;
@@ -95,11 +96,12 @@ BlockGeometry precompute_block(const Model& model, const ModelBlock& b, BlockSys
       const Eigen::MatrixXd gamma = (H - (H * X) * grad_centroid.transpose()) / 8.0;  // 4 x 8
       for (int m = 0; m < 4; ++m)
         for (int a = 0; a < 8; ++a) out.hourglass_vectors[e * 32 + 8 * m + a] = gamma(m, a);
-      out.hourglass_stiffness[e] = b.spec->hourglass_coefficient * modulus * volume *
-                                   grad_centroid.squaredNorm() / 3.0;
+      out.hourglass_stiffness[e] =
+          b.spec->hourglass_coefficient * modulus * volume * grad_centroid.squaredNorm() / 3.0;
     }
     double max_area = 0.0;
-    for (int f = 0; f < el.num_faces; ++f) max_area = std::max(max_area, face_area(model.mesh, conn, el, f));
+    for (int f = 0; f < el.num_faces; ++f)
+      max_area = std::max(max_area, face_area(model.mesh, conn, el, f));
     const double length = el.length_factor * volume / max_area;
     const double dt = length / wave_speed;
     if (dt < g.min_dt) {
@@ -165,12 +167,14 @@ ExplicitSetup setup_explicit(const Model& model) {
   // Time step: the critical estimate of seed 000 (eq. 15) scaled by the safety factor, then
   // shortened so that a whole number of steps ends exactly at end_time.
   setup.critical_time_step = critical;
-  double dt = spec.solver.time_step > 0.0 ? spec.solver.time_step : spec.solver.safety_factor * critical;
+  double dt =
+      spec.solver.time_step > 0.0 ? spec.solver.time_step : spec.solver.safety_factor * critical;
   if (spec.solver.time_step > critical)
     setup.warnings.push_back("solver.time_step " + std::to_string(spec.solver.time_step) +
                              " s exceeds the critical estimate " + std::to_string(critical) +
                              " s: the run may become unstable");
-  setup.num_steps = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(spec.solver.end_time / dt - 1e-9)));
+  setup.num_steps = std::max<std::int64_t>(
+      1, static_cast<std::int64_t>(std::ceil(spec.solver.end_time / dt - 1e-9)));
   sys.time_step = spec.solver.end_time / static_cast<double>(setup.num_steps);
   sys.mass_damping = spec.solver.mass_damping;
   sys.deterministic = spec.solver.assembly != "atomic";
@@ -199,7 +203,8 @@ ExplicitSetup setup_explicit(const Model& model) {
         if (!bc.constrained[k]) continue;
         const std::int64_t d = 3 * n + k;
         if (sys.prescribed_amplitude[d] >= 0 &&
-            (sys.prescribed_value[d] != bc.value[k] || (bc.value[k] != 0.0 && sys.prescribed_amplitude[d] != amp)))
+            (sys.prescribed_value[d] != bc.value[k] ||
+             (bc.value[k] != 0.0 && sys.prescribed_amplitude[d] != amp)))
           throw InputError(bc.where,
                            "node " + std::to_string(n) + " component " + "xyz"[k] +
                                " is already prescribed differently by an earlier boundary "
@@ -219,8 +224,9 @@ ExplicitSetup setup_explicit(const Model& model) {
         const std::int64_t d = 3 * n + k;
         if (sys.load_amplitude[d] >= 0 && sys.load_amplitude[d] != amp)
           throw InputError(load.where,
-                           "node " + std::to_string(n) + " already carries a load with another "
-                           "amplitude",
+                           "node " + std::to_string(n) +
+                               " already carries a load with another "
+                               "amplitude",
                            "combine loads on shared nodes into one entry per amplitude");
         sys.load_amplitude[d] = amp;
         sys.load_value[d] += load.force[k];

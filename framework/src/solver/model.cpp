@@ -52,8 +52,9 @@ Model build_model(const CaseSpec& spec, const PluginRegistry& plugins) {
       std::string hint = did_you_mean(bs.region, names.data(), names.data() + names.size());
       std::string list;
       for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-      throw InputError(bs.where, "block '" + bs.name + "' refers to mesh region '" + bs.region +
-                                     "', which the mesh does not have",
+      throw InputError(bs.where,
+                       "block '" + bs.name + "' refers to mesh region '" + bs.region +
+                           "', which the mesh does not have",
                        (hint.empty() ? "" : hint + " ") + "mesh regions: " + list);
     }
     b.element = &plugins.element(bs.element, bs.where);

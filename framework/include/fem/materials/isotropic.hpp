@@ -27,7 +27,8 @@ inline IsotropicConstants read_isotropic_constants(ParamReader& in) {
   const std::string hint =
       "give exactly one pair: youngs_modulus + poisson_ratio, shear_modulus + bulk_modulus, "
       "or lame_lambda + shear_modulus";
-  if (pairs != 1 || (has_e && has_mu)) in.fail_here("elastic constants are ambiguous or missing", hint);
+  if (pairs != 1 || (has_e && has_mu))
+    in.fail_here("elastic constants are ambiguous or missing", hint);
 
   IsotropicConstants c;
   if (has_e || has_nu) {

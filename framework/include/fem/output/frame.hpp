@@ -16,9 +16,9 @@ struct Field {
 
 /// Geometry and topology in VTK terms. Cells of several types may be mixed.
 struct OutputMesh {
-  std::vector<double> points;           ///< reference coordinates, 3 per point
-  std::vector<std::uint8_t> cell_types; ///< VTK cell type per cell (VTK_TETRA = 10, ...)
-  std::vector<std::int64_t> offsets;    ///< size num_cells + 1 into connectivity
+  std::vector<double> points;              ///< reference coordinates, 3 per point
+  std::vector<std::uint8_t> cell_types;    ///< VTK cell type per cell (VTK_TETRA = 10, ...)
+  std::vector<std::int64_t> offsets;       ///< size num_cells + 1 into connectivity
   std::vector<std::int64_t> connectivity;  ///< VTK node order
   [[nodiscard]] std::int64_t num_cells() const {
     return static_cast<std::int64_t>(cell_types.size());

@@ -13,9 +13,9 @@ namespace fem {
 
 struct ExplicitSetup {
   ExplicitSystem system;
-  double critical_time_step = 0.0;         ///< min over elements of L_e / c_e
-  std::int64_t critical_element = -1;      ///< global id of the element that sets it
-  std::int64_t num_steps = 0;              ///< end_time / time_step
+  double critical_time_step = 0.0;     ///< min over elements of L_e / c_e
+  std::int64_t critical_element = -1;  ///< global id of the element that sets it
+  std::int64_t num_steps = 0;          ///< end_time / time_step
   double total_mass = 0.0;
   double total_volume = 0.0;
   std::vector<std::string> warnings;

@@ -35,8 +35,8 @@ struct ElementPassArgs {
   const T* params;
   T* state;  ///< [e][q][num_state]
   int num_state;
-  const T* u;     ///< [node][3]
-  T* forces;      ///< [e][a][3] of this block (already offset)
+  const T* u;  ///< [node][3]
+  T* forces;   ///< [e][a][3] of this block (already offset)
   // Filled when an element meets det F <= 0 or a non-finite value (smallest such element).
   std::int64_t* bad_element;
   T* bad_value;
@@ -45,16 +45,22 @@ struct ElementPassArgs {
 /// Per-element results (quadrature averages) at a displacement.
 template <class T>
 struct ElementEvalArgs {
-  ElementPassArgs<T> pass;  ///< forces unused
-  double* cauchy;           ///< [e][6]
-  double* green_lagrange;   ///< [e][6]
-  double* strain_energy;    ///< [e]
-  double* hourglass_energy; ///< [e]
-  double* min_jacobian;     ///< [e]
+  ElementPassArgs<T> pass;   ///< forces unused
+  double* cauchy;            ///< [e][6]
+  double* green_lagrange;    ///< [e][6]
+  double* strain_energy;     ///< [e]
+  double* hourglass_energy;  ///< [e]
+  double* min_jacobian;      ///< [e]
 };
 
 /// Shapes with compiled-in sizes; everything else takes the runtime-sized path.
-enum KernelShape : int { kTet4 = 0, kHex8Full = 1, kHex8Hourglass = 2, kGeneric = 3, kNumShapes = 4 };
+enum KernelShape : int {
+  kTet4 = 0,
+  kHex8Full = 1,
+  kHex8Hourglass = 2,
+  kGeneric = 3,
+  kNumShapes = 4
+};
 
 inline KernelShape kernel_shape(Family family, int npe, int nqp) {
   if (family == Family::Hex8Hourglass) return kHex8Hourglass;
@@ -238,11 +244,11 @@ constexpr MaterialKernels make_material_kernels() {
 }  // namespace fem::openmp
 
 /// Defines the entry point of material M's OpenMP build (used by fem_add_material's template).
-#define FEM_OPENMP_MATERIAL_PLUGIN(M, VERSION)                                                  \
-  namespace {                                                                                   \
-  constexpr fem::openmp::MaterialKernels fem_openmp_kernels =                                   \
-      fem::openmp::make_material_kernels<M>();                                                  \
-  constexpr fem::MaterialApi fem_material_api = {fem::make_material_host_api<M>(),              \
-                                                 &fem_openmp_kernels};                          \
-  }                                                                                             \
+#define FEM_OPENMP_MATERIAL_PLUGIN(M, VERSION)                                     \
+  namespace {                                                                      \
+  constexpr fem::openmp::MaterialKernels fem_openmp_kernels =                      \
+      fem::openmp::make_material_kernels<M>();                                     \
+  constexpr fem::MaterialApi fem_material_api = {fem::make_material_host_api<M>(), \
+                                                 &fem_openmp_kernels};             \
+  }                                                                                \
   FEM_DEFINE_PLUGIN_ENTRY(FEM_PLUGIN_MATERIAL, M::name, VERSION, "openmp", &fem_material_api)

@@ -1,0 +1,134 @@
+// The `fem` program end to end: run, check, plugins, overrides, exit codes and files.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <fem/output/vtk_series.hpp>
+
+namespace {
+namespace fs = std::filesystem;
+
+struct Result {
+  int code;
+  std::string output;  // stdout and stderr
+};
+
+Result fem(const std::string& args) {
+  const std::string cmd = std::string(FEM_BINARY_DIR) + "/bin/fem " + args + " 2>&1";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  std::string out;
+  std::array<char, 4096> buf{};
+  while (pipe && fgets(buf.data(), buf.size(), pipe)) out += buf.data();
+  const int status = pipe ? pclose(pipe) : -1;
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+const std::string kCase = std::string(FEM_TEST_DATA_DIR) + "/small_cube.yaml";
+
+std::string temp_dir(const std::string& name) {
+  const fs::path p =
+      fs::temp_directory_path() / ("fem_cli_test_" + name + "_" + std::to_string(::getpid()));
+  fs::remove_all(p);
+  return p.string();
+}
+
+std::string read(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+TEST(Cli, RunWritesSeriesHistoriesAndSummary) {
+  const std::string out = temp_dir("run");
+  const Result r = fem("run " + kCase + " --output " + out);
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("element-steps/s"), std::string::npos) << r.output;
+  EXPECT_TRUE(fs::exists(out + "/summary.json"));
+  EXPECT_TRUE(fs::exists(out + "/top.csv"));
+  EXPECT_TRUE(fs::exists(out + "/energy.csv"));
+  const std::string summary = read(out + "/summary.json");
+  EXPECT_NE(summary.find("\"completed\""), std::string::npos) << summary;
+  EXPECT_NE(summary.find("element_steps_per_s"), std::string::npos) << summary;
+  // The top face ends 10 mm down: last row of top.csv, displacement_z column.
+  const std::string csv = read(out + "/top.csv");
+  const std::string last = csv.substr(csv.rfind('\n', csv.size() - 2) + 1);
+  std::stringstream row(last);
+  std::string cell;
+  std::vector<double> values;
+  while (std::getline(row, cell, ',')) values.push_back(std::stod(cell));
+  ASSERT_EQ(values.size(), 8u) << last;  // time, step, displacement xyz, reaction xyz
+  EXPECT_NEAR(values[0], 0.5, 1e-9);
+  EXPECT_NEAR(values[4], -0.01, 1e-9);
+  EXPECT_LT(values[7], 0.0);  // compressive reaction on the top face
+  if (fem::vtk_output_available()) EXPECT_TRUE(fs::exists(out + "/small_cube.pvd"));
+  fs::remove_all(out);
+}
+
+TEST(Cli, OverridesApplyWithoutEditingTheCase) {
+  const std::string out = temp_dir("override");
+  const Result r = fem("run " + kCase + " --output " + out +
+                       " --precision single --end-time 0.1 --set solver.mass_damping=50 -q");
+  ASSERT_EQ(r.code, 0) << r.output;
+  const std::string summary = read(out + "/summary.json");
+  EXPECT_NE(summary.find("\"single\""), std::string::npos) << summary;
+  EXPECT_NE(summary.find("0.1"), std::string::npos) << summary;
+  fs::remove_all(out);
+}
+
+TEST(Cli, CheckPrintsTheResolvedModelAndRunsNothing) {
+  const std::string out = temp_dir("check");
+  const Result r = fem("check " + kCase + " --output " + out);
+  ASSERT_EQ(r.code, 0) << r.output;
+  for (const char* word : {"64 nodes", "27 elements of hex8r", "neo_hookean", "bottom: 16 nodes",
+                           "time step", "steps"})
+    EXPECT_NE(r.output.find(word), std::string::npos) << word << "\n" << r.output;
+  EXPECT_FALSE(fs::exists(out));
+}
+
+TEST(Cli, PluginsListsEveryKind) {
+  const Result r = fem("plugins");
+  ASSERT_EQ(r.code, 0) << r.output;
+  for (const char* word : {"openmp", "OpenMP", "tet4", "hex8r", "neo_hookean", "backends: openmp"})
+    EXPECT_NE(r.output.find(word), std::string::npos) << word << "\n" << r.output;
+}
+
+TEST(Cli, BadCaseExitsWithTwoAndALocatedMessage) {
+  const std::string bad = temp_dir("bad") + ".yaml";
+  std::ofstream(bad) << read(kCase) << "solver: {end_time: 1.0, safty_factor: 0.5}\n";
+  const Result r = fem("run " + bad);
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find(bad + ":"), std::string::npos) << r.output;
+  fs::remove(bad);
+}
+
+TEST(Cli, FailedSolveExitsWithThreeAndKeepsOutput) {
+  const std::string out = temp_dir("crush");
+  const Result r =
+      fem("run " + kCase + " --output " + out +
+          " --set boundary_conditions.1.displacement.z=-0.08 --set amplitudes.loading.end=0.1");
+  EXPECT_EQ(r.code, 3) << r.output;
+  EXPECT_NE(r.output.find("inverted"), std::string::npos) << r.output;
+  EXPECT_TRUE(fs::exists(out + "/summary.json"));
+  EXPECT_NE(read(out + "/summary.json").find("\"failed\""), std::string::npos);
+  if (fem::vtk_output_available()) {
+    EXPECT_TRUE(fs::exists(out + "/small_cube_last_good.vtu"));
+    EXPECT_TRUE(fs::exists(out + "/small_cube.pvd"));
+  }
+  fs::remove_all(out);
+}
+
+TEST(Cli, HelpIsAvailableEverywhere) {
+  for (const char* cmd : {"--help", "run --help", "check --help", "plugins --help"}) {
+    const Result r = fem(cmd);
+    EXPECT_EQ(r.code, 0) << cmd << "\n" << r.output;
+    EXPECT_NE(r.output.find("Usage"), std::string::npos) << cmd;
+  }
+}
+
+}  // namespace
