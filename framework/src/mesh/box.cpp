@@ -1,0 +1,41 @@
+// Structured box of hexahedra.
+#include <cstddef>
+
+#include "generator_parts.hpp"
+
+namespace fem::detail {
+
+HexGrid box_hexes(const MeshSpec& spec) {
+  const int nx = spec.divisions[0], ny = spec.divisions[1], nz = spec.divisions[2];
+  const std::int64_t px = nx + 1, py = ny + 1, pz = nz + 1;
+  const auto id = [&](std::int64_t i, std::int64_t j, std::int64_t k) {
+    return static_cast<std::int32_t>(i + px * (j + py * k));
+  };
+
+  HexGrid g;
+  g.coords.resize(static_cast<std::size_t>(3 * px * py * pz));
+  g.on_boundary.resize(static_cast<std::size_t>(px * py * pz));
+  for (std::int64_t k = 0; k < pz; ++k)
+    for (std::int64_t j = 0; j < py; ++j)
+      for (std::int64_t i = 0; i < px; ++i) {
+        const std::int32_t n = id(i, j, k);
+        // size * (i / n) rather than accumulated steps: i / n is exactly 1 on the far face, so
+        // that face lies exactly at origin + size, where plane selectors look for it.
+        g.coords[3 * n] = spec.origin[0] + spec.size[0] * (static_cast<double>(i) / nx);
+        g.coords[3 * n + 1] = spec.origin[1] + spec.size[1] * (static_cast<double>(j) / ny);
+        g.coords[3 * n + 2] = spec.origin[2] + spec.size[2] * (static_cast<double>(k) / nz);
+        g.on_boundary[n] = i == 0 || i == nx || j == 0 || j == ny || k == 0 || k == nz;
+      }
+
+  g.hexes.reserve(static_cast<std::size_t>(8) * nx * ny * nz);
+  for (int k = 0; k < nz; ++k)
+    for (int j = 0; j < ny; ++j)
+      for (int i = 0; i < nx; ++i)
+        for (std::int32_t n :
+             {id(i, j, k), id(i + 1, j, k), id(i + 1, j + 1, k), id(i, j + 1, k), id(i, j, k + 1),
+              id(i + 1, j, k + 1), id(i + 1, j + 1, k + 1), id(i, j + 1, k + 1)})
+          g.hexes.push_back(n);
+  return g;
+}
+
+}  // namespace fem::detail
