@@ -6,10 +6,15 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "fem/output/frame.hpp"
 
 namespace fem {
+
+/// Whether this build of fem writes and reads .vtu files (CMake option FEM_WITH_VTK). Without
+/// it, VtkSeriesWriter's constructor and read_vtu throw fem::Error saying how to fix it.
+bool vtk_output_available();
 
 class VtkSeriesWriter {
  public:
@@ -23,6 +28,7 @@ class VtkSeriesWriter {
   /// Appends a frame to the series; returns the .vtu path written.
   std::string write(const OutputFrame& frame);
   /// Writes a frame outside the series (e.g. "<basename>_last_good.vtu"); returns its path.
+  /// `file_name` is relative to the series directory; the .pvd does not list it.
   std::string write_single(const OutputFrame& frame, const std::string& file_name);
 
   [[nodiscard]] std::string pvd_path() const;

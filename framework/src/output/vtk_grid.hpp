@@ -1,0 +1,34 @@
+// Conversions between fem's output structures and VTK data objects
+// (framework/src/output/ only, not installed; include only where FEM_WITH_VTK is defined).
+#pragma once
+
+#include <vtkDataSetAttributes.h>
+#include <vtkSmartPointer.h>
+#include <vtkUnstructuredGrid.h>
+
+#include <string>
+#include <vector>
+
+#include "fem/output/frame.hpp"
+
+namespace fem::detail {
+
+/// Points and cells of `mesh` as a grid without any arrays. Throws fem::Error if the mesh is
+/// inconsistent (offsets not matching the connectivity, node ids out of range...).
+vtkSmartPointer<vtkUnstructuredGrid> make_grid(const OutputMesh& mesh);
+
+/// Adds `fields` to `data` as vtkDoubleArrays that point into the fields' own storage (no copy:
+/// a frame can be hundreds of MB). The caller must remove them (data->Initialize()) before the
+/// fields go away. `tuples` is the number of points or cells; `kind` ("point" / "cell") names them
+/// in errors. Throws fem::Error for a field of the wrong size, no components or a repeated name.
+void attach_fields(vtkDataSetAttributes* data, const std::vector<Field>& fields, vtkIdType tuples,
+                   const char* kind);
+
+/// Every numeric array of `data` converted to double; non-numeric arrays are skipped.
+std::vector<Field> extract_fields(vtkDataSetAttributes* data);
+
+/// Points, cell types and connectivity of `grid`. Throws fem::Error for polyhedral cells, whose
+/// face lists OutputMesh cannot hold.
+OutputMesh extract_mesh(vtkUnstructuredGrid* grid);
+
+}  // namespace fem::detail

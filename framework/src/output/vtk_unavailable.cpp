@@ -1,0 +1,49 @@
+// What a build without VTK (FEM_WITH_VTK=OFF) offers: the same API, failing with a message that
+// says how to get output, so that a case asking for .vtu output fails up front rather than
+// running for hours and writing nothing.
+#ifndef FEM_WITH_VTK
+
+#include "fem/error.hpp"
+#include "fem/output/vtk_series.hpp"
+
+namespace fem {
+
+struct VtkSeriesWriter::Impl {};
+
+bool vtk_output_available() {
+  return false;
+}
+
+VtkSeriesWriter::VtkSeriesWriter(std::string /*directory*/, std::string /*basename*/,
+                                 OutputMesh /*mesh*/) {
+  throw Error(
+      "fem was built without VTK (FEM_WITH_VTK=OFF): field output is unavailable; rebuild with "
+      "VTK or set output.vtk: false");
+}
+
+VtkSeriesWriter::~VtkSeriesWriter() = default;
+
+// Unreachable: no writer can be constructed. Defined so that callers link either way.
+std::string VtkSeriesWriter::write(const OutputFrame& /*frame*/) {
+  return {};
+}
+std::string VtkSeriesWriter::write_single(const OutputFrame& /*frame*/,
+                                          const std::string& /*file_name*/) {
+  return {};
+}
+std::string VtkSeriesWriter::pvd_path() const {
+  return {};
+}
+int VtkSeriesWriter::frames_written() const {
+  return 0;
+}
+
+VtuContents read_vtu(const std::string& /*path*/) {
+  throw Error(
+      "fem was built without VTK (FEM_WITH_VTK=OFF): .vtu files cannot be read; rebuild with "
+      "VTK");
+}
+
+}  // namespace fem
+
+#endif  // !FEM_WITH_VTK

@@ -1,0 +1,55 @@
+#ifdef FEM_WITH_VTK
+
+#include <vtkCellData.h>
+#include <vtkNew.h>
+#include <vtkPointData.h>
+#include <vtkUnstructuredGrid.h>
+#include <vtkXMLUnstructuredGridReader.h>
+
+#include <filesystem>
+#include <system_error>
+
+#include "fem/error.hpp"
+#include "fem/output/vtk_series.hpp"
+#include "vtk_error_capture.hpp"
+#include "vtk_grid.hpp"
+
+namespace fem {
+
+VtuContents read_vtu(const std::string& path) {
+  const SourceLocation where{path, 0, 0};
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    throw InputError(where, "cannot read .vtu file: " + (std::filesystem::exists(path, ec)
+                                                             ? std::string("not a regular file")
+                                                             : std::string("no such file")));
+  }
+
+  vtkNew<vtkXMLUnstructuredGridReader> reader;
+  // The reader reports bad structure itself and bad XML through its parser; catch both.
+  vtkNew<detail::VtkErrorCapture> errors;
+  errors->watch(reader);
+  reader->SetParserErrorObserver(errors);
+  reader->SetFileName(path.c_str());
+  reader->Update();
+  vtkUnstructuredGrid* grid = reader->GetOutput();
+  if (!errors->empty() || reader->GetErrorCode() != 0 || grid == nullptr) {
+    throw InputError(where,
+                     "not a readable VTK unstructured grid (.vtu): " +
+                         (errors->empty() ? std::string("VTK reported an error") : errors->text()));
+  }
+
+  VtuContents contents;
+  try {
+    contents.mesh = detail::extract_mesh(grid);
+  } catch (const Error& e) {
+    throw InputError(where, e.what());
+  }
+  contents.point_fields = detail::extract_fields(grid->GetPointData());
+  contents.cell_fields = detail::extract_fields(grid->GetCellData());
+  return contents;
+}
+
+}  // namespace fem
+
+#endif  // FEM_WITH_VTK

@@ -1,0 +1,328 @@
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "fem/error.hpp"
+#include "fem/output/vtk_series.hpp"
+#include "output/scratch_dir.hpp"
+
+namespace fem {
+namespace {
+
+namespace fs = std::filesystem;
+using test::ScratchDir;
+
+constexpr std::uint8_t kVtkTetra = 10;
+constexpr std::uint8_t kVtkHexahedron = 12;
+
+/// A unit hexahedron and a tetrahedron on its top face (nodes 4, 5, 7 shared) with an apex.
+/// Coordinates are not round numbers so that a lossy float conversion would show.
+OutputMesh hex_and_tet() {
+  OutputMesh mesh;
+  const double t = 1.0 / 3.0;
+  mesh.points = {0, 0, 0,
+                 1, 0, 0,
+                 1, 1, 0,
+                 0, 1, 0,  // bottom face of the hex
+                 0, 0, 1,
+                 1, 0, 1,
+                 1, 1, 1,
+                 0, 1, 1,                      // top face
+                 t, t, 1.0 + std::sqrt(2.0)};  // apex of the tet
+  mesh.cell_types = {kVtkHexahedron, kVtkTetra};
+  mesh.offsets = {0, 8, 12};
+  mesh.connectivity = {0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 7, 8};
+  return mesh;
+}
+
+/// Values chosen to catch rounding, sign and range losses: thirds, -0.0, a denormal, 1e300.
+double value(int frame, int i) {
+  switch (i % 5) {
+    case 0:
+      return frame + i / 3.0;
+    case 1:
+      return -0.0;
+    case 2:
+      return std::numeric_limits<double>::denorm_min() * (i + 1);
+    case 3:
+      return -1e300 / (frame + 1);
+    default:
+      return std::nextafter(1.0, 2.0) * (i - frame);
+  }
+}
+
+Field make_field(const std::string& name, int components, std::size_t tuples, int frame, int salt) {
+  Field f{name, components, {}};
+  for (std::size_t k = 0; k < tuples * static_cast<std::size_t>(components); ++k) {
+    f.values.push_back(value(frame, static_cast<int>(k) + salt));
+  }
+  return f;
+}
+
+OutputFrame make_frame(int frame, double time) {
+  OutputFrame f;
+  f.time = time;
+  f.step = 10 * frame;
+  f.point_fields = {make_field("displacement", 3, 9, frame, 0)};
+  f.cell_fields = {make_field("stress", 6, 2, frame, 7), make_field("von_mises", 1, 2, frame, 3)};
+  return f;
+}
+
+/// Bitwise equality: -0.0 must stay -0.0, and every bit of the mantissa must survive.
+void expect_same_values(const std::vector<double>& expected, const std::vector<double>& actual,
+                        const std::string& what) {
+  ASSERT_EQ(expected.size(), actual.size()) << what;
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(std::bit_cast<std::uint64_t>(expected[i]), std::bit_cast<std::uint64_t>(actual[i]))
+        << what << "[" << i << "]: expected " << expected[i] << ", read " << actual[i];
+  }
+}
+
+/// "run_000002.vtu" for frame 2. (Built by appending: GCC 12 warns falsely on "lit" + string.)
+std::string frame_file(int frame) {
+  std::string name = "run_00000";
+  name += std::to_string(frame);
+  name += ".vtu";
+  return name;
+}
+
+const Field* find_field(const std::vector<Field>& fields, const std::string& name) {
+  for (const Field& f : fields) {
+    if (f.name == name) return &f;
+  }
+  return nullptr;
+}
+
+void expect_same_fields(const std::vector<Field>& expected, const std::vector<Field>& actual) {
+  ASSERT_EQ(expected.size(), actual.size());
+  for (const Field& e : expected) {
+    const Field* a = find_field(actual, e.name);
+    ASSERT_NE(a, nullptr) << "field '" << e.name << "' missing";
+    EXPECT_EQ(e.components, a->components) << e.name;
+    expect_same_values(e.values, a->values, e.name);
+  }
+}
+
+void expect_same_mesh(const OutputMesh& expected, const OutputMesh& actual) {
+  expect_same_values(expected.points, actual.points, "points");
+  EXPECT_EQ(expected.cell_types, actual.cell_types);
+  EXPECT_EQ(expected.offsets, actual.offsets);
+  EXPECT_EQ(expected.connectivity, actual.connectivity);
+}
+
+struct PvdEntry {
+  double time;
+  std::string file;
+};
+
+std::vector<PvdEntry> parse_pvd(const std::string& path) {
+  const std::string xml = test::read_text(path);
+  EXPECT_NE(xml.find("<VTKFile type=\"Collection\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find("</Collection>"), std::string::npos) << xml;
+  EXPECT_NE(xml.find("</VTKFile>"), std::string::npos) << xml;
+  const std::regex dataset(R"re(<DataSet\s+timestep="([^"]*)"[^>]*\sfile="([^"]*)"\s*/>)re");
+  std::vector<PvdEntry> entries;
+  for (auto it = std::sregex_iterator(xml.begin(), xml.end(), dataset);
+       it != std::sregex_iterator(); ++it) {
+    entries.push_back({std::stod((*it)[1].str()), (*it)[2].str()});
+  }
+  return entries;
+}
+
+class VtkSeriesTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!vtk_output_available()) GTEST_SKIP() << "fem built without VTK";
+  }
+  ScratchDir dir_;
+};
+
+TEST_F(VtkSeriesTest, ThreeFramesReadBackExactly) {
+  const std::vector<double> times = {0.0, 0.1, 0.1 + 0.2};
+  VtkSeriesWriter writer(dir_ / "series", "run", hex_and_tet());
+  std::vector<OutputFrame> frames;
+  for (int i = 0; i < 3; ++i) {
+    frames.push_back(make_frame(i, times[static_cast<std::size_t>(i)]));
+    const std::string path = writer.write(frames.back());
+    EXPECT_EQ(fs::path(path).filename().string(), frame_file(i));
+    EXPECT_EQ(writer.frames_written(), i + 1);
+  }
+
+  for (int i = 0; i < 3; ++i) {
+    SCOPED_TRACE(frame_file(i));
+    const VtuContents vtu = read_vtu((dir_.path() / "series" / frame_file(i)).string());
+    expect_same_mesh(hex_and_tet(), vtu.mesh);
+    expect_same_fields(frames[static_cast<std::size_t>(i)].point_fields, vtu.point_fields);
+    expect_same_fields(frames[static_cast<std::size_t>(i)].cell_fields, vtu.cell_fields);
+  }
+
+  EXPECT_EQ(writer.pvd_path(), dir_ / "series/run.pvd");
+  const std::vector<PvdEntry> entries = parse_pvd(writer.pvd_path());
+  ASSERT_EQ(entries.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(entries[i].time, times[i]) << "pvd entry " << i;  // exact: ParaView matches times
+    EXPECT_EQ(entries[i].file, frame_file(static_cast<int>(i)));
+  }
+}
+
+TEST_F(VtkSeriesTest, VtuCarriesTimeValueForParaView) {
+  VtkSeriesWriter writer(dir_.path().string(), "run", hex_and_tet());
+  const std::string path = writer.write(make_frame(0, 0.25));
+  const std::string xml = test::read_text(path);
+  EXPECT_NE(xml.find("<FieldData>"), std::string::npos);
+  EXPECT_NE(xml.find("Name=\"TimeValue\""), std::string::npos);
+  // The time array is field data, not one more point or cell field.
+  const VtuContents vtu = read_vtu(path);
+  EXPECT_EQ(find_field(vtu.point_fields, "TimeValue"), nullptr);
+  EXPECT_EQ(find_field(vtu.cell_fields, "TimeValue"), nullptr);
+}
+
+TEST_F(VtkSeriesTest, PvdIsValidAfterEveryFrame) {
+  VtkSeriesWriter writer(dir_.path().string(), "run", hex_and_tet());
+  writer.write(make_frame(0, 0.5));
+  std::vector<PvdEntry> entries = parse_pvd(writer.pvd_path());
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(entries[0].time, 0.5);
+  EXPECT_EQ(entries[0].file, "run_000000.vtu");
+  EXPECT_FALSE(fs::exists(writer.pvd_path() + ".tmp")) << "temporary index left behind";
+  // Every file the index lists is complete and readable at this point.
+  EXPECT_NO_THROW(read_vtu(dir_ / entries[0].file));
+
+  writer.write(make_frame(1, 0.75));
+  entries = parse_pvd(writer.pvd_path());
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[1].time, 0.75);
+  EXPECT_EQ(entries[1].file, "run_000001.vtu");
+}
+
+TEST_F(VtkSeriesTest, WriteSingleIsNotPartOfTheSeries) {
+  VtkSeriesWriter writer(dir_.path().string(), "run", hex_and_tet());
+  writer.write(make_frame(0, 0.0));
+  const OutputFrame last = make_frame(1, 0.125);
+  const std::string path = writer.write_single(last, "run_last_good.vtu");
+  EXPECT_EQ(path, dir_ / "run_last_good.vtu");
+  EXPECT_EQ(writer.frames_written(), 1);
+
+  const std::vector<PvdEntry> entries = parse_pvd(writer.pvd_path());
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(entries[0].file, "run_000000.vtu");
+  EXPECT_EQ(test::read_text(writer.pvd_path()).find("last_good"), std::string::npos);
+
+  const VtuContents vtu = read_vtu(path);
+  expect_same_mesh(hex_and_tet(), vtu.mesh);
+  expect_same_fields(last.point_fields, vtu.point_fields);
+  expect_same_fields(last.cell_fields, vtu.cell_fields);
+
+  // The series goes on where it was.
+  EXPECT_EQ(fs::path(writer.write(make_frame(2, 0.25))).filename().string(), "run_000001.vtu");
+}
+
+TEST_F(VtkSeriesTest, DirectoryUnderARegularFileIsAnError) {
+  const std::string blocker = dir_ / "not_a_dir";
+  std::ofstream(blocker) << "x";
+  const std::string wanted = blocker + "/out";
+  try {
+    VtkSeriesWriter writer(wanted, "run", hex_and_tet());
+    FAIL() << "expected fem::Error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(wanted), std::string::npos) << e.what();
+  }
+  try {
+    VtkSeriesWriter writer(blocker, "run", hex_and_tet());
+    FAIL() << "expected fem::Error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(blocker), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(VtkSeriesTest, UnwritableFileIsAnErrorWithPathAndReason) {
+  VtkSeriesWriter writer(dir_.path().string(), "run", hex_and_tet());
+  const std::string bad = dir_ / "no_such_folder/x.vtu";
+  try {
+    writer.write_single(make_frame(0, 0.0), "no_such_folder/x.vtu");
+    FAIL() << "expected fem::Error";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find(bad), std::string::npos) << what;
+    EXPECT_GT(what.size(), bad.size() + 20) << "no reason given: " << what;
+  }
+}
+
+TEST_F(VtkSeriesTest, WrongFieldSizeIsRejectedAndWriterStaysUsable) {
+  VtkSeriesWriter writer(dir_.path().string(), "run", hex_and_tet());
+  OutputFrame bad = make_frame(0, 0.0);
+  bad.cell_fields[0].values.pop_back();
+  try {
+    writer.write(bad);
+    FAIL() << "expected fem::Error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("stress"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(writer.frames_written(), 0);
+  EXPECT_FALSE(fs::exists(writer.pvd_path()));
+
+  const OutputFrame good = make_frame(1, 1.0);
+  const VtuContents vtu = read_vtu(writer.write(good));
+  expect_same_fields(good.point_fields, vtu.point_fields);
+  expect_same_fields(good.cell_fields, vtu.cell_fields);
+}
+
+TEST_F(VtkSeriesTest, InconsistentMeshIsRejected) {
+  OutputMesh mesh = hex_and_tet();
+  mesh.connectivity.back() = 9;  // only nodes 0..8 exist
+  EXPECT_THROW(VtkSeriesWriter(dir_.path().string(), "run", mesh), Error);
+  mesh = hex_and_tet();
+  mesh.offsets = {0, 8};  // two cell types, one cell's worth of offsets
+  EXPECT_THROW(VtkSeriesWriter(dir_.path().string(), "run", mesh), Error);
+}
+
+TEST_F(VtkSeriesTest, ReadingMissingOrCorruptFilesIsAnInputErrorWithThePath) {
+  const auto expect_input_error = [](const std::string& path) {
+    try {
+      read_vtu(path);
+      ADD_FAILURE() << "expected fem::InputError for " << path;
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.where().file, path);
+      EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+    }
+  };
+  expect_input_error(dir_ / "missing.vtu");
+
+  const std::string garbage = dir_ / "garbage.vtu";
+  std::ofstream(garbage) << "this is not XML at all";
+  expect_input_error(garbage);
+
+  // Files cut short, as a crash during a write would leave them: in the XML header and in the
+  // appended binary data.
+  VtkSeriesWriter writer(dir_.path().string(), "run", hex_and_tet());
+  const std::string full = test::read_text(writer.write(make_frame(0, 0.0)));
+  const std::size_t binary_start = full.find("<AppendedData");
+  ASSERT_NE(binary_start, std::string::npos);
+  for (const std::size_t length : {binary_start / 2, (binary_start + full.size()) / 2}) {
+    const std::string truncated = dir_ / ("truncated_" + std::to_string(length) + ".vtu");
+    std::ofstream(truncated, std::ios::binary) << full.substr(0, length);
+    expect_input_error(truncated);
+  }
+}
+
+TEST(VtkAvailability, ConstructorExplainsMissingVtk) {
+  if (vtk_output_available()) GTEST_SKIP() << "fem built with VTK";
+  try {
+    VtkSeriesWriter writer(".", "run", OutputMesh{});
+    FAIL() << "expected fem::Error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("FEM_WITH_VTK=OFF"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(read_vtu("x.vtu"), Error);
+}
+
+}  // namespace
+}  // namespace fem
