@@ -66,7 +66,9 @@ TEST(Cli, RunWritesSeriesHistoriesAndSummary) {
   EXPECT_NEAR(values[0], 0.5, 1e-9);
   EXPECT_NEAR(values[4], -0.01, 1e-9);
   EXPECT_LT(values[7], 0.0);  // compressive reaction on the top face
-  if (fem::vtk_output_available()) EXPECT_TRUE(fs::exists(out + "/small_cube.pvd"));
+  if (fem::vtk_output_available()) {
+    EXPECT_TRUE(fs::exists(out + "/small_cube.pvd"));
+  }
   fs::remove_all(out);
 }
 

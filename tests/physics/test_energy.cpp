@@ -50,7 +50,7 @@ INSTANTIATE_TEST_SUITE_P(Elements, EnergyConservation,
                          ::testing::Values(std::make_pair("tet4", "tet4"),
                                            std::make_pair("hex8", "hex8"),
                                            std::make_pair("hex8r", "hex8")),
-                         [](const auto& info) { return info.param.first; });
+                         [](const auto& param_info) { return param_info.param.first; });
 
 }  // namespace
 }  // namespace fem::test

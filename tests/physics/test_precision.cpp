@@ -49,7 +49,7 @@ solver: {end_time: 1.0}
 INSTANTIATE_TEST_SUITE_P(Elements, PrecisionAgreement,
                          ::testing::Values(std::make_pair("tet4", "tet4"),
                                            std::make_pair("hex8r", "hex8")),
-                         [](const auto& info) { return info.param.first; });
+                         [](const auto& param_info) { return param_info.param.first; });
 
 }  // namespace
 }  // namespace fem::test

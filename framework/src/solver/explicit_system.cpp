@@ -33,6 +33,39 @@ double face_area(const Mesh& mesh, const std::int32_t* conn, const ElementData& 
   return 0.5 * area.norm();
 }
 
+struct HexMeanGradients {
+  Eigen::Matrix<double, 8, 3> gradients;  // (1/V) int dN_a/dX_k dV
+  double volume = 0.0;
+  double min_det_j = 0.0;  // smallest det J at the 2x2x2 Gauss points
+};
+
+/// Mean shape-function gradients and volume of a trilinear hexahedron, integrated exactly with
+/// the 2x2x2 Gauss rule (the integrand grad N det J is polynomial of low enough degree).
+HexMeanGradients hex_mean_gradients(const ElementData& el, const Eigen::MatrixXd& X) {
+  HexMeanGradients r;
+  r.gradients.setZero();
+  r.min_det_j = std::numeric_limits<double>::max();
+  const double g = 1.0 / std::sqrt(3.0);
+  for (int q = 0; q < 8; ++q) {
+    const double p[3] = {(q & 1) ? g : -g, (q & 2) ? g : -g, (q & 4) ? g : -g};
+    Eigen::Matrix<double, 8, 3> dxi;
+    for (int a = 0; a < 8; ++a) {
+      const double* c = el.reference_coords + 3 * a;
+      const double s0 = 1 + c[0] * p[0], s1 = 1 + c[1] * p[1], s2 = 1 + c[2] * p[2];
+      dxi(a, 0) = c[0] * s1 * s2 / 8;
+      dxi(a, 1) = s0 * c[1] * s2 / 8;
+      dxi(a, 2) = s0 * s1 * c[2] / 8;
+    }
+    const Mat3d J = X.transpose() * dxi;
+    const double det_j = J.determinant();
+    r.min_det_j = std::min(r.min_det_j, det_j);
+    r.gradients += det_j * (dxi * J.inverse());
+    r.volume += det_j;
+  }
+  r.gradients /= r.volume;
+  return r;
+}
+
 struct BlockGeometry {
   double volume = 0.0;
   double min_dt = std::numeric_limits<double>::max();
@@ -65,40 +98,53 @@ BlockGeometry precompute_block(const Model& model, const ModelBlock& b, BlockSys
       for (int k = 0; k < 3; ++k) X(a, k) = model.mesh.coords[3 * conn[a] + k];
     const double size = (X.colwise().maxCoeff() - X.colwise().minCoeff()).norm();
     double volume = 0.0;
-    Eigen::MatrixXd grad_centroid;  // dN/dX at the one point (hourglass family)
-    for (int q = 0; q < nqp; ++q) {
-      Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor>> dxi(
-          el.shape_gradients + q * npe * 3, npe, 3);
-      const Mat3d J = X.transpose() * dxi;  // J_ij = dX_i / dxi_j
-      const double detJ = J.determinant();
-      if (!(detJ > 1e-12 * size * size * size))
+    if (hourglass) {
+      // Flanagan-Belytschko uniform strain: the mean gradients (1/V) int grad N_a dV and the
+      // exact volume replace the centroid values. They coincide for parallelepipeds; on
+      // distorted hexahedra only the mean gradients pass the patch test.
+      const HexMeanGradients mean = hex_mean_gradients(el, X);
+      if (!(mean.min_det_j > 1e-12 * size * size * size))
         throw InputError(model.spec.mesh.where,
-                         element_label(b, e) + (detJ <= 0.0 ? " is inverted" : " is degenerate") +
-                             ": det J = " + std::to_string(detJ) + " at quadrature point " +
-                             std::to_string(q),
+                         element_label(b, e) + (mean.min_det_j <= 0.0 ? " is inverted" : " is degenerate") +
+                             ": det J = " + std::to_string(mean.min_det_j),
                          "check the mesh: nodes must follow VTK ordering and cells must have "
                          "positive volume");
-      const Eigen::MatrixXd dX = dxi * J.inverse();  // dN_a/dX_k
-      for (int a = 0; a < npe; ++a)
-        for (int k = 0; k < 3; ++k)
-          out.shape_gradients[((e * nqp + q) * npe + a) * 3 + k] = dX(a, k);
-      const double v = el.quadrature_weights[q] * detJ;
-      out.quadrature_volumes[e * nqp + q] = v;
-      volume += v;
-      if (hourglass) grad_centroid = dX;
-    }
-    for (int a = 0; a < npe; ++a) mass[conn[a]] += density * volume * el.lumped_mass_weights[a];
-    if (hourglass) {
-      // Flanagan-Belytschko: gamma = (h - B X^T h) / 8 is orthogonal to linear fields, so the
-      // hourglass force vanishes for every deformation the one-point rule sees.
+      volume = mean.volume;
+      for (int a = 0; a < 8; ++a)
+        for (int k = 0; k < 3; ++k) out.shape_gradients[(e * 8 + a) * 3 + k] = mean.gradients(a, k);
+      out.quadrature_volumes[e] = volume;
+      // gamma = (h - (h . X_j) b_j) / 8 is orthogonal to every linear field, so the hourglass
+      // force vanishes for all deformations the one-point rule sees.
       const Eigen::MatrixXd H =
           Eigen::Map<const Eigen::Matrix<double, 4, 8, Eigen::RowMajor>>(el.hourglass_base_vectors);
-      const Eigen::MatrixXd gamma = (H - (H * X) * grad_centroid.transpose()) / 8.0;  // 4 x 8
+      const Eigen::MatrixXd gamma = (H - (H * X) * mean.gradients.transpose()) / 8.0;  // 4 x 8
       for (int m = 0; m < 4; ++m)
         for (int a = 0; a < 8; ++a) out.hourglass_vectors[e * 32 + 8 * m + a] = gamma(m, a);
       out.hourglass_stiffness[e] =
-          b.spec->hourglass_coefficient * modulus * volume * grad_centroid.squaredNorm() / 3.0;
+          b.spec->hourglass_coefficient * modulus * volume * mean.gradients.squaredNorm() / 3.0;
+    } else {
+      for (int q = 0; q < nqp; ++q) {
+        Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor>> dxi(
+            el.shape_gradients + q * npe * 3, npe, 3);
+        const Mat3d J = X.transpose() * dxi;  // J_ij = dX_i / dxi_j
+        const double detJ = J.determinant();
+        if (!(detJ > 1e-12 * size * size * size))
+          throw InputError(model.spec.mesh.where,
+                           element_label(b, e) + (detJ <= 0.0 ? " is inverted" : " is degenerate") +
+                               ": det J = " + std::to_string(detJ) + " at quadrature point " +
+                               std::to_string(q),
+                           "check the mesh: nodes must follow VTK ordering and cells must have "
+                           "positive volume");
+        const Eigen::MatrixXd dX = dxi * J.inverse();  // dN_a/dX_k
+        for (int a = 0; a < npe; ++a)
+          for (int k = 0; k < 3; ++k)
+            out.shape_gradients[((e * nqp + q) * npe + a) * 3 + k] = dX(a, k);
+        const double v = el.quadrature_weights[q] * detJ;
+        out.quadrature_volumes[e * nqp + q] = v;
+        volume += v;
+      }
     }
+    for (int a = 0; a < npe; ++a) mass[conn[a]] += density * volume * el.lumped_mass_weights[a];
     double max_area = 0.0;
     for (int f = 0; f < el.num_faces; ++f)
       max_area = std::max(max_area, face_area(model.mesh, conn, el, f));

@@ -1,0 +1,119 @@
+// amplitudes: named time curves, and `amplitude:` references to them (or inline curves).
+#include "case_schema.hpp"
+
+namespace fem::case_io {
+
+namespace {
+
+const std::vector<std::string> kTypes = {"constant", "linear", "smooth_step", "tabular"};
+
+bool applies(const std::string& key, const std::string& type) {
+  if (type == "linear" || type == "smooth_step") return key == "start" || key == "end";
+  if (type == "tabular") return key == "points";
+  return false;
+}
+
+void read_points(const Value& v, Amplitude& curve) {
+  const std::vector<Value> points = as_list(v);
+  if (points.empty()) v.fail("'points' must list at least one [time, value] pair");
+  if (points.size() > static_cast<std::size_t>(kMaxAmplitudePoints))
+    v.fail(
+        "'points' has " + std::to_string(points.size()) + " points; at most " +
+            std::to_string(kMaxAmplitudePoints) + " are supported",
+        "resample the curve: it is evaluated inside the compute kernels, which need a fixed size");
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const Value& p = points[i];
+    if (!p.is_list() || p.node().size() != 2)
+      p.fail(p.quoted() + " must be a [time, value] pair, got " +
+             (p.is_list() ? std::to_string(p.node().size()) + " items" : p.describe()));
+    const std::vector<Value> pair = as_list(p);
+    const double t = as_number(pair[0]);
+    if (i > 0 && !(t > curve.time[i - 1]))
+      pair[0].fail("times in 'points' must increase strictly: " + format_number(t) + " follows " +
+                   format_number(curve.time[i - 1]));
+    curve.time[i] = t;
+    curve.value[i] = as_number(pair[1]);
+  }
+  curve.num_points = static_cast<int>(points.size());
+}
+
+AmplitudeSpec read_curve(const Value& v, const std::string& name) {
+  const Mapping m(v, {"type", "start", "end", "points"});
+  AmplitudeSpec a;
+  a.where = v.key_where();
+  a.name = name;
+  const std::string type = as_choice(m.required("type", "one of " + join(kTypes)), kTypes);
+  for (const Value& e : m.entries())
+    if (e.name() != "type" && !applies(e.name(), type))
+      e.fail_at_key("'" + e.name() + "' does not apply to a " + type + " amplitude",
+                    "linear and smooth_step take start and end; tabular takes points; constant "
+                    "takes nothing");
+  if (type == "constant") {
+    a.curve.kind = AmplitudeKind::Constant;
+  } else if (type == "tabular") {
+    a.curve.kind = AmplitudeKind::Tabular;
+    read_points(m.required("points", "a list of [time, value] pairs, e.g. [[0, 0], [1, 1]]"),
+                a.curve);
+  } else {
+    a.curve.kind = type == "linear" ? AmplitudeKind::Linear : AmplitudeKind::SmoothStep;
+    if (auto s = m.get("start")) a.curve.start = non_negative(*s);
+    a.curve.end = -1.0;  // open: closed with the solver's end time by close_open_amplitudes()
+    if (auto e = m.get("end")) {
+      a.curve.end = as_number(*e);
+      if (!(a.curve.end > a.curve.start))
+        e->fail("'end' must be after 'start' (" + format_number(a.curve.start) + "), got " +
+                e->text());
+    }
+  }
+  return a;
+}
+
+std::vector<std::string> names_of(const CaseSpec& spec) {
+  std::vector<std::string> names;
+  for (const auto& [name, a] : spec.amplitudes) names.push_back(name);
+  return names;
+}
+
+}  // namespace
+
+void read_amplitudes(const Value& v, CaseSpec& spec) {
+  const Mapping m(v, {});
+  for (const Value& e : m.entries()) {
+    if (e.name() == "constant")
+      e.fail_at_key("'constant' is a built-in amplitude and cannot be redefined",
+                    "it always means a(t) = 1; give your curve another name");
+    spec.amplitudes[e.name()] = read_curve(e, e.name());
+  }
+}
+
+std::string read_amplitude_ref(const Value& v, CaseSpec& spec, const std::string& user) {
+  if (v.is_map()) {
+    // Inline curve: its path names it, so messages and the summary can still refer to it.
+    const std::string name = v.path();
+    spec.amplitudes[name] = read_curve(v, name);
+    return name;
+  }
+  const std::string name = non_empty_string(v);
+  if (!spec.amplitudes.count(name))
+    v.fail(user + " uses amplitude '" + name + "', which is not defined",
+           suggestion(name, names_of(spec), "amplitudes") +
+               " (or give a curve inline: {type: linear, start: 0, end: 1})");
+  return name;
+}
+
+void close_open_amplitudes(CaseSpec& spec) {
+  for (auto& [name, a] : spec.amplitudes) {
+    if (a.curve.kind != AmplitudeKind::Linear && a.curve.kind != AmplitudeKind::SmoothStep)
+      continue;
+    if (a.curve.end >= 0.0) continue;
+    a.curve.end = spec.solver.end_time;
+    if (!(a.curve.end > a.curve.start))
+      throw InputError(
+          a.where,
+          "amplitude '" + name + "' starts at " + format_number(a.curve.start) +
+              " s, but its end defaults to solver.end_time = " + format_number(a.curve.end) + " s",
+          "give an 'end' after 'start', or start the curve earlier");
+  }
+}
+
+}  // namespace fem::case_io

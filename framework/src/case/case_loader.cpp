@@ -1,0 +1,128 @@
+// load_case / parse_case: text -> YAML tree -> overrides -> schema, stopping at the first error.
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "case_schema.hpp"
+#include "fem/case.hpp"
+#include "overrides.hpp"
+
+namespace fem {
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace case_io;
+
+/// "<string>", "<test>": text that does not come from a file, so has no folder or stem.
+bool is_pseudo_file(const std::string& file) {
+  return file.empty() || file.front() == '<';
+}
+
+YAML::Node parse_document(const std::string& text, const std::string& file) {
+  std::vector<YAML::Node> docs;
+  try {
+    docs = YAML::LoadAll(text);
+  } catch (const YAML::Exception& e) {
+    const SourceLocation where = e.mark.is_null()
+                                     ? SourceLocation{file, 0, 0}
+                                     : SourceLocation{file, e.mark.line + 1, e.mark.column + 1};
+    throw InputError(where, "invalid YAML: " + e.msg,
+                     "check the indentation, the brackets and the ': ' after each key");
+  }
+  if (docs.size() > 1) {
+    const YAML::Mark m = docs[1].Mark();
+    throw InputError({file, m.is_null() ? 0 : m.line + 1, m.is_null() ? 0 : m.column + 1},
+                     "the case file holds " + std::to_string(docs.size()) +
+                         " YAML documents; a case is a single document",
+                     "remove the '---' separator and what follows it, or split the file");
+  }
+  return docs.empty() ? YAML::Node(YAML::NodeType::Null) : docs.front();
+}
+
+std::vector<std::string> read_plugin_paths(const Value& v, const std::string& file) {
+  // Relative to the case file, so that a case and its plugins move together.
+  const fs::path base =
+      is_pseudo_file(file) ? fs::current_path() : fs::absolute(fs::path(file)).parent_path();
+  std::vector<std::string> paths;
+  for (const Value& item : as_list(v)) {
+    const fs::path p = non_empty_string(item);
+    paths.push_back((p.is_absolute() ? p : base / p).lexically_normal().string());
+  }
+  return paths;
+}
+
+CaseSpec read_case(const Value& root, const std::string& file) {
+  if (root.is_null())
+    throw InputError({file, 1, 1}, "the case file is empty",
+                     "a case needs at least the sections mesh:, materials:, blocks: and solver: "
+                     "(see docs/case-reference.md)");
+  const Mapping top(root, {"name", "backend", "precision", "plugin_paths", "mesh", "materials",
+                           "blocks", "node_sets", "amplitudes", "boundary_conditions", "loads",
+                           "gravity", "initial_conditions", "solver", "output"});
+  CaseSpec spec;
+  spec.file = file;
+  spec.name = is_pseudo_file(file) ? "case" : fs::path(file).stem().string();
+  if (auto v = top.get("name")) {
+    spec.name = non_empty_string(*v);
+    // The name makes the default output folder "<name>_results".
+    if (spec.name.find_first_of("/\\") != std::string::npos)
+      v->fail("'name' must not contain '/' or '\\', got '" + spec.name + "'",
+              "the name is used for the default output folder <name>_results");
+  }
+  if (auto v = top.get("backend")) spec.backend = non_empty_string(*v);
+  if (auto v = top.get("precision"))
+    spec.precision =
+        as_choice(*v, {"single", "double"}) == "single" ? Precision::Single : Precision::Double;
+  if (auto v = top.get("plugin_paths")) spec.plugin_paths = read_plugin_paths(*v, file);
+
+  read_mesh(top.required("mesh"), spec.mesh);
+  read_materials(top.required("materials"), spec);
+  read_blocks(top.required("blocks"), spec);
+  if (auto v = top.get("node_sets")) read_node_sets(*v, spec);
+  AmplitudeSpec constant;
+  constant.name = "constant";
+  spec.amplitudes["constant"] = constant;
+  if (auto v = top.get("amplitudes")) read_amplitudes(*v, spec);
+  if (auto v = top.get("boundary_conditions")) read_boundary_conditions(*v, spec);
+  if (auto v = top.get("loads")) read_loads(*v, spec);
+  if (auto v = top.get("gravity")) read_gravity(*v, spec);
+  if (auto v = top.get("initial_conditions")) read_initial_conditions(*v, spec);
+  read_solver(top.required("solver"), spec.solver);
+  close_open_amplitudes(spec);
+  read_output(top.get("output"), spec);
+  return spec;
+}
+
+}  // namespace
+
+CaseSpec parse_case(const std::string& yaml_text, const std::string& file,
+                    const std::vector<CaseOverride>& overrides) {
+  Origin origin;
+  origin.file = file;
+  YAML::Node root = parse_document(yaml_text, file);
+  check_keys(root, file, "");
+  apply_overrides(root, overrides, origin);
+  return read_case(Value(root, origin), file);
+}
+
+CaseSpec load_case(const std::string& path, const std::vector<CaseOverride>& overrides) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec))
+    throw InputError({path, 0, 0}, "cannot open case file '" + path + "': it is a directory",
+                     "give the path of a .yaml file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    const int err = errno;
+    throw InputError({path, 0, 0}, "cannot open case file '" + path +
+                                       "': " + (err ? std::strerror(err) : "it cannot be read"));
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw InputError({path, 0, 0}, "cannot read case file '" + path + "'");
+  return parse_case(text.str(), path, overrides);
+}
+
+}  // namespace fem

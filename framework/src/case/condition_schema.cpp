@@ -1,0 +1,109 @@
+// boundary_conditions, loads, gravity, initial_conditions: what is prescribed on which nodes.
+#include "case_schema.hpp"
+
+namespace fem::case_io {
+
+namespace {
+
+const std::vector<std::string> kComponents = {"x", "y", "z"};
+
+int component_index(const std::string& c) {
+  return c == "x" ? 0 : c == "y" ? 1 : 2;
+}
+
+void read_fixed(const Value& v, BoundaryConditionSpec& bc) {
+  if (v.is_scalar() && v.text() == "all") {
+    bc.constrained = {true, true, true};
+    return;
+  }
+  if (!v.is_list())
+    v.fail("'fixed' must be a list of components such as [x, z], or all, got " + v.describe(),
+           v.is_scalar() && (v.text() == "x" || v.text() == "y" || v.text() == "z")
+               ? "write fixed: [" + v.text() + "]"
+               : "components are x, y and z");
+  const std::vector<Value> items = as_list(v);
+  if (items.empty()) v.fail("'fixed' must list at least one component (x, y, z), or be all");
+  for (const Value& item : items)
+    bc.constrained[component_index(as_choice(item, kComponents))] = true;
+}
+
+BoundaryConditionSpec read_boundary_condition(const Value& item, CaseSpec& spec) {
+  const Mapping m(item, {"set", "fixed", "displacement", "amplitude"});
+  BoundaryConditionSpec bc;
+  bc.where = item.where();
+  const std::string user = "'" + item.path() + "'";
+  bc.set = read_set_ref(m.required("set"), spec, user);
+  if (auto f = m.get("fixed")) read_fixed(*f, bc);
+  if (auto d = m.get("displacement")) {
+    const Mapping components(*d, kComponents);
+    for (const Value& c : components.entries()) {
+      const int k = component_index(c.name());
+      if (bc.constrained[k])
+        c.fail_at_key("component " + c.name() + " of " + user + " is both fixed and displaced",
+                      "use fixed for a zero displacement, displacement: {" + c.name() +
+                          ": value} for a prescribed one, not both");
+      bc.constrained[k] = true;
+      bc.value[k] = as_number(c);
+    }
+  }
+  if (!bc.constrained[0] && !bc.constrained[1] && !bc.constrained[2])
+    item.fail(user + " on node set '" + bc.set + "' prescribes nothing",
+              "give fixed: [x, y, z] (or all), and/or displacement: {z: value} in metres");
+  if (auto a = m.get("amplitude")) bc.amplitude = read_amplitude_ref(*a, spec, user);
+  return bc;
+}
+
+}  // namespace
+
+std::string read_set_ref(const Value& v, const CaseSpec& spec, const std::string& user) {
+  const std::string name = non_empty_string(v);
+  std::vector<std::string> names;
+  for (const NodeSetSpec& s : spec.node_sets) {
+    if (s.name == name) return name;
+    names.push_back(s.name);
+  }
+  v.fail(
+      user + " uses node set '" + name + "', which is not defined",
+      suggestion(name, names, "node sets") + (names.empty() ? "; define it under node_sets:" : ""));
+}
+
+void read_boundary_conditions(const Value& v, CaseSpec& spec) {
+  for (const Value& item : as_list(v))
+    spec.boundary_conditions.push_back(read_boundary_condition(item, spec));
+}
+
+void read_loads(const Value& v, CaseSpec& spec) {
+  for (const Value& item : as_list(v)) {
+    const Mapping m(item, {"set", "force", "amplitude"});
+    NodalLoadSpec load;
+    load.where = item.where();
+    const std::string user = "'" + item.path() + "'";
+    load.set = read_set_ref(m.required("set"), spec, user);
+    load.force = as_vector3(m.required("force", "the force on every node of the set, newtons"));
+    if (auto a = m.get("amplitude")) load.amplitude = read_amplitude_ref(*a, spec, user);
+    spec.loads.push_back(load);
+  }
+}
+
+void read_gravity(const Value& v, CaseSpec& spec) {
+  const Mapping m(v, {"acceleration", "amplitude"});
+  GravitySpec g;
+  g.where = v.key_where();
+  g.acceleration =
+      as_vector3(m.required("acceleration", "the acceleration in m/s^2, e.g. [0, 0, -9.81]"));
+  if (auto a = m.get("amplitude")) g.amplitude = read_amplitude_ref(*a, spec, "'gravity'");
+  spec.gravity = g;
+}
+
+void read_initial_conditions(const Value& v, CaseSpec& spec) {
+  for (const Value& item : as_list(v)) {
+    const Mapping m(item, {"set", "velocity"});
+    InitialVelocitySpec iv;
+    iv.where = item.where();
+    iv.set = read_set_ref(m.required("set"), spec, "'" + item.path() + "'");
+    iv.velocity = as_vector3(m.required("velocity", "the initial velocity in m/s, [vx, vy, vz]"));
+    spec.initial_velocities.push_back(iv);
+  }
+}
+
+}  // namespace fem::case_io

@@ -1,0 +1,67 @@
+// materials: and blocks: -- what each group of cells is made of and computed with.
+#include <map>
+
+#include "case_schema.hpp"
+
+namespace fem::case_io {
+
+void read_materials(const Value& v, CaseSpec& spec) {
+  // Material names are the user's; the parameters are the plugin's, which checks them later
+  // through ParamReader. Only the keys the framework itself uses are read here.
+  const Mapping m(v, {});
+  if (m.entries().empty())
+    v.fail_at_key("'materials' must define at least one material",
+                  "for example: materials: {tissue: {type: neo_hookean, youngs_modulus: 3000, "
+                  "poisson_ratio: 0.45}}");
+  for (const Value& e : m.entries()) {
+    if (!e.is_map())
+      e.fail(
+          "material '" + e.name() + "' must be a mapping with at least 'type', got " + e.describe(),
+          "for example: " + e.name() + ": {type: neo_hookean, youngs_modulus: 3000, ...}");
+    const Mapping params(e, {});
+    MaterialSpec ms;
+    ms.where = e.key_where();
+    ms.name = e.name();
+    ms.type = non_empty_string(params.required("type", "the material plugin, e.g. neo_hookean"));
+    if (auto d = params.get("density")) ms.density = positive(*d);
+    // The node shares the document's memory, so it (and its marks) lives as long as the spec.
+    ms.node = e.node();
+    ms.file = v.origin().file;
+    spec.materials[ms.name] = ms;
+  }
+}
+
+void read_blocks(const Value& v, CaseSpec& spec) {
+  const std::vector<Value> items = as_list(v);
+  if (items.empty())
+    v.fail_at_key("'blocks' must list at least one block",
+                  "for example: blocks: [{element: hex8r, material: tissue}]");
+  std::vector<std::string> materials;
+  for (const auto& [name, ms] : spec.materials) materials.push_back(name);
+  std::map<std::string, SourceLocation> names;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const Mapping m(items[i], {"name", "region", "element", "material", "hourglass_coefficient"});
+    BlockSpec b;
+    b.where = items[i].where();
+    b.name = "block" + std::to_string(i);
+    const std::optional<Value> name = m.get("name");
+    if (name) b.name = non_empty_string(*name);
+    const auto [first, inserted] = names.emplace(b.name, b.where);
+    if (!inserted)
+      (name ? *name : items[i])
+          .fail("block name '" + b.name + "' is used twice",
+                "the first is at " + first->second.str() + "; block names must be unique");
+    if (auto r = m.get("region")) b.region = non_empty_string(*r);
+    b.element = non_empty_string(m.required("element", "the element plugin, e.g. hex8r or tet4"));
+    const Value material = m.required("material");
+    b.material = non_empty_string(material);
+    if (!spec.materials.count(b.material))
+      material.fail(
+          "block '" + b.name + "' uses material '" + b.material + "', which is not defined",
+          suggestion(b.material, materials, "materials"));
+    if (auto h = m.get("hourglass_coefficient")) b.hourglass_coefficient = non_negative(*h);
+    spec.blocks.push_back(b);
+  }
+}
+
+}  // namespace fem::case_io

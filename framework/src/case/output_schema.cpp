@@ -1,0 +1,92 @@
+// output: field frames (VTK) and node-set histories (CSV), and how often they are written.
+#include <algorithm>
+#include <map>
+
+#include "case_schema.hpp"
+
+namespace fem::case_io {
+
+namespace {
+
+const std::vector<std::string> kFields = {"displacement",  "velocity",  "green_lagrange_strain",
+                                          "cauchy_stress", "von_mises", "block_id"};
+const std::vector<std::string> kQuantities = {"displacement", "velocity", "reaction_force"};
+
+/// Reads a list of distinct words from `allowed`.
+std::vector<std::string> read_words(const Value& v, const std::vector<std::string>& allowed) {
+  std::vector<std::string> words;
+  for (const Value& item : as_list(v)) {
+    const std::string w = as_choice(item, allowed);
+    if (std::find(words.begin(), words.end(), w) != words.end())
+      item.fail(v.quoted() + " lists '" + w + "' twice");
+    words.push_back(w);
+  }
+  return words;
+}
+
+bool before(const SourceLocation& a, const SourceLocation& b) {
+  // Command-line values (line 0) count as last: they were applied after the file.
+  const auto key = [](const SourceLocation& l) {
+    return std::make_pair(l.line > 0 ? l.line : 1 << 30, l.column);
+  };
+  return key(a) < key(b);
+}
+
+HistorySpec read_history(const Value& item, CaseSpec& spec) {
+  const Mapping m(item, {"name", "set", "quantities", "every_steps", "every_time"});
+  HistorySpec h;
+  h.where = item.where();
+  h.set = read_set_ref(m.required("set", "the node set whose nodes are recorded"), spec,
+                       "'" + item.path() + "'");
+  h.name = h.set;
+  if (auto n = m.get("name")) h.name = non_empty_string(*n);
+  if (auto q = m.get("quantities")) {
+    h.quantities = read_words(*q, kQuantities);
+    if (h.quantities.empty())
+      q->fail("'quantities' must list at least one of " + join(kQuantities));
+  }
+  read_cadence(m, h.every_steps, h.every_time);
+  return h;
+}
+
+}  // namespace
+
+void read_cadence(const Mapping& m, int& every_steps, double& every_time) {
+  const std::optional<Value> steps = m.get("every_steps");
+  const std::optional<Value> time = m.get("every_time");
+  if (steps && time) {
+    const Value& second = before(steps->key_where(), time->key_where()) ? *time : *steps;
+    second.fail_at_key(
+        "give either 'every_steps' or 'every_time' in '" + m.value().path() + "', not both",
+        "every_steps counts time steps; every_time is in seconds");
+  }
+  if (steps) every_steps = as_int(*steps, 1);
+  if (time) every_time = positive(*time);
+}
+
+void read_output(const std::optional<Value>& v, CaseSpec& spec) {
+  OutputSpec& out = spec.output;
+  out.directory = spec.name + "_results";
+  if (!v) return;
+  const Mapping m(*v, {"directory", "every_steps", "every_time", "vtk", "fields", "histories"});
+  out.where = v->key_where();
+  // Relative directories stay relative: the command line resolves them against its own folder.
+  if (auto d = m.get("directory")) out.directory = non_empty_string(*d);
+  read_cadence(m, out.every_steps, out.every_time);
+  if (auto b = m.get("vtk")) out.vtk = as_bool(*b);
+  if (auto f = m.get("fields")) out.fields = read_words(*f, kFields);
+  if (auto hs = m.get("histories")) {
+    std::map<std::string, SourceLocation> names;
+    for (const Value& item : as_list(*hs)) {
+      HistorySpec h = read_history(item, spec);
+      const auto [first, inserted] = names.emplace(h.name, h.where);
+      if (!inserted)
+        item.fail(
+            "history name '" + h.name + "' is used twice (first at " + first->second.str() + ")",
+            "each history is written to <name>.csv: give each its own name:");
+      out.histories.push_back(h);
+    }
+  }
+}
+
+}  // namespace fem::case_io
