@@ -45,7 +45,6 @@ class Value {
   [[nodiscard]] SourceLocation where() const;
   /// The key that names this value (for messages about the whole entry), or where() if none.
   [[nodiscard]] SourceLocation key_where() const;
-  [[nodiscard]] bool from_command_line() const { return label_ != nullptr; }
 
   [[nodiscard]] bool is_null() const { return node_.IsNull(); }
   [[nodiscard]] bool is_scalar() const { return node_.IsScalar(); }
