@@ -7,20 +7,11 @@
 
 namespace fem::materials {
 
-struct SaintVenantKirchhoff {
+struct SaintVenantKirchhoff : LameParameters {
   static constexpr const char* name = "saint_venant_kirchhoff";
   static constexpr const char* description = "St Venant-Kirchhoff hyperelasticity";
-  static constexpr int num_params = 2;
-  static constexpr const char* param_names[num_params] = {"lame_lambda", "shear_modulus"};
   static constexpr int num_state = 0;
   static constexpr bool small_strain = false;
-
-  static void parse(ParamReader& in, double* p) {
-    const IsotropicConstants c = read_isotropic_constants(in);
-    p[0] = c.lambda;
-    p[1] = c.mu;
-  }
-  static double dilatational_modulus(const double* p) { return p[0] + 2.0 * p[1]; }
 
   template <class T>
   FEM_HD static Mat3<T> stress(const T* p, const Mat3<T>& F, T* /*state*/) {

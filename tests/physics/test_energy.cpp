@@ -7,11 +7,12 @@
 
 #include "support/backend.hpp"
 #include "support/case_runner.hpp"
+#include "support/element_types.hpp"
 
 namespace fem::test {
 namespace {
 
-class EnergyConservation : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
+class EnergyConservation : public ::testing::TestWithParam<ElementCase> {};
 
 TEST_P(EnergyConservation, UndampedFreeVibration) {
   const auto& [element, cells] = GetParam();
@@ -46,11 +47,7 @@ output: {every_steps: 5}
   EXPECT_LT(max_dev, 0.01);
 }
 
-INSTANTIATE_TEST_SUITE_P(Elements, EnergyConservation,
-                         ::testing::Values(std::make_pair("tet4", "tet4"),
-                                           std::make_pair("hex8", "hex8"),
-                                           std::make_pair("hex8r", "hex8")),
-                         [](const auto& param_info) { return param_info.param.first; });
+INSTANTIATE_TEST_SUITE_P(Elements, EnergyConservation, all_element_types(), element_name);
 
 }  // namespace
 }  // namespace fem::test

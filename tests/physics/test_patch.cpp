@@ -7,6 +7,7 @@
 
 #include "support/backend.hpp"
 #include "support/case_runner.hpp"
+#include "support/element_types.hpp"
 
 namespace fem::test {
 namespace {
@@ -26,7 +27,7 @@ solver: {end_time: 1.0}
 )";
 }
 
-class PatchTest : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
+class PatchTest : public ::testing::TestWithParam<ElementCase> {};
 
 TEST_P(PatchTest, LinearFieldIsExactAndStressConstant) {
   const auto& [element, cells] = GetParam();
@@ -99,11 +100,7 @@ TEST_P(PatchTest, LinearFieldIsExactAndStressConstant) {
   EXPECT_LT(stress_err, 1e-9 * sigma.cwiseAbs().maxCoeff());
 }
 
-INSTANTIATE_TEST_SUITE_P(Elements, PatchTest,
-                         ::testing::Values(std::make_pair("tet4", "tet4"),
-                                           std::make_pair("hex8", "hex8"),
-                                           std::make_pair("hex8r", "hex8")),
-                         [](const auto& param_info) { return param_info.param.first; });
+INSTANTIATE_TEST_SUITE_P(Elements, PatchTest, all_element_types(), element_name);
 
 }  // namespace
 }  // namespace fem::test

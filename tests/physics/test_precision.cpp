@@ -6,11 +6,12 @@
 
 #include "support/backend.hpp"
 #include "support/case_runner.hpp"
+#include "support/element_types.hpp"
 
 namespace fem::test {
 namespace {
 
-class PrecisionAgreement : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
+class PrecisionAgreement : public ::testing::TestWithParam<ElementCase> {};
 
 TEST_P(PrecisionAgreement, SingleMatchesDoubleOnTheCube) {
   const auto& [element, cells] = GetParam();
@@ -46,10 +47,7 @@ solver: {end_time: 1.0}
   EXPECT_LT(diff / scale, 1e-4);
 }
 
-INSTANTIATE_TEST_SUITE_P(Elements, PrecisionAgreement,
-                         ::testing::Values(std::make_pair("tet4", "tet4"),
-                                           std::make_pair("hex8r", "hex8")),
-                         [](const auto& param_info) { return param_info.param.first; });
+INSTANTIATE_TEST_SUITE_P(Elements, PrecisionAgreement, all_element_types(), element_name);
 
 }  // namespace
 }  // namespace fem::test

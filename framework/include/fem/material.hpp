@@ -19,6 +19,8 @@
 //
 // fem_add_material(<name> <header>) compiles it once per enabled backend against that backend's
 // kernel templates, which fuse stress() into the element kernels of every formulation family.
+// Laws written in the Lame constants can derive from fem::LameParameters (materials/isotropic.hpp)
+// for num_params, param_names, parse() and dilatational_modulus().
 #pragma once
 
 #include <cstdint>

@@ -54,4 +54,17 @@ inline IsotropicConstants read_isotropic_constants(ParamReader& in) {
   return c;
 }
 
+/// Parameter handling shared by laws written in the Lame constants: params = {lambda, mu}.
+/// A material class derives from it and adds stress() and strain_energy().
+struct LameParameters {
+  static constexpr int num_params = 2;
+  static constexpr const char* param_names[num_params] = {"lame_lambda", "shear_modulus"};
+  static void parse(ParamReader& in, double* p) {
+    const IsotropicConstants c = read_isotropic_constants(in);
+    p[0] = c.lambda;
+    p[1] = c.mu;
+  }
+  static double dilatational_modulus(const double* p) { return p[0] + 2.0 * p[1]; }
+};
+
 }  // namespace fem

@@ -95,6 +95,25 @@ inline Mat3<T> deformation_gradient(const T (&ue)[CAP][3], const T* grad, int np
   return F;
 }
 
+/// The element's nodal displacements, gathered through its connectivity.
+template <class T, int CAP>
+inline void gather_displacements(const ElementPassArgs<T>& a, std::int64_t e, int npe,
+                                 T (&ue)[CAP][3]) {
+  const std::int32_t* conn = a.connectivity + e * npe;
+  for (int n = 0; n < npe; ++n)
+    for (int i = 0; i < 3; ++i) ue[n][i] = a.u[3 * static_cast<std::int64_t>(conn[n]) + i];
+}
+
+/// Hourglass mode amplitudes s_m = Gamma_m^T u (4 modes x 3 components) of a one-point hexahedron.
+template <class T, int CAP>
+inline void hourglass_amplitudes(const T* gamma, const T (&ue)[CAP][3], T (&s)[4][3]) {
+  for (int m = 0; m < 4; ++m) {
+    for (int i = 0; i < 3; ++i) s[m][i] = T(0);
+    for (int n = 0; n < 8; ++n)
+      for (int i = 0; i < 3; ++i) s[m][i] += gamma[8 * m + n] * ue[n][i];
+  }
+}
+
 template <class T>
 inline void report_bad(const ElementPassArgs<T>& a, std::int64_t e, T value) {
 #pragma omp critical(fem_openmp_bad_element)
@@ -116,14 +135,9 @@ void element_forces(const ElementPassArgs<T>& a) {
   const int nqp = NQP ? NQP : a.quadrature_points;
 #pragma omp parallel for schedule(static)
   for (std::int64_t e = 0; e < a.num_elements; ++e) {
-    const std::int32_t* conn = a.connectivity + e * npe;
     T ue[CAP][3];
-    T fe[CAP][3];
-    for (int n = 0; n < npe; ++n)
-      for (int i = 0; i < 3; ++i) {
-        ue[n][i] = a.u[3 * static_cast<std::int64_t>(conn[n]) + i];
-        fe[n][i] = T(0);
-      }
+    T fe[CAP][3] = {};
+    detail::gather_displacements<T, CAP>(a, e, npe, ue);
     for (int q = 0; q < nqp; ++q) {
       const T* grad = a.gradients + (e * nqp + q) * npe * 3;
       const Mat3<T> F = detail::deformation_gradient<T, CAP>(ue, grad, npe);
@@ -141,13 +155,11 @@ void element_forces(const ElementPassArgs<T>& a) {
       // f_hg = k * Gamma Gamma^T u, Gamma the 8x4 hourglass shape vectors (Joldes et al. 2008).
       const T* gamma = a.hourglass_vectors + e * 32;
       const T k = a.hourglass_stiffness[e];
-      for (int m = 0; m < 4; ++m) {
-        T s[3] = {T(0), T(0), T(0)};
+      T s[4][3];
+      detail::hourglass_amplitudes<T, CAP>(gamma, ue, s);
+      for (int m = 0; m < 4; ++m)
         for (int n = 0; n < 8; ++n)
-          for (int i = 0; i < 3; ++i) s[i] += gamma[8 * m + n] * ue[n][i];
-        for (int n = 0; n < 8; ++n)
-          for (int i = 0; i < 3; ++i) fe[n][i] += k * gamma[8 * m + n] * s[i];
-      }
+          for (int i = 0; i < 3; ++i) fe[n][i] += k * gamma[8 * m + n] * s[m][i];
     }
     T* out = a.forces + e * npe * 3;
     for (int n = 0; n < npe; ++n)
@@ -164,10 +176,8 @@ void element_evaluate(const ElementEvalArgs<T>& r) {
   const int nqp = NQP ? NQP : a.quadrature_points;
 #pragma omp parallel for schedule(static)
   for (std::int64_t e = 0; e < a.num_elements; ++e) {
-    const std::int32_t* conn = a.connectivity + e * npe;
     T ue[CAP][3];
-    for (int n = 0; n < npe; ++n)
-      for (int i = 0; i < 3; ++i) ue[n][i] = a.u[3 * static_cast<std::int64_t>(conn[n]) + i];
+    detail::gather_displacements<T, CAP>(a, e, npe, ue);
     double sigma[3][3] = {}, strain[3][3] = {}, volume = 0.0, energy = 0.0;
     double min_j = 1e300;
     for (int q = 0; q < nqp; ++q) {
@@ -213,13 +223,11 @@ void element_evaluate(const ElementEvalArgs<T>& r) {
     r.min_jacobian[e] = min_j;
     double hg = 0.0;
     if constexpr (HOURGLASS) {
-      const T* gamma = a.hourglass_vectors + e * 32;
+      T s[4][3];
+      detail::hourglass_amplitudes<T, CAP>(a.hourglass_vectors + e * 32, ue, s);
       for (int m = 0; m < 4; ++m)
-        for (int i = 0; i < 3; ++i) {
-          double s = 0.0;
-          for (int n = 0; n < 8; ++n) s += static_cast<double>(gamma[8 * m + n] * ue[n][i]);
-          hg += s * s;
-        }
+        for (int i = 0; i < 3; ++i)
+          hg += static_cast<double>(s[m][i]) * static_cast<double>(s[m][i]);
       hg *= 0.5 * static_cast<double>(a.hourglass_stiffness[e]);
     }
     r.hourglass_energy[e] = hg;
