@@ -33,8 +33,8 @@ struct BlockData {
   std::vector<std::int32_t> connectivity;
   std::vector<T> gradients, volumes, hourglass_vectors, hourglass_stiffness, params, state;
   int num_state = 0;
-  ForceKernel<T> forces = nullptr;
-  EvalKernel<T> evaluate = nullptr;
+  ForceLoop<T> forces = nullptr;
+  EvaluateLoop<T> evaluate = nullptr;
 };
 
 template <class T>
@@ -165,15 +165,10 @@ class ExplicitProblemImpl final : public ExplicitProblem {
       r.strain_energy.assign(ne, 0.0);
       r.hourglass_energy.assign(ne, 0.0);
       r.min_jacobian.assign(ne, 0.0);
-      std::int64_t bad = -1;
-      T bad_value = 0;
-      ElementEvalArgs<T> args{pass_args(blocks_[b], ut.data(), &bad, &bad_value),
-                              r.cauchy_stress.data(),
-                              r.green_lagrange.data(),
-                              r.strain_energy.data(),
-                              r.hourglass_energy.data(),
-                              r.min_jacobian.data()};
-      blocks_[b].evaluate(args);
+      const ElementResultsOut results{r.cauchy_stress.data(), r.green_lagrange.data(),
+                                      r.strain_energy.data(), r.hourglass_energy.data(),
+                                      r.min_jacobian.data()};
+      blocks_[b].evaluate(pass_args(blocks_[b], ut.data()), results);
     }
   }
 
@@ -182,7 +177,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   }
 
  private:
-  ElementPassArgs<T> pass_args(BlockData<T>& b, const T* u, std::int64_t* bad, T* bad_value) {
+  ElementPassArgs<T> pass_args(BlockData<T>& b, const T* u) {
     const BlockSystem& s = *b.system;
     return ElementPassArgs<T>{
         s.num_elements,
@@ -197,23 +192,19 @@ class ExplicitProblemImpl final : public ExplicitProblem {
         b.state.empty() ? nullptr : b.state.data(),
         b.num_state,
         u,
-        forces_.data() + 3 * s.force_offset,
-        bad,
-        bad_value};
+        forces_.data() + 3 * s.force_offset};
   }
 
   AdvanceResult element_pass(const std::vector<T>& u) {
     AdvanceResult r;
     for (std::size_t b = 0; b < blocks_.size(); ++b) {
-      std::int64_t bad = -1;
-      T bad_value = 0;
-      blocks_[b].forces(pass_args(blocks_[b], u.data(), &bad, &bad_value));
-      if (bad >= 0 && r.status == AdvanceResult::Status::Ok) {
-        r.status = std::isfinite(bad_value) ? AdvanceResult::Status::InvertedElement
-                                            : AdvanceResult::Status::NotFinite;
+      const BadElement<T> bad = blocks_[b].forces(pass_args(blocks_[b], u.data()));
+      if (bad.element >= 0 && r.status == AdvanceResult::Status::Ok) {
+        r.status = kernels::is_finite(bad.value) ? AdvanceResult::Status::InvertedElement
+                                                 : AdvanceResult::Status::NotFinite;
         r.block = static_cast<int>(b);
-        r.element = bad;
-        r.value = static_cast<double>(bad_value);
+        r.element = bad.element;
+        r.value = static_cast<double>(bad.value);
       }
     }
     return r;

@@ -1,0 +1,212 @@
+// The per-element work of the explicit element pass, written once for every backend.
+//
+// Each function handles one element and is host/device code (FEM_HD): the OpenMP backend calls it
+// in a parallel loop, the CUDA backend from one thread per element, Kokkos from a parallel_for.
+// Backends own the loop, the memory and how a bad element is reported; the arithmetic and the
+// material call live here so that backends agree to round-off.
+#pragma once
+
+#include <cstdint>
+
+#include "fem/config.hpp"
+#include "fem/element.hpp"
+#include "fem/tensor.hpp"
+
+namespace fem::kernels {
+
+/// Largest element the runtime-sized path handles.
+inline constexpr int kMaxNodesPerElement = 27;
+/// Largest per-quadrature-point material state (history variables).
+inline constexpr int kMaxMaterialState = 16;
+
+/// Inputs and outputs of one block's element pass, in the run's precision T. All pointers refer
+/// to the backend's memory (host for OpenMP, device for CUDA).
+template <class T>
+struct ElementPassArgs {
+  std::int64_t num_elements;
+  int nodes_per_element;
+  int quadrature_points;
+  const std::int32_t* connectivity;  ///< [e][a]
+  const T* gradients;                ///< [e][q][a][k]: dN_a/dX_k
+  const T* volumes;                  ///< [e][q]: w_q det J_q
+  const T* hourglass_vectors;        ///< [e][4][8] or null
+  const T* hourglass_stiffness;      ///< [e] or null
+  const T* params;                   ///< material parameters
+  T* state;                          ///< [e][q][num_state] or null
+  int num_state;
+  const T* u;  ///< [node][3]
+  T* forces;   ///< [e][a][3] of this block (already offset)
+};
+
+/// Per-element results at a displacement (quadrature averages, double).
+struct ElementResultsOut {
+  double* cauchy;            ///< [e][6]: xx yy zz xy yz xz
+  double* green_lagrange;    ///< [e][6]
+  double* strain_energy;     ///< [e]
+  double* hourglass_energy;  ///< [e]
+  double* min_jacobian;      ///< [e]
+};
+
+/// Shapes with compiled-in sizes; everything else takes the runtime-sized path.
+enum KernelShape : int {
+  kTet4 = 0,
+  kHex8Full = 1,
+  kHex8Hourglass = 2,
+  kGeneric = 3,
+  kNumShapes = 4
+};
+
+inline KernelShape kernel_shape(Family family, int npe, int nqp) {
+  if (family == Family::Hex8Hourglass) return kHex8Hourglass;
+  if (npe == 4 && nqp == 1) return kTet4;
+  if (npe == 8 && nqp == 8) return kHex8Full;
+  return kGeneric;
+}
+
+/// Calls f(shape, NPE, NQP, HOURGLASS) with the compile-time sizes of every shape: the one list
+/// each backend's kernel table is built from.
+#define FEM_FOR_EACH_KERNEL_SHAPE(F)            \
+  F(::fem::kernels::kTet4, 4, 1, false)         \
+  F(::fem::kernels::kHex8Full, 8, 8, false)     \
+  F(::fem::kernels::kHex8Hourglass, 8, 1, true) \
+  F(::fem::kernels::kGeneric, 0, 0, false)
+
+/// False for NaN and infinities (no <cmath> needed on the device; no fast-math in fem builds).
+template <class T>
+FEM_INLINE bool is_finite(T x) {
+  return x - x == T(0);
+}
+
+namespace detail {
+
+template <class T, int CAP>
+FEM_INLINE void gather_displacements(const ElementPassArgs<T>& a, std::int64_t e, int npe,
+                                     T (&ue)[CAP][3]) {
+  const std::int32_t* conn = a.connectivity + e * npe;
+  for (int n = 0; n < npe; ++n)
+    for (int i = 0; i < 3; ++i) ue[n][i] = a.u[3 * static_cast<std::int64_t>(conn[n]) + i];
+}
+
+/// F = I + sum_a u_a (x) dN_a/dX at one quadrature point.
+template <class T, int CAP>
+FEM_INLINE Mat3<T> deformation_gradient(const T (&ue)[CAP][3], const T* grad, int npe) {
+  Mat3<T> F = Mat3<T>::identity();
+  for (int a = 0; a < npe; ++a)
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) F.m[i][j] += ue[a][i] * grad[3 * a + j];
+  return F;
+}
+
+/// Hourglass mode amplitudes s_m = Gamma_m^T u of a one-point hexahedron (4 modes x 3).
+template <class T, int CAP>
+FEM_INLINE void hourglass_amplitudes(const T* gamma, const T (&ue)[CAP][3], T (&s)[4][3]) {
+  for (int m = 0; m < 4; ++m) {
+    for (int i = 0; i < 3; ++i) s[m][i] = T(0);
+    for (int n = 0; n < 8; ++n)
+      for (int i = 0; i < 3; ++i) s[m][i] += gamma[8 * m + n] * ue[n][i];
+  }
+}
+
+}  // namespace detail
+
+/// Nodal forces of element e, written to a.forces. Returns the smallest det F over its
+/// quadrature points (the caller reports an element whose value is not finite and positive).
+template <class M, class T, int NPE, int NQP, bool HOURGLASS>
+FEM_INLINE T element_forces(const ElementPassArgs<T>& a, std::int64_t e) {
+  constexpr int CAP = NPE ? NPE : kMaxNodesPerElement;
+  const int npe = NPE ? NPE : a.nodes_per_element;
+  const int nqp = NQP ? NQP : a.quadrature_points;
+  T ue[CAP][3];
+  T fe[CAP][3] = {};
+  detail::gather_displacements<T, CAP>(a, e, npe, ue);
+  T min_j = T(1);
+  for (int q = 0; q < nqp; ++q) {
+    const T* grad = a.gradients + (e * nqp + q) * npe * 3;
+    const Mat3<T> F = detail::deformation_gradient<T, CAP>(ue, grad, npe);
+    const T J = det(F);
+    // Track the smallest det F; a non-finite value, once seen, is kept.
+    if (is_finite(min_j) && (!(J >= min_j) || !is_finite(J))) min_j = J;
+    T* state = a.num_state ? a.state + (e * nqp + q) * a.num_state : nullptr;
+    const Mat3<T> P = M::template stress<T>(a.params, F, state);
+    const T v = a.volumes[e * nqp + q];
+    for (int n = 0; n < npe; ++n)
+      for (int i = 0; i < 3; ++i)
+        fe[n][i] += v * (P.m[i][0] * grad[3 * n] + P.m[i][1] * grad[3 * n + 1] +
+                         P.m[i][2] * grad[3 * n + 2]);
+  }
+  if constexpr (HOURGLASS) {
+    // f_hg = k Gamma Gamma^T u (Joldes, Wittek & Miller 2008).
+    const T* gamma = a.hourglass_vectors + e * 32;
+    const T k = a.hourglass_stiffness[e];
+    T s[4][3];
+    detail::hourglass_amplitudes<T, CAP>(gamma, ue, s);
+    for (int m = 0; m < 4; ++m)
+      for (int n = 0; n < 8; ++n)
+        for (int i = 0; i < 3; ++i) fe[n][i] += k * gamma[8 * m + n] * s[m][i];
+  }
+  T* out = a.forces + e * npe * 3;
+  for (int n = 0; n < npe; ++n)
+    for (int i = 0; i < 3; ++i) out[3 * n + i] = fe[n][i];
+  return min_j;
+}
+
+/// Stress, strain and energies of element e, averaged over quadrature points (volume-weighted).
+/// Never advances material history: the law sees a copy of the state.
+template <class M, class T, int NPE, int NQP, bool HOURGLASS>
+FEM_INLINE void element_evaluate(const ElementPassArgs<T>& a, std::int64_t e,
+                                 const ElementResultsOut& r) {
+  static_assert(M::num_state <= kMaxMaterialState, "too many state variables per point");
+  constexpr int CAP = NPE ? NPE : kMaxNodesPerElement;
+  const int npe = NPE ? NPE : a.nodes_per_element;
+  const int nqp = NQP ? NQP : a.quadrature_points;
+  T ue[CAP][3];
+  detail::gather_displacements<T, CAP>(a, e, npe, ue);
+  double sigma[3][3] = {}, strain[3][3] = {}, volume = 0.0, energy = 0.0, min_j = 1e300;
+  for (int q = 0; q < nqp; ++q) {
+    const T* grad = a.gradients + (e * nqp + q) * npe * 3;
+    const Mat3<T> F = detail::deformation_gradient<T, CAP>(ue, grad, npe);
+    const T J = det(F);
+    if (static_cast<double>(J) < min_j) min_j = static_cast<double>(J);
+    const T* state = a.num_state ? a.state + (e * nqp + q) * a.num_state : nullptr;
+    T scratch[kMaxMaterialState > 0 ? kMaxMaterialState : 1];
+    for (int s = 0; s < a.num_state; ++s) scratch[s] = state[s];
+    const Mat3<T> P = M::template stress<T>(a.params, F, state ? scratch : nullptr);
+    Mat3<T> s_cauchy;
+    Mat3<T> E;
+    if constexpr (M::small_strain) {
+      s_cauchy = P;
+      E = small_strain(F);
+    } else {
+      s_cauchy = (T(1) / J) * (P * transpose(F));
+      E = green_lagrange(F);
+    }
+    const double v = static_cast<double>(a.volumes[e * nqp + q]);
+    volume += v;
+    energy += v * static_cast<double>(M::template strain_energy<T>(a.params, F, state));
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) {
+        sigma[i][j] += v * static_cast<double>(s_cauchy.m[i][j]);
+        strain[i][j] += v * static_cast<double>(E.m[i][j]);
+      }
+  }
+  const int voigt[6][2] = {{0, 0}, {1, 1}, {2, 2}, {0, 1}, {1, 2}, {0, 2}};
+  for (int c = 0; c < 6; ++c) {
+    // Symmetrise: P F^T / J is symmetric only up to round-off.
+    const int i = voigt[c][0], j = voigt[c][1];
+    r.cauchy[6 * e + c] = 0.5 * (sigma[i][j] + sigma[j][i]) / volume;
+    r.green_lagrange[6 * e + c] = 0.5 * (strain[i][j] + strain[j][i]) / volume;
+  }
+  r.strain_energy[e] = energy;
+  r.min_jacobian[e] = min_j;
+  double hg = 0.0;
+  if constexpr (HOURGLASS) {
+    T s[4][3];
+    detail::hourglass_amplitudes<T, CAP>(a.hourglass_vectors + e * 32, ue, s);
+    for (int m = 0; m < 4; ++m)
+      for (int i = 0; i < 3; ++i) hg += static_cast<double>(s[m][i]) * static_cast<double>(s[m][i]);
+    hg *= 0.5 * static_cast<double>(a.hourglass_stiffness[e]);
+  }
+  r.hourglass_energy[e] = hg;
+}
+
+}  // namespace fem::kernels
