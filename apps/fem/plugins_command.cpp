@@ -19,7 +19,8 @@ int plugins_command(const std::vector<std::string>& extra_dirs) {
       try {
         where = registry.create_backend(p.name)->execution_space();
       } catch (const std::exception& e) {
-        where = std::string("unavailable: ") + e.what();
+        const std::string what = e.what();
+        where = "unavailable: " + what.substr(0, what.find('\n'));
       }
       fmt::print("  {:<24} {:<8} {}  [{}]\n", p.name, p.version, p.file, where);
     }

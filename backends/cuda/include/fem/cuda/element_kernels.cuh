@@ -1,0 +1,118 @@
+// The CUDA backend's element pass: one thread per element around the shared per-element kernels
+// of fem/kernels/element_kernels.hpp, with the material law inlined.
+//
+// Material plugins are compiled against this header (fem_add_material), which instantiates the
+// kernels for every shape and both precisions. A kernel that meets det F <= 0 or a non-finite
+// value records the element in a Failure slot; every kernel of the step loop returns at once
+// while the slot is set, so the state freezes at the last good step without a host round trip.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include <fem/cuda/check.hpp>
+#include <fem/kernels/element_kernels.hpp>
+#include <fem/material.hpp>
+
+namespace fem::cuda {
+
+using kernels::ElementPassArgs;
+using kernels::ElementResultsOut;
+using kernels::kernel_shape;
+using kernels::KernelShape;
+using kernels::kNumShapes;
+
+inline constexpr unsigned long long kNoFailure = ~0ull;
+
+/// Device-resident record of the first failing element of a run.
+struct Failure {
+  unsigned long long element;  ///< kNoFailure while the run is healthy
+  int block;
+  double value;  ///< det F of the failing element
+};
+
+template <class T>
+using ForceLaunch = void (*)(const ElementPassArgs<T>&, int block, Failure*, cudaStream_t);
+template <class T>
+using EvaluateLaunch = void (*)(const ElementPassArgs<T>&, const ElementResultsOut&, cudaStream_t);
+
+/// What a material plugin built for the CUDA backend provides.
+struct MaterialKernels {
+  std::uint32_t struct_size;
+  ForceLaunch<float> forces_single[kNumShapes];
+  ForceLaunch<double> forces_double[kNumShapes];
+  EvaluateLaunch<float> evaluate_single[kNumShapes];
+  EvaluateLaunch<double> evaluate_double[kNumShapes];
+};
+
+inline constexpr int kElementThreads = 128;
+
+inline unsigned grid_for(std::int64_t n, int threads) {
+  return static_cast<unsigned>((n + threads - 1) / threads);
+}
+
+template <class M, class T, int NPE, int NQP, bool HOURGLASS>
+__global__ void __launch_bounds__(kElementThreads)
+    element_forces_kernel(const ElementPassArgs<T> a, int block, Failure* failure) {
+  if (failure->element != kNoFailure) return;  // frozen after a failed step
+  const std::int64_t e = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (e >= a.num_elements) return;
+  const T j = kernels::element_forces<M, T, NPE, NQP, HOURGLASS>(a, e);
+  if (!(j > T(0)) || !kernels::is_finite(j)) {
+    const auto id = static_cast<unsigned long long>(e);
+    if (atomicMin(&failure->element, id) > id) {
+      failure->block = block;
+      failure->value = static_cast<double>(j);
+    }
+  }
+}
+
+template <class M, class T, int NPE, int NQP, bool HOURGLASS>
+__global__ void __launch_bounds__(kElementThreads)
+    element_evaluate_kernel(const ElementPassArgs<T> a, const ElementResultsOut r) {
+  const std::int64_t e = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (e < a.num_elements) kernels::element_evaluate<M, T, NPE, NQP, HOURGLASS>(a, e, r);
+}
+
+template <class M, class T, int NPE, int NQP, bool HOURGLASS>
+void launch_forces(const ElementPassArgs<T>& a, int block, Failure* failure, cudaStream_t s) {
+  if (a.num_elements == 0) return;
+  element_forces_kernel<M, T, NPE, NQP, HOURGLASS>
+      <<<grid_for(a.num_elements, kElementThreads), kElementThreads, 0, s>>>(a, block, failure);
+  FEM_CUDA_CHECK_LAUNCH();
+}
+
+template <class M, class T, int NPE, int NQP, bool HOURGLASS>
+void launch_evaluate(const ElementPassArgs<T>& a, const ElementResultsOut& r, cudaStream_t s) {
+  if (a.num_elements == 0) return;
+  element_evaluate_kernel<M, T, NPE, NQP, HOURGLASS>
+      <<<grid_for(a.num_elements, kElementThreads), kElementThreads, 0, s>>>(a, r);
+  FEM_CUDA_CHECK_LAUNCH();
+}
+
+/// The kernel table of material M: every shape, both precisions.
+template <class M>
+MaterialKernels make_material_kernels() {
+  MaterialKernels k{};
+  k.struct_size = sizeof(MaterialKernels);
+#define FEM_CUDA_SHAPE(SHAPE, NPE, NQP, HG)                              \
+  k.forces_single[SHAPE] = &launch_forces<M, float, NPE, NQP, HG>;       \
+  k.forces_double[SHAPE] = &launch_forces<M, double, NPE, NQP, HG>;      \
+  k.evaluate_single[SHAPE] = &launch_evaluate<M, float, NPE, NQP, HG>;   \
+  k.evaluate_double[SHAPE] = &launch_evaluate<M, double, NPE, NQP, HG>;
+  FEM_FOR_EACH_KERNEL_SHAPE(FEM_CUDA_SHAPE)
+#undef FEM_CUDA_SHAPE
+  return k;
+}
+
+}  // namespace fem::cuda
+
+/// Defines the entry point of material M's CUDA build (used by fem_add_material's template).
+#define FEM_CUDA_MATERIAL_PLUGIN(M, VERSION)                                                   \
+  namespace {                                                                                  \
+  const fem::cuda::MaterialKernels fem_cuda_kernels = fem::cuda::make_material_kernels<M>();   \
+  const fem::MaterialApi fem_material_api = {fem::make_material_host_api<M>(),                 \
+                                             &fem_cuda_kernels};                               \
+  }                                                                                            \
+  FEM_DEFINE_PLUGIN_ENTRY(FEM_PLUGIN_MATERIAL, M::name, VERSION, "cuda", &fem_material_api)

@@ -1,0 +1,487 @@
+// The CUDA backend: explicit TLED steps entirely on the GPU.
+//
+// Each step is three launches: a one-thread-block tick (advances the device step counter and
+// evaluates the amplitude curves), the material plugin's element kernel per block, and the fused
+// node kernel (deterministic gather of element forces, loads, damped central difference,
+// prescribed displacements). Steps between outputs are replayed from captured CUDA graphs, so
+// the host neither launches per step nor copies anything until the next output.
+#include <cuda_runtime.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fem/amplitude.hpp>
+#include <fem/backend.hpp>
+#include <fem/cuda/check.hpp>
+#include <fem/cuda/element_kernels.cuh>
+#include <fem/plugin.hpp>
+
+#include "device_array.cuh"
+
+namespace fem::cuda {
+namespace {
+
+constexpr int kNodeThreads = 256;
+constexpr std::int64_t kGraphSteps = 64;  // steps captured in one replayable graph
+
+__global__ void tick_kernel(long long* step, double dt, const Amplitude* amplitudes, int count,
+                            double* amp_now, double* amp_next, const Failure* failure) {
+  if (failure->element != kNoFailure) return;
+  const long long s = *step + 1;
+  __syncthreads();
+  if (threadIdx.x == 0) *step = s;
+  const double t = static_cast<double>(s) * dt;
+  for (int i = threadIdx.x; i < count; i += blockDim.x) {
+    amp_now[i] = evaluate(amplitudes[i], t);
+    amp_next[i] = evaluate(amplitudes[i], t + dt);
+  }
+}
+
+template <class T>
+struct NodePassArgs {
+  std::int64_t num_nodes;
+  const std::int64_t* offsets;
+  const std::int64_t* slots;
+  const T* forces;
+  const T* acoef;  // 2 dt^2 / ((2 + q dt) m)
+  T b, c;
+  const std::int32_t* prescribed_amplitude;
+  const T* prescribed_value;
+  const std::int32_t* load_amplitude;
+  const T* load_value;
+  T gravity[3];  // 2 dt^2 / (2 + q dt) * g
+  int gravity_amplitude;
+  const double* amp_now;
+  const double* amp_next;
+  const T* u;
+  T* u_next;  // holds u_{n-1} on entry
+  const Failure* failure;
+};
+
+template <class T>
+__global__ void __launch_bounds__(kNodeThreads) node_kernel(const NodePassArgs<T> a) {
+  if (a.failure->element != kNoFailure) return;
+  const std::int64_t n = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (n >= a.num_nodes) return;
+  T p[3] = {T(0), T(0), T(0)};
+  for (std::int64_t j = a.offsets[n]; j < a.offsets[n + 1]; ++j) {
+    const T* f = a.forces + 3 * a.slots[j];
+    p[0] += f[0];
+    p[1] += f[1];
+    p[2] += f[2];
+  }
+  const T g_amp = a.gravity_amplitude >= 0 ? static_cast<T>(a.amp_now[a.gravity_amplitude]) : T(0);
+  for (int i = 0; i < 3; ++i) {
+    const std::int64_t d = 3 * n + i;
+    const int pa = a.prescribed_amplitude[d];
+    T next;
+    if (pa >= 0) {
+      next = a.prescribed_value[d] * static_cast<T>(a.amp_next[pa]);
+    } else {
+      T r = -p[i];
+      const int la = a.load_amplitude[d];
+      if (la >= 0) r += a.load_value[d] * static_cast<T>(a.amp_now[la]);
+      next = a.acoef[n] * r + a.gravity[i] * g_amp + a.b * a.u[d] - a.c * a.u_next[d];
+    }
+    a.u_next[d] = next;
+  }
+}
+
+/// out[3k + i] = sum of element forces at nodes[k] (the per-node gather, for a subset of nodes).
+template <class T>
+__global__ void gather_kernel(std::int64_t count, const std::int32_t* nodes, const std::int64_t* offsets,
+                              const std::int64_t* slots, const T* forces, double* out) {
+  const std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (k >= count) return;
+  const std::int64_t n = nodes ? nodes[k] : k;
+  double p[3] = {0, 0, 0};
+  for (std::int64_t j = offsets[n]; j < offsets[n + 1]; ++j)
+    for (int i = 0; i < 3; ++i) p[i] += static_cast<double>(forces[3 * slots[j] + i]);
+  for (int i = 0; i < 3; ++i) out[3 * k + i] = p[i];
+}
+
+std::string gib(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f GiB", bytes / (1024.0 * 1024.0 * 1024.0));
+  return buf;
+}
+
+int selected_device() {
+  const char* env = std::getenv("FEM_CUDA_DEVICE");
+  return env && *env ? std::atoi(env) : 0;
+}
+
+template <class T>
+struct DeviceBlock {
+  const BlockSystem* system = nullptr;
+  DeviceArray<std::int32_t> connectivity;
+  DeviceArray<T> gradients, volumes, hourglass_vectors, hourglass_stiffness, params, state;
+  ForceLaunch<T> forces = nullptr;
+  EvaluateLaunch<T> evaluate = nullptr;
+};
+
+template <class T>
+class ExplicitProblemImpl final : public ExplicitProblem {
+ public:
+  explicit ExplicitProblemImpl(const ExplicitSystem& s) : sys_(s) {
+    check_memory();
+    FEM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    for (const BlockSystem& b : s.blocks) {
+      const auto* k = static_cast<const MaterialKernels*>(b.material->kernels);
+      if (k == nullptr || k->struct_size != sizeof(MaterialKernels))
+        throw PluginError("block '" + b.name +
+                          "': the material plugin was built for a different CUDA backend "
+                          "version; rebuild it against this fem");
+      if (b.nodes_per_element > kernels::kMaxNodesPerElement)
+        throw Error("block '" + b.name + "': elements with more than " +
+                    std::to_string(kernels::kMaxNodesPerElement) + " nodes are not supported");
+      DeviceBlock<T> d;
+      d.system = &b;
+      d.connectivity.upload(b.connectivity);
+      d.gradients.upload(b.shape_gradients);
+      d.volumes.upload(b.quadrature_volumes);
+      d.hourglass_vectors.upload(b.hourglass_vectors);
+      d.hourglass_stiffness.upload(b.hourglass_stiffness);
+      d.params.upload(b.material_params);
+      d.state.upload(std::vector<T>(static_cast<std::size_t>(b.num_elements * b.quadrature_points *
+                                                             b.material->host.num_state),
+                                    T(0)));
+      const KernelShape shape = kernel_shape(b.family, b.nodes_per_element, b.quadrature_points);
+      if constexpr (std::is_same_v<T, float>) {
+        d.forces = k->forces_single[shape];
+        d.evaluate = k->evaluate_single[shape];
+      } else {
+        d.forces = k->forces_double[shape];
+        d.evaluate = k->evaluate_double[shape];
+      }
+      blocks_.push_back(std::move(d));
+    }
+    const double dt = s.time_step, q = s.mass_damping;
+    dt_ = dt;
+    const double force_scale = 2.0 * dt * dt / (2.0 + q * dt);
+    std::vector<double> acoef(s.num_nodes);
+    for (std::int64_t i = 0; i < s.num_nodes; ++i) acoef[i] = force_scale / s.lumped_mass[i];
+    acoef_.upload(acoef);
+    b_ = static_cast<T>(4.0 / (2.0 + q * dt));
+    c_ = static_cast<T>((2.0 - q * dt) / (2.0 + q * dt));
+    for (int i = 0; i < 3; ++i) gravity_[i] = static_cast<T>(force_scale * s.gravity[i]);
+    offsets_.upload(s.incidence_offsets);
+    slots_.upload(s.incidence_slots);
+    forces_.resize(static_cast<std::size_t>(3 * s.num_force_slots));
+    FEM_CUDA_CHECK(cudaMemset(forces_.data(), 0, forces_.size() * sizeof(T)));
+    prescribed_amplitude_.upload(s.prescribed_amplitude);
+    prescribed_value_.upload(s.prescribed_value);
+    load_amplitude_.upload(s.load_amplitude);
+    load_value_.upload(s.load_value);
+    amplitudes_.upload(s.amplitudes);
+    amp_now_.resize(std::max<std::size_t>(1, s.amplitudes.size()));
+    amp_next_.resize(std::max<std::size_t>(1, s.amplitudes.size()));
+    step_.resize(1);
+    failure_.resize(1);
+    scratch_failure_.resize(1);
+    reset_failure(failure_);
+
+    // Initial state as in the OpenMP backend: u_0 from prescribed values, u_{-1} = u_0 - dt v_0.
+    const std::int64_t ndof = 3 * s.num_nodes;
+    std::vector<double> u0(ndof, 0.0), um1(ndof, 0.0);
+    for (std::int64_t d = 0; d < ndof; ++d) {
+      const int amp = s.prescribed_amplitude[d];
+      if (amp >= 0) {
+        u0[d] = s.prescribed_value[d] * evaluate(s.amplitudes[amp], 0.0);
+        um1[d] = s.prescribed_value[d] * evaluate(s.amplitudes[amp], -dt);
+      } else if (!s.initial_velocity.empty()) {
+        um1[d] = -dt * s.initial_velocity[d];
+      }
+    }
+    set_displacement(u0, um1);
+    FEM_CUDA_CHECK(cudaEventCreate(&start_));
+    FEM_CUDA_CHECK(cudaEventCreate(&stop_));
+  }
+
+  ~ExplicitProblemImpl() override {
+    for (auto& [key, exec] : graphs_) cudaGraphExecDestroy(exec);
+    if (start_) cudaEventDestroy(start_);
+    if (stop_) cudaEventDestroy(stop_);
+    if (stream_) cudaStreamDestroy(stream_);
+  }
+
+  AdvanceResult advance(std::int64_t first_step, std::int64_t num_steps) override {
+    const long long before = first_step - 1;
+    FEM_CUDA_CHECK(cudaMemcpyAsync(step_.data(), &before, sizeof before, cudaMemcpyHostToDevice, stream_));
+    FEM_CUDA_CHECK(cudaEventRecord(start_, stream_));
+    std::int64_t left = num_steps;
+    while (left > 0) {
+      const std::int64_t n = std::min(left, kGraphSteps);
+      FEM_CUDA_CHECK(cudaGraphLaunch(graph_for(n), stream_));
+      parity_ ^= static_cast<int>(n & 1);
+      left -= n;
+    }
+    FEM_CUDA_CHECK(cudaEventRecord(stop_, stream_));
+    Failure failure{};
+    long long last = 0;
+    FEM_CUDA_CHECK(cudaMemcpyAsync(&failure, failure_.data(), sizeof failure, cudaMemcpyDeviceToHost, stream_));
+    FEM_CUDA_CHECK(cudaMemcpyAsync(&last, step_.data(), sizeof last, cudaMemcpyDeviceToHost, stream_));
+    FEM_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    float ms = 0.0f;
+    FEM_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+    times_.fused_step_s += 1e-3 * ms;
+
+    AdvanceResult r;
+    if (failure.element == kNoFailure) {
+      r.steps_done = num_steps;
+      return r;
+    }
+    // The tick of the failing step ran, its element pass flagged, and everything after it
+    // returned: the state is u_{bad} and u_{bad-1}, and the buffers flipped once per step that
+    // completed. Undo the parity of the steps that did not run.
+    r.steps_done = last - first_step;
+    parity_ ^= static_cast<int>((num_steps - r.steps_done) & 1);
+    r.status = kernels::is_finite(failure.value) ? AdvanceResult::Status::InvertedElement
+                                                 : AdvanceResult::Status::NotFinite;
+    r.block = failure.block;
+    r.element = static_cast<std::int64_t>(failure.element);
+    r.value = failure.value;
+    return r;
+  }
+
+  void displacement(std::vector<double>& u) const override { current().download(u); }
+  void previous_displacement(std::vector<double>& u) const override { previous().download(u); }
+  void set_displacement(const std::vector<double>& u, const std::vector<double>& u_prev) override {
+    current().upload(u);
+    previous().upload(u_prev);
+  }
+
+  std::array<double, 3> internal_force_sum(const std::vector<std::int32_t>& nodes) const override {
+    DeviceArray<std::int32_t> d_nodes;
+    d_nodes.upload(nodes);
+    DeviceArray<double> out(3 * nodes.size());
+    if (!nodes.empty()) {
+      gather_kernel<T><<<grid_for(static_cast<std::int64_t>(nodes.size()), kNodeThreads), kNodeThreads, 0, stream_>>>(
+          static_cast<std::int64_t>(nodes.size()), d_nodes.data(), offsets_.data(), slots_.data(),
+          forces_.data(), out.data());
+      FEM_CUDA_CHECK_LAUNCH();
+      FEM_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    }
+    std::vector<double> host;
+    out.download(host);
+    std::array<double, 3> sum = {0, 0, 0};
+    for (std::size_t k = 0; k < nodes.size(); ++k)
+      for (int i = 0; i < 3; ++i) sum[i] += host[3 * k + i];
+    return sum;
+  }
+
+  void internal_forces(const std::vector<double>& u, std::vector<double>& out) override {
+    DeviceArray<T> d_u;
+    d_u.upload(u);
+    DeviceArray<T> scratch(forces_.size());
+    reset_failure(scratch_failure_);
+    for (std::size_t b = 0; b < blocks_.size(); ++b)
+      blocks_[b].forces(pass_args(blocks_[b], d_u.data(), scratch.data()), static_cast<int>(b),
+                        scratch_failure_.data(), stream_);
+    DeviceArray<double> d_out(static_cast<std::size_t>(3 * sys_.num_nodes));
+    gather_kernel<T><<<grid_for(sys_.num_nodes, kNodeThreads), kNodeThreads, 0, stream_>>>(
+        sys_.num_nodes, nullptr, offsets_.data(), slots_.data(), scratch.data(), d_out.data());
+    FEM_CUDA_CHECK_LAUNCH();
+    FEM_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    d_out.download(out);
+  }
+
+  void element_results(const std::vector<double>& u, std::vector<BlockResults>& out) override {
+    DeviceArray<T> d_u;
+    d_u.upload(u);
+    out.resize(blocks_.size());
+    for (std::size_t b = 0; b < blocks_.size(); ++b) {
+      const std::size_t ne = static_cast<std::size_t>(blocks_[b].system->num_elements);
+      DeviceArray<double> cauchy(6 * ne), strain(6 * ne), energy(ne), hourglass(ne), min_j(ne);
+      const ElementResultsOut r{cauchy.data(), strain.data(), energy.data(), hourglass.data(), min_j.data()};
+      blocks_[b].evaluate(pass_args(blocks_[b], d_u.data(), nullptr), r, stream_);
+      FEM_CUDA_CHECK(cudaStreamSynchronize(stream_));
+      cauchy.download(out[b].cauchy_stress);
+      strain.download(out[b].green_lagrange);
+      energy.download(out[b].strain_energy);
+      hourglass.download(out[b].hourglass_energy);
+      min_j.download(out[b].min_jacobian);
+    }
+  }
+
+  [[nodiscard]] PhaseTimes phase_times() const override { return times_; }
+
+ private:
+  DeviceArray<T>& current() { return u_[parity_]; }
+  DeviceArray<T>& previous() { return u_[1 - parity_]; }
+  const DeviceArray<T>& current() const { return u_[parity_]; }
+  const DeviceArray<T>& previous() const { return u_[1 - parity_]; }
+
+  void reset_failure(DeviceArray<Failure>& f) {
+    const Failure none{kNoFailure, -1, 0.0};
+    FEM_CUDA_CHECK(cudaMemcpy(f.data(), &none, sizeof none, cudaMemcpyHostToDevice));
+  }
+
+  ElementPassArgs<T> pass_args(DeviceBlock<T>& b, const T* u, T* forces) {
+    const BlockSystem& s = *b.system;
+    return ElementPassArgs<T>{s.num_elements,
+                              s.nodes_per_element,
+                              s.quadrature_points,
+                              b.connectivity.data(),
+                              b.gradients.data(),
+                              b.volumes.data(),
+                              b.hourglass_vectors.data_or_null(),
+                              b.hourglass_stiffness.data_or_null(),
+                              b.params.data_or_null(),
+                              b.state.data_or_null(),
+                              b.system->material->host.num_state,
+                              u,
+                              forces ? forces + 3 * s.force_offset : nullptr};
+  }
+
+  /// Enqueues one step reading u_[from] and writing u_[1 - from].
+  void enqueue_step(int from) {
+    tick_kernel<<<1, 128, 0, stream_>>>(step_.data(), dt_, amplitudes_.data(),
+                                        static_cast<int>(sys_.amplitudes.size()), amp_now_.data(),
+                                        amp_next_.data(), failure_.data());
+    FEM_CUDA_CHECK_LAUNCH();
+    for (std::size_t b = 0; b < blocks_.size(); ++b)
+      blocks_[b].forces(pass_args(blocks_[b], u_[from].data(), forces_.data()), static_cast<int>(b),
+                        failure_.data(), stream_);
+    NodePassArgs<T> a{sys_.num_nodes,
+                      offsets_.data(),
+                      slots_.data(),
+                      forces_.data(),
+                      acoef_.data(),
+                      b_,
+                      c_,
+                      prescribed_amplitude_.data(),
+                      prescribed_value_.data(),
+                      load_amplitude_.data(),
+                      load_value_.data(),
+                      {gravity_[0], gravity_[1], gravity_[2]},
+                      sys_.gravity_amplitude,
+                      amp_now_.data(),
+                      amp_next_.data(),
+                      u_[from].data(),
+                      u_[1 - from].data(),
+                      failure_.data()};
+    node_kernel<T><<<grid_for(sys_.num_nodes, kNodeThreads), kNodeThreads, 0, stream_>>>(a);
+    FEM_CUDA_CHECK_LAUNCH();
+  }
+
+  /// A graph of n steps starting from the current buffer parity, captured once and replayed.
+  cudaGraphExec_t graph_for(std::int64_t n) {
+    const std::pair<std::int64_t, int> key{n, parity_};
+    if (const auto it = graphs_.find(key); it != graphs_.end()) return it->second;
+    cudaGraph_t graph = nullptr;
+    FEM_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
+    int from = parity_;
+    for (std::int64_t k = 0; k < n; ++k) {
+      enqueue_step(from);
+      from = 1 - from;
+    }
+    FEM_CUDA_CHECK(cudaStreamEndCapture(stream_, &graph));
+    cudaGraphExec_t exec = nullptr;
+    FEM_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    FEM_CUDA_CHECK(cudaGraphDestroy(graph));
+    graphs_[key] = exec;
+    return exec;
+  }
+
+  /// Refuses, with numbers, a case that does not fit in the GPU's free memory.
+  void check_memory() const {
+    const ExplicitSystem& s = sys_;
+    double bytes = 0.0;
+    for (const BlockSystem& b : s.blocks) {
+      bytes += 4.0 * static_cast<double>(b.connectivity.size());
+      bytes += sizeof(T) * static_cast<double>(b.shape_gradients.size() + b.quadrature_volumes.size() +
+                                               b.hourglass_vectors.size() + b.hourglass_stiffness.size());
+      bytes += sizeof(T) * static_cast<double>(b.num_elements * b.quadrature_points * b.material->host.num_state);
+    }
+    bytes += sizeof(T) * 3.0 * static_cast<double>(s.num_force_slots) * 2.0;  // forces + scratch
+    bytes += 8.0 * static_cast<double>(s.incidence_offsets.size() + s.incidence_slots.size());
+    bytes += static_cast<double>(3 * s.num_nodes) * (2.0 * sizeof(T) + 2.0 * 4 + 2.0 * sizeof(T));
+    bytes += static_cast<double>(s.num_nodes) * sizeof(T);
+    std::size_t free_bytes = 0, total_bytes = 0;
+    FEM_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    if (bytes > 0.95 * static_cast<double>(free_bytes))
+      throw Error("the case needs about " + gib(bytes) + " of GPU memory, but the GPU has " +
+                  gib(static_cast<double>(free_bytes)) + " free of " +
+                  gib(static_cast<double>(total_bytes)) +
+                  "\n  hint: run in single precision (--precision single), use a coarser mesh, "
+                  "or a GPU with more memory");
+  }
+
+  const ExplicitSystem& sys_;
+  cudaStream_t stream_ = nullptr;
+  cudaEvent_t start_ = nullptr, stop_ = nullptr;
+  std::vector<DeviceBlock<T>> blocks_;
+  DeviceArray<T> acoef_, forces_, prescribed_value_, load_value_;
+  DeviceArray<T> u_[2];
+  int parity_ = 0;  // u_[parity_] holds the current displacement
+  DeviceArray<std::int64_t> offsets_, slots_;
+  DeviceArray<std::int32_t> prescribed_amplitude_, load_amplitude_;
+  DeviceArray<Amplitude> amplitudes_;
+  DeviceArray<double> amp_now_, amp_next_;
+  DeviceArray<long long> step_;
+  DeviceArray<Failure> failure_, scratch_failure_;
+  double dt_ = 0.0;
+  T b_ = 0, c_ = 0, gravity_[3] = {0, 0, 0};
+  std::map<std::pair<std::int64_t, int>, cudaGraphExec_t> graphs_;
+  PhaseTimes times_;
+};
+
+class CudaBackend final : public Backend {
+ public:
+  explicit CudaBackend(int device) : device_(device) {
+    FEM_CUDA_CHECK(cudaSetDevice(device_));
+    FEM_CUDA_CHECK(cudaGetDeviceProperties(&props_, device_));
+  }
+  [[nodiscard]] std::string execution_space() const override {
+    return "CUDA, " + std::string(props_.name) + " (sm_" + std::to_string(props_.major) +
+           std::to_string(props_.minor) + ", " + std::to_string(props_.multiProcessorCount) +
+           " SMs, " + gib(static_cast<double>(props_.totalGlobalMem)) + ")";
+  }
+  std::unique_ptr<ExplicitProblem> create_explicit(const ExplicitSystem& system,
+                                                   Precision precision) override {
+    FEM_CUDA_CHECK(cudaSetDevice(device_));
+    if (precision == Precision::Single) return std::make_unique<ExplicitProblemImpl<float>>(system);
+    return std::make_unique<ExplicitProblemImpl<double>>(system);
+  }
+
+ private:
+  int device_;
+  cudaDeviceProp props_{};
+};
+
+Backend* create(char* why, int why_size) {
+  int count = 0;
+  const cudaError_t status = cudaGetDeviceCount(&count);
+  const int device = selected_device();
+  std::string reason;
+  if (status != cudaSuccess)
+    reason = std::string("no usable CUDA device (cudaGetDeviceCount: ") + cudaGetErrorString(status) + ")";
+  else if (count == 0)
+    reason = "no CUDA device is visible on this machine";
+  else if (device < 0 || device >= count)
+    reason = "FEM_CUDA_DEVICE=" + std::to_string(device) + " but only " + std::to_string(count) +
+             " CUDA device(s) are visible";
+  if (!reason.empty()) {
+    std::snprintf(why, static_cast<std::size_t>(why_size), "%s", reason.c_str());
+    return nullptr;
+  }
+  try {
+    return new CudaBackend(device);
+  } catch (const std::exception& e) {
+    std::snprintf(why, static_cast<std::size_t>(why_size), "%s", e.what());
+    return nullptr;
+  }
+}
+
+const BackendApi kApi = {sizeof(BackendApi), "NVIDIA GPU backend (CUDA)", &create};
+
+}  // namespace
+}  // namespace fem::cuda
+
+FEM_DEFINE_PLUGIN_ENTRY(FEM_PLUGIN_BACKEND, "cuda", FEM_VERSION_STRING, "cuda", &fem::cuda::kApi)
