@@ -20,6 +20,12 @@ FEM_TEST_BACKEND=cuda ctest --test-dir build-gpu -L physics --output-on-failure 
 grep -E "tests passed|Failed" "$out/physics-cuda.log"
 echo "== whole suite (openmp)"
 ctest --test-dir build-gpu -j 8 > "$out/all.log" 2>&1; grep -E "tests passed|Failed" "$out/all.log"
+echo "== compute-sanitizer on a small cube"
+for tool in memcheck racecheck; do
+  compute-sanitizer --tool $tool --error-exitcode 9 build-gpu/bin/fem run tests/data/small_cube.yaml \
+    --backend cuda --end-time 0.05 -q --output build-gpu/sanitizer > "$out/sanitizer-$tool.log" 2>&1
+  echo "$tool: exit $? ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer-$tool.log" | tr '\n' ' '))"
+done
 echo "== copy bandwidth"
 nvcc -O2 -arch=sm_90 -o build-gpu/copy_bandwidth scripts/device/copy_bandwidth.cu && build-gpu/copy_bandwidth | tee "$out/bandwidth.txt"
 echo "== throughput (2M-element cubes, 400 steps, no output)"

@@ -96,7 +96,7 @@ TEST(Cli, CheckPrintsTheResolvedModelAndRunsNothing) {
 TEST(Cli, PluginsListsEveryKind) {
   const Result r = fem("plugins");
   ASSERT_EQ(r.code, 0) << r.output;
-  for (const char* word : {"openmp", "OpenMP", "tet4", "hex8r", "neo_hookean", "backends: openmp"})
+  for (const char* word : {"openmp", "OpenMP", "tet4", "hex8r", "neo_hookean", "backends: "})
     EXPECT_NE(r.output.find(word), std::string::npos) << word << "\n" << r.output;
 }
 

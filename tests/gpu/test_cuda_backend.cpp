@@ -69,13 +69,16 @@ boundary_conditions:
   - {set: top, displacement: {x: 0.002, z: -0.01}, amplitude: load}
 solver: {end_time: 1.0, mass_damping: 2}
 )";
-  Model model = build_model(parse_case(yaml, "<test>", {{"precision", c.precision}}), *plugins);
+  // One model per backend: each resolves the material plugin built for its backend.
+  Model model = build_model(
+      parse_case(yaml, "<test>", {{"precision", c.precision}, {"backend", "openmp"}}), *plugins);
   const ExplicitSetup setup = setup_explicit(model);
   auto openmp = plugins->create_backend("openmp");
   auto reference = openmp->create_explicit(setup.system, model.spec.precision);
-  Model cuda_model = build_model(model.spec, *plugins);
+  Model cuda_model =
+      build_model(parse_case(yaml, "<test>", {{"precision", c.precision}}), *plugins);
   const ExplicitSetup cuda_setup = setup_explicit(cuda_model);
-  auto gpu = cuda->create_explicit(cuda_setup.system, model.spec.precision);
+  auto gpu = cuda->create_explicit(cuda_setup.system, cuda_model.spec.precision);
 
   std::vector<double> ur, ug;
   double worst = 0.0, scale = 0.0;

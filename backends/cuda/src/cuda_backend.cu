@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <string>
@@ -133,6 +134,9 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     FEM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     for (const BlockSystem& b : s.blocks) {
       const auto* k = static_cast<const MaterialKernels*>(b.material->kernels);
+      if (b.material->backend == nullptr || std::strcmp(b.material->backend, "cuda") != 0)
+        throw PluginError("block '" + b.name + "': its material was built for backend '" +
+                          (b.material->backend ? b.material->backend : "?") + "', not cuda");
       if (k == nullptr || k->struct_size != sizeof(MaterialKernels))
         throw PluginError("block '" + b.name +
                           "': the material plugin was built for a different CUDA backend "

@@ -46,6 +46,7 @@ struct MaterialHostApi {
 /// What a material plugin's descriptor points at: host API plus the backend's kernel table.
 struct MaterialApi {
   MaterialHostApi host;
+  const char* backend;  ///< the backend the kernels were compiled for; it checks this first
   const void* kernels;  ///< backend-specific table; only that backend reads it
 };
 

@@ -112,7 +112,7 @@ MaterialKernels make_material_kernels() {
 #define FEM_CUDA_MATERIAL_PLUGIN(M, VERSION)                                                   \
   namespace {                                                                                  \
   const fem::cuda::MaterialKernels fem_cuda_kernels = fem::cuda::make_material_kernels<M>();   \
-  const fem::MaterialApi fem_material_api = {fem::make_material_host_api<M>(),                 \
+  const fem::MaterialApi fem_material_api = {fem::make_material_host_api<M>(), "cuda",                 \
                                              &fem_cuda_kernels};                               \
   }                                                                                            \
   FEM_DEFINE_PLUGIN_ENTRY(FEM_PLUGIN_MATERIAL, M::name, VERSION, "cuda", &fem_material_api)
