@@ -81,7 +81,7 @@ solver: {end_time: 1.0, mass_damping: 2}
   auto gpu = cuda->create_explicit(cuda_setup.system, cuda_model.spec.precision);
 
   std::vector<double> ur, ug;
-  double worst = 0.0, scale = 0.0;
+  double worst = 0.0, scale = 0.0, worst_abs = 0.0;
   for (std::int64_t step = 0; step < setup.num_steps; step += 50) {
     const std::int64_t n = std::min<std::int64_t>(50, setup.num_steps - step);
     ASSERT_EQ(reference->advance(step, n).steps_done, n);
@@ -94,12 +94,18 @@ solver: {end_time: 1.0, mass_damping: 2}
       max_u = std::max(max_u, std::abs(ur[i]));
     }
     if (max_u > 0) worst = std::max(worst, diff / max_u);
+    worst_abs = std::max(worst_abs, diff);
     scale = std::max(scale, max_u);
   }
+  // The bound: the largest difference at any time relative to the largest displacement of the
+  // run. (Early on, when displacements are 1e-9 m, F = I + grad u holds only a few significant
+  // digits of grad u in single precision, so a per-instant ratio measures rounding, not the
+  // backends.)
   EXPECT_GT(scale, 0.009);
-  EXPECT_LE(worst, c.tolerance);
-  std::printf("[ cuda vs openmp ] %s %s: worst relative difference %.3e over %lld steps\n",
-              c.element.first.c_str(), c.precision.c_str(), worst,
+  EXPECT_LE(worst_abs / scale, c.tolerance);
+  std::printf("[ cuda vs openmp ] %s %s: max |du| / max |u| = %.3e (worst per-instant ratio %.3e) "
+              "over %lld steps\n",
+              c.element.first.c_str(), c.precision.c_str(), worst_abs / scale, worst,
               static_cast<long long>(setup.num_steps));
 }
 
