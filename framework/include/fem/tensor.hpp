@@ -4,7 +4,7 @@
 // It is deliberately tiny: Eigen is used on the host for everything larger.
 #pragma once
 
-#include <cmath>
+#include <cstring>
 
 #include "fem/config.hpp"
 
@@ -116,11 +116,30 @@ FEM_INLINE Mat3<T> inverse(const Mat3<T>& a) {
   return inverse(a, det(a));
 }
 
-/// Real cube root in the precision of the argument (host and device).
+/// Cube root of x >= 0 in the precision of the argument, computed with +, *, / only (a bit-level
+/// first guess refined by Newton steps), so that the CPU and GPU builds round identically where
+/// the library cbrt of each platform would differ in the last bit.
 template <class T>
 FEM_INLINE T cube_root(T x) {
-  using std::cbrt;
-  return cbrt(x);
+  if (x == T(0)) return T(0);
+  T y;
+  if constexpr (sizeof(T) == 4) {
+    unsigned int i;
+    memcpy(&i, &x, 4);
+    i = i / 3u + 709921077u;  // exponent / 3, mantissa roughly (Kahan's constant)
+    memcpy(&y, &i, 4);
+  } else {
+    unsigned long long i;
+    memcpy(&i, &x, 8);
+    unsigned long long hi = i >> 32;
+    hi = hi / 3u + 715094163u;
+    i = hi << 32;
+    memcpy(&y, &i, 8);
+  }
+  // The first guess is within ~6 %; Newton doubles the correct digits each step.
+  constexpr int iterations = sizeof(T) == 4 ? 4 : 5;
+  for (int k = 0; k < iterations; ++k) y = y - (y * y * y - x) / (T(3) * y * y);
+  return y;
 }
 
 /// Double contraction a : b.
