@@ -15,9 +15,9 @@ cmake -S . -B build-gpu -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=Release -DFEM_WIT
 cmake --build build-gpu -j 16 > "$out/build.log" 2>&1 || { grep -E "error|Error" "$out/build.log" | head -40; exit 1; }
 echo "== gpu tests"
 ctest --test-dir build-gpu -L gpu --output-on-failure 2>&1 | tee "$out/gpu-tests.log" | grep -E "cuda vs openmp|tests passed|Failed|SKIPPED" 
-echo "== gpu tests, no FMA contraction"
+echo "== gpu tests, with FMA contraction"
 cmake -S . -B build-gpu-nofma -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=Release -DFEM_WITH_VTK=OFF \
-  -DFEM_WITH_CUDA=ON -DFEM_CUDA_FMAD=OFF -DCMAKE_PREFIX_PATH="$deps" > "$out/configure-nofma.log" 2>&1
+  -DFEM_WITH_CUDA=ON -DFEM_CUDA_FMAD=ON -DCMAKE_PREFIX_PATH="$deps" > "$out/configure-nofma.log" 2>&1
 cmake --build build-gpu-nofma -j 16 --target fem_tests_gpu fem_cli > "$out/build-nofma.log" 2>&1 || grep -E "error" "$out/build-nofma.log" | head
 build-gpu-nofma/bin/fem_tests_gpu 2>&1 | grep -E "cuda vs openmp|PASSED|FAILED" | tee "$out/gpu-tests-nofma.log"
 echo "== physics suite on cuda"
