@@ -22,6 +22,29 @@ function(fem_register_backend name)
   set_property(GLOBAL PROPERTY FEM_BACKEND_${name}_KERNELS ${ARG_KERNELS})
 endfunction()
 
+# fem_add_backend(<name> SOURCES <files...> TEMPLATE <material template> EXTENSION <cpp|cu>
+#                 [LINK <libraries...>] [OPTIONS <compile options...>])
+# Builds the backend plugin <name>.backend.so and the interface target fem::<name>_kernels that
+# carries its kernel headers (include/ beside the caller), LINK libraries and OPTIONS to every
+# material compiled for it; then registers the backend for fem_add_material().
+function(fem_add_backend name)
+  cmake_parse_arguments(ARG "" "TEMPLATE;EXTENSION" "SOURCES;LINK;OPTIONS" ${ARGN})
+  set(kernels fem_${name}_kernels)
+  add_library(${kernels} INTERFACE)
+  add_library(fem::${name}_kernels ALIAS ${kernels})
+  target_include_directories(${kernels} INTERFACE $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>
+                                                  $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  target_link_libraries(${kernels} INTERFACE fem::fem ${ARG_LINK})
+  target_compile_options(${kernels} INTERFACE ${ARG_OPTIONS})
+  fem_register_backend(${name} TEMPLATE ${ARG_TEMPLATE} EXTENSION ${ARG_EXTENSION}
+                       KERNELS fem::${name}_kernels)
+  set(target fem_backend_${name})
+  add_library(${target} MODULE ${ARG_SOURCES})
+  target_link_libraries(${target} PRIVATE fem::${name}_kernels)
+  target_compile_definitions(${target} PRIVATE FEM_VERSION_STRING="${PROJECT_VERSION}")
+  _fem_plugin_target_defaults(${target} ${name}.backend)
+endfunction()
+
 function(_fem_plugin_target_defaults target output_name)
   set_target_properties(${target} PROPERTIES PREFIX "" OUTPUT_NAME ${output_name}
                                              LIBRARY_OUTPUT_DIRECTORY ${FEM_PLUGIN_OUTPUT_DIR}

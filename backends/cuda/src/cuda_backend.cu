@@ -190,19 +190,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     scratch_failure_.resize(1);
     reset_failure(failure_);
 
-    // Initial state as in the OpenMP backend: u_0 from prescribed values, u_{-1} = u_0 - dt v_0.
-    const std::int64_t ndof = 3 * s.num_nodes;
-    std::vector<double> u0(ndof, 0.0), um1(ndof, 0.0);
-    for (std::int64_t d = 0; d < ndof; ++d) {
-      const int amp = s.prescribed_amplitude[d];
-      if (amp >= 0) {
-        u0[d] = s.prescribed_value[d] * evaluate(s.amplitudes[amp], 0.0);
-        um1[d] = s.prescribed_value[d] * evaluate(s.amplitudes[amp], -dt);
-      } else if (!s.initial_velocity.empty()) {
-        um1[d] = -dt * s.initial_velocity[d];
-      }
-    }
-    set_displacement(u0, um1);
+    set_displacement(s.initial_displacement, s.initial_previous_displacement);
     FEM_CUDA_CHECK(cudaEventCreate(&start_));
     FEM_CUDA_CHECK(cudaEventCreate(&stop_));
   }

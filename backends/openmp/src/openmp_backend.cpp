@@ -55,13 +55,11 @@ template <class T>
 class ExplicitProblemImpl final : public ExplicitProblem {
  public:
   explicit ExplicitProblemImpl(const ExplicitSystem& s) : sys_(s) {
-    const std::int64_t ndof = 3 * s.num_nodes;
     for (const BlockSystem& b : s.blocks) {
       const auto* kernels = static_cast<const MaterialKernels*>(b.material->kernels);
       if (b.material->backend == nullptr || std::strcmp(b.material->backend, "openmp") != 0)
         throw PluginError("block '" + b.name + "': its material was built for backend '" +
-                          (b.material->backend ? b.material->backend : "?") +
-                          "', not openmp");
+                          (b.material->backend ? b.material->backend : "?") + "', not openmp");
       if (kernels == nullptr || kernels->struct_size != sizeof(MaterialKernels))
         throw PluginError("block '" + b.name +
                           "': the material plugin was built for a different OpenMP backend "
@@ -105,18 +103,8 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     load_value_ = convert<T>(s.load_value);
     amp_now_.resize(s.amplitudes.size());
     amp_next_.resize(s.amplitudes.size());
-    // Initial state: u_0 from the prescribed values at t = 0, u_{-1} = u_0 - dt v_0.
-    u_.assign(ndof, T(0));
-    u_prev_.assign(ndof, T(0));
-    for (std::int64_t d = 0; d < ndof; ++d) {
-      const int amp = s.prescribed_amplitude[d];
-      if (amp >= 0) {
-        u_[d] = static_cast<T>(s.prescribed_value[d] * evaluate(s.amplitudes[amp], 0.0));
-        u_prev_[d] = static_cast<T>(s.prescribed_value[d] * evaluate(s.amplitudes[amp], -dt));
-      } else if (!s.initial_velocity.empty()) {
-        u_prev_[d] = static_cast<T>(-dt * s.initial_velocity[d]);
-      }
-    }
+    u_ = convert<T>(s.initial_displacement);
+    u_prev_ = convert<T>(s.initial_previous_displacement);
   }
 
   AdvanceResult advance(std::int64_t first_step, std::int64_t num_steps) override {

@@ -58,7 +58,11 @@ struct ExplicitSystem {
   std::array<double, 3> gravity = {0, 0, 0};
   std::int32_t gravity_amplitude = -1;
   std::vector<Amplitude> amplitudes;
-  std::vector<double> initial_velocity;  ///< per dof, or empty
+  /// The state the first step starts from, per dof: u_0 (prescribed values at t = 0) and
+  /// u_{-1} = u_0 - dt v_0 (prescribed values at t = -dt), so that central differences start
+  /// with the initial velocity.
+  std::vector<double> initial_displacement;
+  std::vector<double> initial_previous_displacement;
   double time_step = 0.0;
   double mass_damping = 0.0;  ///< mass-proportional damping coefficient q, 1/s
   bool deterministic = true;  ///< gather through incidence (true) or atomics (backend may ignore)

@@ -105,7 +105,8 @@ BlockGeometry precompute_block(const Model& model, const ModelBlock& b, BlockSys
       const HexMeanGradients mean = hex_mean_gradients(el, X);
       if (!(mean.min_det_j > 1e-12 * size * size * size))
         throw InputError(model.spec.mesh.where,
-                         element_label(b, e) + (mean.min_det_j <= 0.0 ? " is inverted" : " is degenerate") +
+                         element_label(b, e) +
+                             (mean.min_det_j <= 0.0 ? " is inverted" : " is degenerate") +
                              ": det J = " + std::to_string(mean.min_det_j),
                          "check the mesh: nodes must follow VTK ordering and cells must have "
                          "positive volume");
@@ -282,11 +283,21 @@ ExplicitSetup setup_explicit(const Model& model) {
     sys.gravity = spec.gravity->acceleration;
     sys.gravity_amplitude = amplitude(spec.gravity->amplitude, spec.gravity->where);
   }
-  if (!spec.initial_velocities.empty()) {
-    sys.initial_velocity.assign(ndof, 0.0);
-    for (const InitialVelocitySpec& iv : spec.initial_velocities)
-      for (const std::int32_t n : model.mesh.node_sets.at(iv.set))
-        for (int k = 0; k < 3; ++k) sys.initial_velocity[3 * n + k] = iv.velocity[k];
+  std::vector<double> velocity(ndof, 0.0);
+  for (const InitialVelocitySpec& iv : spec.initial_velocities)
+    for (const std::int32_t n : model.mesh.node_sets.at(iv.set))
+      for (int k = 0; k < 3; ++k) velocity[3 * n + k] = iv.velocity[k];
+  sys.initial_displacement.assign(ndof, 0.0);
+  sys.initial_previous_displacement.assign(ndof, 0.0);
+  for (std::int64_t d = 0; d < ndof; ++d) {
+    const std::int32_t amp = sys.prescribed_amplitude[d];
+    if (amp >= 0) {
+      sys.initial_displacement[d] = sys.prescribed_value[d] * evaluate(sys.amplitudes[amp], 0.0);
+      sys.initial_previous_displacement[d] =
+          sys.prescribed_value[d] * evaluate(sys.amplitudes[amp], -sys.time_step);
+    } else {
+      sys.initial_previous_displacement[d] = -sys.time_step * velocity[d];
+    }
   }
   return setup;
 }
