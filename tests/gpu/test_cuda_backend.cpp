@@ -45,6 +45,10 @@ struct AgreementCase {
   double tolerance;
 };
 
+void PrintTo(const AgreementCase& c, std::ostream* os) {
+  *os << c.element.first << ' ' << c.precision << " (tolerance " << c.tolerance << ')';
+}
+
 class CudaAgreement : public ::testing::TestWithParam<AgreementCase> {};
 
 /// Runs the seed-000 cube on OpenMP and CUDA side by side and compares displacements every 50
