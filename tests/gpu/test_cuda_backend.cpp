@@ -62,10 +62,12 @@ TEST_P(CudaAgreement, MatchesOpenMpOverTheWholeRun) {
 
   const std::string yaml = R"(
 backend: cuda
-mesh: {generator: box, cells: )" + c.element.second + R"(, size: [0.05, 0.05, 0.05], divisions: [6, 6, 6]}
+mesh: {generator: box, cells: )" +
+                           c.element.second + R"(, size: [0.05, 0.05, 0.05], divisions: [6, 6, 6]}
 materials:
   tissue: {type: neo_hookean, density: 1000, youngs_modulus: 3000, poisson_ratio: 0.49}
-blocks: [{element: )" + c.element.first + R"(, material: tissue}]
+blocks: [{element: )" + c.element.first +
+                           R"(, material: tissue}]
 node_sets:
   bottom: {plane: {point: [0, 0, 0], normal: [0, 0, 1]}}
   top: {plane: {point: [0, 0, 0.05], normal: [0, 0, 1]}}
@@ -110,16 +112,17 @@ solver: {end_time: 1.0, mass_damping: 2}
   // backends.)
   EXPECT_GT(scale, 0.009);
   EXPECT_LE(worst_abs / scale, c.tolerance);
-  std::printf("[ cuda vs openmp ] %s %s: max |du| / max |u| = %.3e (worst per-instant ratio %.3e) "
-              "over %lld steps\n",
-              c.element.first.c_str(), c.precision.c_str(), worst_abs / scale, worst,
-              static_cast<long long>(setup.num_steps));
+  std::printf(
+      "[ cuda vs openmp ] %s %s: max |du| / max |u| = %.3e (worst per-instant ratio %.3e) "
+      "over %lld steps\n",
+      c.element.first.c_str(), c.precision.c_str(), worst_abs / scale, worst,
+      static_cast<long long>(setup.num_steps));
 }
 
 std::vector<AgreementCase> agreement_cases() {
   std::vector<AgreementCase> cases;
-  for (const ElementCase& e : {ElementCase{"tet4", "tet4"}, ElementCase{"hex8", "hex8"},
-                               ElementCase{"hex8r", "hex8"}}) {
+  for (const ElementCase& e :
+       {ElementCase{"tet4", "tet4"}, ElementCase{"hex8", "hex8"}, ElementCase{"hex8r", "hex8"}}) {
     cases.push_back({e, "single", 1e-5});
     cases.push_back({e, "double", 1e-10});
   }
