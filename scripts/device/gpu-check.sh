@@ -15,11 +15,6 @@ cmake -S . -B build-gpu -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=Release -DFEM_WIT
 cmake --build build-gpu -j 16 > "$out/build.log" 2>&1 || { grep -E "error|Error" "$out/build.log" | head -40; exit 1; }
 echo "== gpu tests"
 ctest --test-dir build-gpu -L gpu --output-on-failure 2>&1 | tee "$out/gpu-tests.log" | grep -E "cuda vs openmp|tests passed|Failed|SKIPPED" 
-echo "== gpu tests, with FMA contraction"
-cmake -S . -B build-gpu-nofma -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=Release -DFEM_WITH_VTK=OFF \
-  -DFEM_WITH_CUDA=ON -DFEM_CUDA_FMAD=ON -DCMAKE_PREFIX_PATH="$deps" > "$out/configure-nofma.log" 2>&1
-cmake --build build-gpu-nofma -j 16 --target fem_tests_gpu fem_cli > "$out/build-nofma.log" 2>&1 || grep -E "error" "$out/build-nofma.log" | head
-build-gpu-nofma/bin/fem_tests_gpu 2>&1 | grep -E "cuda vs openmp|PASSED|FAILED" | tee "$out/gpu-tests-nofma.log"
 echo "== physics suite on cuda"
 FEM_TEST_BACKEND=cuda ctest --test-dir build-gpu -L physics --output-on-failure > "$out/physics-cuda.log" 2>&1
 grep -E "tests passed|Failed" "$out/physics-cuda.log"
@@ -33,19 +28,17 @@ for tool in memcheck racecheck; do
 done
 echo "== copy bandwidth"
 nvcc -O2 -arch=sm_90 -o build-gpu/copy_bandwidth scripts/device/copy_bandwidth.cu && build-gpu/copy_bandwidth | tee "$out/bandwidth.txt"
-echo "== throughput (2M-element cubes, 400 steps, no output)"
-for fem in build-gpu/bin/fem build-gpu-nofma/bin/fem; do
-for spec in "hex8r hex8 127" "tet4 tet4 70"; do
-  set -- $spec
-  for backend in cuda; do
+echo "== throughput (2M-element cubes, CUDA, no output)"
+fem=build-gpu/bin/fem
+for assembly in deterministic atomic; do
+  for spec in "hex8r hex8 127" "tet4 tet4 70"; do
+    set -- $spec
     for precision in single double; do
-      steps_end=0.15
-      [ "$backend" = openmp ] && steps_end=0.02
-      "$fem" run cases/cube_compression.yaml -q --backend $backend --precision $precision \
+      "$fem" run cases/cube_compression.yaml -q --backend cuda --precision $precision \
         --set mesh.divisions=$3 --set mesh.cells=$2 --set blocks.0.element=$1 --set output.vtk=false \
-        --set output.histories='[]' --end-time $steps_end --output "build-gpu/run" > "build-gpu/run.log" 2>&1
-      echo "$fem $1 $backend $precision: $(grep -E 'throughput|elements' build-gpu/run.log | tr -s ' ' | tr '\n' ' ')"
+        --set solver.assembly=$assembly --set output.histories='[]' --end-time 0.15 \
+        --output build-gpu/run > build-gpu/run.log 2>&1
+      echo "$assembly $1 $precision: $(grep -E 'throughput' build-gpu/run.log | tr -s ' ')"
     done
   done
-done
 done | tee "$out/throughput.txt"

@@ -49,7 +49,8 @@ struct NodePassArgs {
   const std::int64_t* offsets;
   const std::int64_t* slots;
   const T* forces;
-  const T* acoef;  // 2 dt^2 / ((2 + q dt) m)
+  const T* node_forces;  // atomic assembly: already summed per node (then `forces` is unused)
+  const T* acoef;        // 2 dt^2 / ((2 + q dt) m)
   T b, c;
   const std::int32_t* prescribed_amplitude;
   const T* prescribed_value;
@@ -70,11 +71,15 @@ __global__ void __launch_bounds__(kNodeThreads) node_kernel(const NodePassArgs<T
   const std::int64_t n = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (n >= a.num_nodes) return;
   T p[3] = {T(0), T(0), T(0)};
-  for (std::int64_t j = a.offsets[n]; j < a.offsets[n + 1]; ++j) {
-    const T* f = a.forces + 3 * a.slots[j];
-    p[0] += f[0];
-    p[1] += f[1];
-    p[2] += f[2];
+  if (a.node_forces) {
+    for (int i = 0; i < 3; ++i) p[i] = a.node_forces[3 * n + i];
+  } else {
+    for (std::int64_t j = a.offsets[n]; j < a.offsets[n + 1]; ++j) {
+      const T* f = a.forces + 3 * a.slots[j];
+      p[0] += f[0];
+      p[1] += f[1];
+      p[2] += f[2];
+    }
   }
   const T g_amp = a.gravity_amplitude >= 0 ? static_cast<T>(a.amp_now[a.gravity_amplitude]) : T(0);
   for (int i = 0; i < 3; ++i) {
@@ -94,15 +99,21 @@ __global__ void __launch_bounds__(kNodeThreads) node_kernel(const NodePassArgs<T
 }
 
 /// out[3k + i] = sum of element forces at nodes[k] (the per-node gather, for a subset of nodes).
+/// With node_forces (atomic assembly) the sums are already there.
 template <class T>
-__global__ void gather_kernel(std::int64_t count, const std::int32_t* nodes, const std::int64_t* offsets,
-                              const std::int64_t* slots, const T* forces, double* out) {
+__global__ void gather_kernel(std::int64_t count, const std::int32_t* nodes,
+                              const std::int64_t* offsets, const std::int64_t* slots,
+                              const T* forces, const T* node_forces, double* out) {
   const std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (k >= count) return;
   const std::int64_t n = nodes ? nodes[k] : k;
   double p[3] = {0, 0, 0};
-  for (std::int64_t j = offsets[n]; j < offsets[n + 1]; ++j)
-    for (int i = 0; i < 3; ++i) p[i] += static_cast<double>(forces[3 * slots[j] + i]);
+  if (node_forces) {
+    for (int i = 0; i < 3; ++i) p[i] = static_cast<double>(node_forces[3 * n + i]);
+  } else {
+    for (std::int64_t j = offsets[n]; j < offsets[n + 1]; ++j)
+      for (int i = 0; i < 3; ++i) p[i] += static_cast<double>(forces[3 * slots[j] + i]);
+  }
   for (int i = 0; i < 3; ++i) out[3 * k + i] = p[i];
 }
 
@@ -176,8 +187,15 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     for (int i = 0; i < 3; ++i) gravity_[i] = static_cast<T>(force_scale * s.gravity[i]);
     offsets_.upload(s.incidence_offsets);
     slots_.upload(s.incidence_slots);
-    forces_.resize(static_cast<std::size_t>(3 * s.num_force_slots));
-    FEM_CUDA_CHECK(cudaMemset(forces_.data(), 0, forces_.size() * sizeof(T)));
+    // Deterministic assembly keeps every element-node force and gathers per node; atomic
+    // assembly adds into node forces directly (less memory traffic, summation order varies).
+    if (s.deterministic) {
+      forces_.resize(static_cast<std::size_t>(3 * s.num_force_slots));
+      FEM_CUDA_CHECK(cudaMemset(forces_.data(), 0, forces_.size() * sizeof(T)));
+    } else {
+      node_forces_.resize(static_cast<std::size_t>(3 * s.num_nodes));
+      FEM_CUDA_CHECK(cudaMemset(node_forces_.data(), 0, node_forces_.size() * sizeof(T)));
+    }
     prescribed_amplitude_.upload(s.prescribed_amplitude);
     prescribed_value_.upload(s.prescribed_value);
     load_amplitude_.upload(s.load_amplitude);
@@ -204,7 +222,8 @@ class ExplicitProblemImpl final : public ExplicitProblem {
 
   AdvanceResult advance(std::int64_t first_step, std::int64_t num_steps) override {
     const long long before = first_step - 1;
-    FEM_CUDA_CHECK(cudaMemcpyAsync(step_.data(), &before, sizeof before, cudaMemcpyHostToDevice, stream_));
+    FEM_CUDA_CHECK(
+        cudaMemcpyAsync(step_.data(), &before, sizeof before, cudaMemcpyHostToDevice, stream_));
     FEM_CUDA_CHECK(cudaEventRecord(start_, stream_));
     std::int64_t left = num_steps;
     while (left > 0) {
@@ -216,8 +235,10 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     FEM_CUDA_CHECK(cudaEventRecord(stop_, stream_));
     Failure failure{};
     long long last = 0;
-    FEM_CUDA_CHECK(cudaMemcpyAsync(&failure, failure_.data(), sizeof failure, cudaMemcpyDeviceToHost, stream_));
-    FEM_CUDA_CHECK(cudaMemcpyAsync(&last, step_.data(), sizeof last, cudaMemcpyDeviceToHost, stream_));
+    FEM_CUDA_CHECK(cudaMemcpyAsync(&failure, failure_.data(), sizeof failure,
+                                   cudaMemcpyDeviceToHost, stream_));
+    FEM_CUDA_CHECK(
+        cudaMemcpyAsync(&last, step_.data(), sizeof last, cudaMemcpyDeviceToHost, stream_));
     FEM_CUDA_CHECK(cudaStreamSynchronize(stream_));
     float ms = 0.0f;
     FEM_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
@@ -253,9 +274,10 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     d_nodes.upload(nodes);
     DeviceArray<double> out(3 * nodes.size());
     if (!nodes.empty()) {
-      gather_kernel<T><<<grid_for(static_cast<std::int64_t>(nodes.size()), kNodeThreads), kNodeThreads, 0, stream_>>>(
-          static_cast<std::int64_t>(nodes.size()), d_nodes.data(), offsets_.data(), slots_.data(),
-          forces_.data(), out.data());
+      gather_kernel<T>
+          <<<grid_for(static_cast<std::int64_t>(nodes.size()), kNodeThreads), kNodeThreads, 0,
+             stream_>>>(static_cast<std::int64_t>(nodes.size()), d_nodes.data(), offsets_.data(),
+                        slots_.data(), forces_.data(), node_forces_.data_or_null(), out.data());
       FEM_CUDA_CHECK_LAUNCH();
       FEM_CUDA_CHECK(cudaStreamSynchronize(stream_));
     }
@@ -270,14 +292,15 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   void internal_forces(const std::vector<double>& u, std::vector<double>& out) override {
     DeviceArray<T> d_u;
     d_u.upload(u);
-    DeviceArray<T> scratch(forces_.size());
+    DeviceArray<T> scratch(static_cast<std::size_t>(3 * sys_.num_force_slots));
     reset_failure(scratch_failure_);
     for (std::size_t b = 0; b < blocks_.size(); ++b)
-      blocks_[b].forces(pass_args(blocks_[b], d_u.data(), scratch.data()), static_cast<int>(b),
-                        scratch_failure_.data(), stream_);
+      blocks_[b].forces(pass_args(blocks_[b], d_u.data(), scratch.data(), nullptr),
+                        static_cast<int>(b), scratch_failure_.data(), stream_);
     DeviceArray<double> d_out(static_cast<std::size_t>(3 * sys_.num_nodes));
     gather_kernel<T><<<grid_for(sys_.num_nodes, kNodeThreads), kNodeThreads, 0, stream_>>>(
-        sys_.num_nodes, nullptr, offsets_.data(), slots_.data(), scratch.data(), d_out.data());
+        sys_.num_nodes, nullptr, offsets_.data(), slots_.data(), scratch.data(), nullptr,
+        d_out.data());
     FEM_CUDA_CHECK_LAUNCH();
     FEM_CUDA_CHECK(cudaStreamSynchronize(stream_));
     d_out.download(out);
@@ -290,8 +313,9 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     for (std::size_t b = 0; b < blocks_.size(); ++b) {
       const std::size_t ne = static_cast<std::size_t>(blocks_[b].system->num_elements);
       DeviceArray<double> cauchy(6 * ne), strain(6 * ne), energy(ne), hourglass(ne), min_j(ne);
-      const ElementResultsOut r{cauchy.data(), strain.data(), energy.data(), hourglass.data(), min_j.data()};
-      blocks_[b].evaluate(pass_args(blocks_[b], d_u.data(), nullptr), r, stream_);
+      const ElementResultsOut r{cauchy.data(), strain.data(), energy.data(), hourglass.data(),
+                                min_j.data()};
+      blocks_[b].evaluate(pass_args(blocks_[b], d_u.data(), nullptr, nullptr), r, stream_);
       FEM_CUDA_CHECK(cudaStreamSynchronize(stream_));
       cauchy.download(out[b].cauchy_stress);
       strain.download(out[b].green_lagrange);
@@ -314,7 +338,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     FEM_CUDA_CHECK(cudaMemcpy(f.data(), &none, sizeof none, cudaMemcpyHostToDevice));
   }
 
-  ElementPassArgs<T> pass_args(DeviceBlock<T>& b, const T* u, T* forces) {
+  ElementPassArgs<T> pass_args(DeviceBlock<T>& b, const T* u, T* forces, T* node_forces) {
     const BlockSystem& s = *b.system;
     return ElementPassArgs<T>{s.num_elements,
                               s.nodes_per_element,
@@ -328,7 +352,8 @@ class ExplicitProblemImpl final : public ExplicitProblem {
                               b.state.data_or_null(),
                               b.system->material->host.num_state,
                               u,
-                              forces ? forces + 3 * s.force_offset : nullptr};
+                              forces ? forces + 3 * s.force_offset : nullptr,
+                              node_forces};
   }
 
   /// Enqueues one step reading u_[from] and writing u_[1 - from].
@@ -337,13 +362,18 @@ class ExplicitProblemImpl final : public ExplicitProblem {
                                         static_cast<int>(sys_.amplitudes.size()), amp_now_.data(),
                                         amp_next_.data(), failure_.data());
     FEM_CUDA_CHECK_LAUNCH();
+    T* node_forces = node_forces_.data_or_null();
+    if (node_forces)
+      FEM_CUDA_CHECK(cudaMemsetAsync(node_forces, 0, node_forces_.size() * sizeof(T), stream_));
     for (std::size_t b = 0; b < blocks_.size(); ++b)
-      blocks_[b].forces(pass_args(blocks_[b], u_[from].data(), forces_.data()), static_cast<int>(b),
-                        failure_.data(), stream_);
+      blocks_[b].forces(pass_args(blocks_[b], u_[from].data(),
+                                  node_forces ? nullptr : forces_.data(), node_forces),
+                        static_cast<int>(b), failure_.data(), stream_);
     NodePassArgs<T> a{sys_.num_nodes,
                       offsets_.data(),
                       slots_.data(),
-                      forces_.data(),
+                      forces_.data_or_null(),
+                      node_forces_.data_or_null(),
                       acoef_.data(),
                       b_,
                       c_,
@@ -387,9 +417,11 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     double bytes = 0.0;
     for (const BlockSystem& b : s.blocks) {
       bytes += 4.0 * static_cast<double>(b.connectivity.size());
-      bytes += sizeof(T) * static_cast<double>(b.shape_gradients.size() + b.quadrature_volumes.size() +
-                                               b.hourglass_vectors.size() + b.hourglass_stiffness.size());
-      bytes += sizeof(T) * static_cast<double>(b.num_elements * b.quadrature_points * b.material->host.num_state);
+      bytes += sizeof(T) *
+               static_cast<double>(b.shape_gradients.size() + b.quadrature_volumes.size() +
+                                   b.hourglass_vectors.size() + b.hourglass_stiffness.size());
+      bytes += sizeof(T) * static_cast<double>(b.num_elements * b.quadrature_points *
+                                               b.material->host.num_state);
     }
     bytes += sizeof(T) * 3.0 * static_cast<double>(s.num_force_slots) * 2.0;  // forces + scratch
     bytes += 8.0 * static_cast<double>(s.incidence_offsets.size() + s.incidence_slots.size());
@@ -409,7 +441,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   cudaStream_t stream_ = nullptr;
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
   std::vector<DeviceBlock<T>> blocks_;
-  DeviceArray<T> acoef_, forces_, prescribed_value_, load_value_;
+  DeviceArray<T> acoef_, forces_, node_forces_, prescribed_value_, load_value_;
   DeviceArray<T> u_[2];
   int parity_ = 0;  // u_[parity_] holds the current displacement
   DeviceArray<std::int64_t> offsets_, slots_;
@@ -453,7 +485,8 @@ Backend* create(char* why, int why_size) {
   const int device = selected_device();
   std::string reason;
   if (status != cudaSuccess)
-    reason = std::string("no usable CUDA device (cudaGetDeviceCount: ") + cudaGetErrorString(status) + ")";
+    reason = std::string("no usable CUDA device (cudaGetDeviceCount: ") +
+             cudaGetErrorString(status) + ")";
   else if (count == 0)
     reason = "no CUDA device is visible on this machine";
   else if (device < 0 || device >= count)

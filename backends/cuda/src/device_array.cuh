@@ -45,7 +45,8 @@ class DeviceArray {
     resize(host.size());
     if (host.empty()) return;
     if constexpr (std::is_same_v<T, U>) {
-      FEM_CUDA_CHECK(cudaMemcpy(data_, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+      FEM_CUDA_CHECK(
+          cudaMemcpy(data_, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
     } else {
       const std::vector<T> converted(host.begin(), host.end());
       FEM_CUDA_CHECK(
@@ -56,7 +57,8 @@ class DeviceArray {
   template <class U>
   void download(std::vector<U>& host) const {
     std::vector<T> raw(size_);
-    if (size_) FEM_CUDA_CHECK(cudaMemcpy(raw.data(), data_, size_ * sizeof(T), cudaMemcpyDeviceToHost));
+    if (size_)
+      FEM_CUDA_CHECK(cudaMemcpy(raw.data(), data_, size_ * sizeof(T), cudaMemcpyDeviceToHost));
     host.assign(raw.begin(), raw.end());
   }
 
@@ -66,6 +68,7 @@ class DeviceArray {
   [[nodiscard]] bool empty() const { return size_ == 0; }
   /// Null when empty, so optional arrays read as "absent" in the kernels.
   [[nodiscard]] T* data_or_null() { return size_ ? data_ : nullptr; }
+  [[nodiscard]] const T* data_or_null() const { return size_ ? data_ : nullptr; }
 
  private:
   void release() {

@@ -199,7 +199,8 @@ class ExplicitProblemImpl final : public ExplicitProblem {
         b.state.empty() ? nullptr : b.state.data(),
         b.num_state,
         u,
-        forces_.data() + 3 * s.force_offset};
+        forces_.data() + 3 * s.force_offset,
+        nullptr};  // always deterministic: the node pass gathers per-slot forces
   }
 
   AdvanceResult element_pass(const std::vector<T>& u) {

@@ -35,7 +35,9 @@ struct ElementPassArgs {
   T* state;                          ///< [e][q][num_state] or null
   int num_state;
   const T* u;  ///< [node][3]
-  T* forces;   ///< [e][a][3] of this block (already offset)
+  T* forces;   ///< [e][a][3] of this block (already offset); deterministic assembly
+  /// Atomic assembly instead: forces are added straight into [node][3]. Null: use `forces`.
+  T* node_forces = nullptr;
 };
 
 /// Per-element results at a displacement (quadrature averages, double).
@@ -75,6 +77,21 @@ inline KernelShape kernel_shape(Family family, int npe, int nqp) {
 template <class T>
 FEM_INLINE bool is_finite(T x) {
   return x - x == T(0);
+}
+
+/// Atomic x += v on the device (atomic assembly) and, so that the same kernel compiles
+/// everywhere, a compare-and-swap loop on the host.
+template <class T>
+FEM_INLINE void atomic_add(T* x, T v) {
+#if defined(__CUDA_ARCH__)
+  atomicAdd(x, v);
+#else
+  T expected = *x, desired;
+  do {
+    desired = expected + v;
+  } while (
+      !__atomic_compare_exchange(x, &expected, &desired, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+#endif
 }
 
 namespace detail {
@@ -144,9 +161,16 @@ FEM_INLINE T element_forces(const ElementPassArgs<T>& a, std::int64_t e) {
       for (int n = 0; n < 8; ++n)
         for (int i = 0; i < 3; ++i) fe[n][i] += k * gamma[8 * m + n] * s[m][i];
   }
-  T* out = a.forces + e * npe * 3;
-  for (int n = 0; n < npe; ++n)
-    for (int i = 0; i < 3; ++i) out[3 * n + i] = fe[n][i];
+  if (a.node_forces) {
+    const std::int32_t* conn = a.connectivity + e * npe;
+    for (int n = 0; n < npe; ++n)
+      for (int i = 0; i < 3; ++i)
+        atomic_add(a.node_forces + 3 * static_cast<std::int64_t>(conn[n]) + i, fe[n][i]);
+  } else {
+    T* out = a.forces + e * npe * 3;
+    for (int n = 0; n < npe; ++n)
+      for (int i = 0; i < 3; ++i) out[3 * n + i] = fe[n][i];
+  }
   return min_j;
 }
 
