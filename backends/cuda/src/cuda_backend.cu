@@ -117,6 +117,18 @@ __global__ void gather_kernel(std::int64_t count, const std::int32_t* nodes,
   for (int i = 0; i < 3; ++i) out[3 * k + i] = p[i];
 }
 
+/// u and u_prev at a list of nodes, in double.
+template <class T>
+__global__ void pick_nodes_kernel(std::int64_t count, const std::int32_t* nodes, const T* u,
+                                  const T* u_prev, double* out_u, double* out_prev) {
+  const std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (k >= count) return;
+  for (int i = 0; i < 3; ++i) {
+    out_u[3 * k + i] = static_cast<double>(u[3 * static_cast<std::int64_t>(nodes[k]) + i]);
+    out_prev[3 * k + i] = static_cast<double>(u_prev[3 * static_cast<std::int64_t>(nodes[k]) + i]);
+  }
+}
+
 std::string gib(double bytes) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f GiB", bytes / (1024.0 * 1024.0 * 1024.0));
@@ -267,6 +279,22 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   void set_displacement(const std::vector<double>& u, const std::vector<double>& u_prev) override {
     current().upload(u);
     previous().upload(u_prev);
+  }
+
+  void nodal_displacements(const std::vector<std::int32_t>& nodes, std::vector<double>& u,
+                           std::vector<double>& u_prev) const override {
+    const auto count = static_cast<std::int64_t>(nodes.size());
+    DeviceArray<std::int32_t> d_nodes;
+    d_nodes.upload(nodes);
+    DeviceArray<double> d_u(3 * nodes.size()), d_prev(3 * nodes.size());
+    if (count > 0) {
+      pick_nodes_kernel<T><<<grid_for(count, kNodeThreads), kNodeThreads, 0, stream_>>>(
+          count, d_nodes.data(), current().data(), previous().data(), d_u.data(), d_prev.data());
+      FEM_CUDA_CHECK_LAUNCH();
+      FEM_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    }
+    d_u.download(u);
+    d_prev.download(u_prev);
   }
 
   std::array<double, 3> internal_force_sum(const std::vector<std::int32_t>& nodes) const override {

@@ -111,6 +111,22 @@ class ExplicitProblem {
   virtual void set_displacement(const std::vector<double>& u,
                                 const std::vector<double>& u_prev) = 0;
 
+  /// u_n and u_{n-1} at the given nodes only (3 per node, in the order given): what histories
+  /// need, without copying the whole state off a device.
+  virtual void nodal_displacements(const std::vector<std::int32_t>& nodes, std::vector<double>& u,
+                                   std::vector<double>& u_prev) const {
+    std::vector<double> all, all_prev;
+    displacement(all);
+    previous_displacement(all_prev);
+    u.resize(3 * nodes.size());
+    u_prev.resize(3 * nodes.size());
+    for (std::size_t k = 0; k < nodes.size(); ++k)
+      for (int i = 0; i < 3; ++i) {
+        u[3 * k + i] = all[3 * static_cast<std::size_t>(nodes[k]) + i];
+        u_prev[3 * k + i] = all_prev[3 * static_cast<std::size_t>(nodes[k]) + i];
+      }
+  }
+
   /// Sum of the internal forces of the last element pass (evaluated at u_{n-1}) over the nodes.
   virtual std::array<double, 3> internal_force_sum(
       const std::vector<std::int32_t>& nodes) const = 0;

@@ -118,11 +118,12 @@ ExplicitRunReport ExplicitSolver::run(const ExplicitRunOptions& options) {
     report.files.push_back(energy_csv->path());
   }
 
-  std::vector<double> u, u_prev, forces;
+  std::vector<double> u, u_prev, forces, set_u, set_u_prev;
   std::vector<BlockResults> results;
 
   // Mean displacement and velocity, and support reaction (internal minus applied force) of a set
-  // at step k, from u_k, two states whose difference gives the velocity, and P(u_k).
+  // at step k, from u_k, two states whose difference gives the velocity (all three given at the
+  // set's nodes, 3 values per node in set order), and P(u_k).
   const auto history_row = [&](const History& h, std::int64_t k, const std::vector<double>& uk,
                                const std::vector<double>& u_late,
                                const std::vector<double>& u_early, const std::array<double, 3>& p) {
@@ -143,9 +144,9 @@ ExplicitRunReport ExplicitSolver::run(const ExplicitRunOptions& options) {
                       evaluate(sys.amplitudes[sys.gravity_amplitude], t);
           }
       } else {
-        for (const std::int32_t node : *h.nodes)
+        for (std::size_t j = 0; j < h.nodes->size(); ++j)
           for (int i = 0; i < 3; ++i) {
-            const std::int64_t d = 3 * node + i;
+            const std::size_t d = 3 * j + i;
             v[i] += q == "displacement" ? uk[d] : (u_late[d] - u_early[d]) / dt;
           }
         for (double& x : v) x /= count;
@@ -301,11 +302,11 @@ ExplicitRunReport ExplicitSolver::run(const ExplicitRunOptions& options) {
       if (histories[i].csv) {
         // The state is u_{step}; the sample is step - 1, whose internal forces the last element
         // pass computed. Velocity is the forward difference (u_step - u_{step-1}) / dt.
-        problem_->displacement(u);
-        problem_->previous_displacement(u_prev);
+        problem_->nodal_displacements(*histories[i].nodes, set_u, set_u_prev);
         const auto p = problem_->internal_force_sum(*histories[i].nodes);
-        histories[i].csv->append(static_cast<double>(step - 1) * dt, step - 1,
-                                 history_row(histories[i], step - 1, u_prev, u, u_prev, p));
+        histories[i].csv->append(
+            static_cast<double>(step - 1) * dt, step - 1,
+            history_row(histories[i], step - 1, set_u_prev, set_u, set_u_prev, p));
       }
       next_history[i] += histories[i].every;
     }
@@ -317,14 +318,16 @@ ExplicitRunReport ExplicitSolver::run(const ExplicitRunOptions& options) {
   // Every history ends with a sample at the last step; it needs one more element pass.
   for (std::size_t i = 0; i < histories.size(); ++i) {
     if (!histories[i].csv) continue;
-    problem_->displacement(u);
-    problem_->previous_displacement(u_prev);
-    problem_->internal_forces(u, forces);
+    if (forces.empty()) {
+      problem_->displacement(u);
+      problem_->internal_forces(u, forces);
+    }
+    problem_->nodal_displacements(*histories[i].nodes, set_u, set_u_prev);
     std::array<double, 3> p = {0, 0, 0};
     for (const std::int32_t node : *histories[i].nodes)
       for (int c = 0; c < 3; ++c) p[c] += forces[3 * node + c];
     histories[i].csv->append(static_cast<double>(n) * dt, n,
-                             history_row(histories[i], n, u, u, u_prev, p));
+                             history_row(histories[i], n, set_u, set_u, set_u_prev, p));
   }
   write_summary("completed", "");
   if (!files) {
