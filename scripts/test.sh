@@ -3,12 +3,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-dependencies.sh
+scripts/check-format.sh
 build_dir=${FEM_BUILD_DIR:-build-test}
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFEM_WARNINGS_AS_ERRORS=ON
 cmake --build "$build_dir"
 ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)"
 # Say why GPU tests were skipped (ctest itself prints only "Skipped").
-if ctest --test-dir "$build_dir" -L gpu 2>&1 | grep -q "Skipped"; then
-  reason=$(ctest --test-dir "$build_dir" -L gpu -V 2>&1 | grep -m1 -E "no CUDA backend here|built without the CUDA backend" | sed 's/^[0-9]*: //')
+gpu_log=$(ctest --test-dir "$build_dir" -L gpu -V 2>&1 || true)
+if grep -q "Skipped" <<<"$gpu_log"; then
+  reason=$(grep -E "no CUDA backend here|built without the CUDA backend" <<<"$gpu_log" | head -n 1 | sed 's/^[0-9]*: //' || true)
   echo "GPU tests skipped on this machine: ${reason:-see ctest -L gpu -V}"
 fi

@@ -44,10 +44,10 @@ int run_command(const CaseOptions& options, bool quiet) {
                    wall, eta);
     };
     const ExplicitRunReport r = solver.run(run);
-    const std::string steps =
-        r.fused_step_s > 0
-            ? fmt::format("time steps {:.3f} s", r.fused_step_s)
-            : fmt::format("element pass {:.3f} s, node pass {:.3f} s", r.element_pass_s, r.node_pass_s);
+    const std::string steps = r.fused_step_s > 0
+                                  ? fmt::format("time steps {:.3f} s", r.fused_step_s)
+                                  : fmt::format("element pass {:.3f} s, node pass {:.3f} s",
+                                                r.element_pass_s, r.node_pass_s);
     fmt::print(
         "completed {} steps of {:.4g} s to t = {} s on {} ({}, {} precision)\n"
         "  elements {}, nodes {}\n"
@@ -56,7 +56,8 @@ int run_command(const CaseOptions& options, bool quiet) {
         "  results in {}/ ({}.pvd, energy.csv, summary.json{})\n",
         r.steps, r.time_step, r.end_time, r.backend, r.execution_space, r.precision, r.num_elements,
         r.num_nodes, r.setup_s, steps, r.output_s, r.total_s, r.element_steps_per_second(),
-        run.output_directory, spec.name, spec.output.histories.empty() ? "" : ", histories as <name>.csv");
+        run.output_directory, spec.name,
+        spec.output.histories.empty() ? "" : ", histories as <name>.csv");
     return kOk;
   } catch (const std::exception& e) {
     return report_error(e);

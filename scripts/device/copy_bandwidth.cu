@@ -15,12 +15,14 @@ int main() {
   for (int i = 0; i < 3; ++i) cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice);  // warm-up
   const int reps = 20;
   cudaEventRecord(t0);
-  for (int i = 0; i < reps; ++i) cudaMemcpy(i % 2 ? a : b, i % 2 ? b : a, bytes, cudaMemcpyDeviceToDevice);
+  for (int i = 0; i < reps; ++i)
+    cudaMemcpy(i % 2 ? a : b, i % 2 ? b : a, bytes, cudaMemcpyDeviceToDevice);
   cudaEventRecord(t1);
   cudaEventSynchronize(t1);
   float ms = 0;
   cudaEventElapsedTime(&ms, t0, t1);
   const double gbs = 2.0 * double(bytes) * reps / (ms * 1e-3) / 1e9;
-  std::printf("device-to-device copy: %.1f GB/s (read + write, 2 GiB buffers, %d copies)\n", gbs, reps);
+  std::printf("device-to-device copy: %.1f GB/s (read + write, 2 GiB buffers, %d copies)\n", gbs,
+              reps);
   return cudaGetLastError() == cudaSuccess ? 0 : 1;
 }

@@ -17,11 +17,11 @@ namespace fem::cuda {
 
 }  // namespace fem::cuda
 
-#define FEM_CUDA_CHECK(call)                                                         \
-  do {                                                                               \
-    const cudaError_t fem_cuda_status_ = (call);                                     \
-    if (fem_cuda_status_ != cudaSuccess)                                             \
-      ::fem::cuda::throw_cuda_error(fem_cuda_status_, #call, __FILE__, __LINE__);   \
+#define FEM_CUDA_CHECK(call)                                                      \
+  do {                                                                            \
+    const cudaError_t fem_cuda_status_ = (call);                                  \
+    if (fem_cuda_status_ != cudaSuccess)                                          \
+      ::fem::cuda::throw_cuda_error(fem_cuda_status_, #call, __FILE__, __LINE__); \
   } while (0)
 
 /// After a kernel launch: launch-configuration errors surface here, not at the next sync.

@@ -96,10 +96,10 @@ template <class M>
 MaterialKernels make_material_kernels() {
   MaterialKernels k{};
   k.struct_size = sizeof(MaterialKernels);
-#define FEM_CUDA_SHAPE(SHAPE, NPE, NQP, HG)                              \
-  k.forces_single[SHAPE] = &launch_forces<M, float, NPE, NQP, HG>;       \
-  k.forces_double[SHAPE] = &launch_forces<M, double, NPE, NQP, HG>;      \
-  k.evaluate_single[SHAPE] = &launch_evaluate<M, float, NPE, NQP, HG>;   \
+#define FEM_CUDA_SHAPE(SHAPE, NPE, NQP, HG)                            \
+  k.forces_single[SHAPE] = &launch_forces<M, float, NPE, NQP, HG>;     \
+  k.forces_double[SHAPE] = &launch_forces<M, double, NPE, NQP, HG>;    \
+  k.evaluate_single[SHAPE] = &launch_evaluate<M, float, NPE, NQP, HG>; \
   k.evaluate_double[SHAPE] = &launch_evaluate<M, double, NPE, NQP, HG>;
   FEM_FOR_EACH_KERNEL_SHAPE(FEM_CUDA_SHAPE)
 #undef FEM_CUDA_SHAPE
@@ -109,10 +109,10 @@ MaterialKernels make_material_kernels() {
 }  // namespace fem::cuda
 
 /// Defines the entry point of material M's CUDA build (used by fem_add_material's template).
-#define FEM_CUDA_MATERIAL_PLUGIN(M, VERSION)                                                   \
-  namespace {                                                                                  \
-  const fem::cuda::MaterialKernels fem_cuda_kernels = fem::cuda::make_material_kernels<M>();   \
-  const fem::MaterialApi fem_material_api = {fem::make_material_host_api<M>(), "cuda",                 \
-                                             &fem_cuda_kernels};                               \
-  }                                                                                            \
+#define FEM_CUDA_MATERIAL_PLUGIN(M, VERSION)                                                 \
+  namespace {                                                                                \
+  const fem::cuda::MaterialKernels fem_cuda_kernels = fem::cuda::make_material_kernels<M>(); \
+  const fem::MaterialApi fem_material_api = {fem::make_material_host_api<M>(), "cuda",       \
+                                             &fem_cuda_kernels};                             \
+  }                                                                                          \
   FEM_DEFINE_PLUGIN_ENTRY(FEM_PLUGIN_MATERIAL, M::name, VERSION, "cuda", &fem_material_api)

@@ -86,7 +86,7 @@ MaterialKernels make_material_kernels() {
 #define FEM_OPENMP_MATERIAL_PLUGIN(M, VERSION)                                                     \
   namespace {                                                                                      \
   const fem::openmp::MaterialKernels fem_openmp_kernels = fem::openmp::make_material_kernels<M>(); \
-  const fem::MaterialApi fem_material_api = {fem::make_material_host_api<M>(), "openmp",                     \
+  const fem::MaterialApi fem_material_api = {fem::make_material_host_api<M>(), "openmp",           \
                                              &fem_openmp_kernels};                                 \
   }                                                                                                \
   FEM_DEFINE_PLUGIN_ENTRY(FEM_PLUGIN_MATERIAL, M::name, VERSION, "openmp", &fem_material_api)
