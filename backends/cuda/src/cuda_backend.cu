@@ -144,7 +144,8 @@ template <class T>
 struct DeviceBlock {
   const BlockSystem* system = nullptr;
   DeviceArray<std::int32_t> connectivity;
-  DeviceArray<T> gradients, volumes, hourglass_vectors, hourglass_stiffness, params, state;
+  DeviceArray<T> gradients, volumes, hourglass_vectors, hourglass_base, hourglass_stiffness, params,
+      state;
   ForceLaunch<T> forces = nullptr;
   EvaluateLaunch<T> evaluate = nullptr;
 };
@@ -173,6 +174,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
       d.gradients.upload(b.shape_gradients);
       d.volumes.upload(b.quadrature_volumes);
       d.hourglass_vectors.upload(b.hourglass_vectors);
+      d.hourglass_base.upload(b.hourglass_base);
       d.hourglass_stiffness.upload(b.hourglass_stiffness);
       d.params.upload(b.material_params);
       d.state.upload(std::vector<T>(static_cast<std::size_t>(b.num_elements * b.quadrature_points *
@@ -375,6 +377,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
                               b.gradients.data(),
                               b.volumes.data(),
                               b.hourglass_vectors.data_or_null(),
+                              b.hourglass_base.data_or_null(),
                               b.hourglass_stiffness.data_or_null(),
                               b.params.data_or_null(),
                               b.state.data_or_null(),

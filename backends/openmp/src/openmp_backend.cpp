@@ -45,7 +45,8 @@ template <class T>
 struct BlockData {
   const BlockSystem* system;
   std::vector<std::int32_t> connectivity;
-  std::vector<T> gradients, volumes, hourglass_vectors, hourglass_stiffness, params, state;
+  std::vector<T> gradients, volumes, hourglass_vectors, hourglass_base, hourglass_stiffness, params,
+      state;
   int num_state = 0;
   ForceLoop<T> forces = nullptr;
   EvaluateLoop<T> evaluate = nullptr;
@@ -70,6 +71,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
       d.gradients = convert<T>(b.shape_gradients);
       d.volumes = convert<T>(b.quadrature_volumes);
       d.hourglass_vectors = convert<T>(b.hourglass_vectors);
+      d.hourglass_base = convert<T>(b.hourglass_base);
       d.hourglass_stiffness = convert<T>(b.hourglass_stiffness);
       d.params = convert<T>(b.material_params);
       d.num_state = b.material->host.num_state;
@@ -194,6 +196,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
         b.gradients.data(),
         b.volumes.data(),
         b.hourglass_vectors.empty() ? nullptr : b.hourglass_vectors.data(),
+        b.hourglass_base.empty() ? nullptr : b.hourglass_base.data(),
         b.hourglass_stiffness.empty() ? nullptr : b.hourglass_stiffness.data(),
         b.params.data(),
         b.state.empty() ? nullptr : b.state.data(),

@@ -26,10 +26,14 @@ struct BlockSystem {
   int nodes_per_element = 0;
   int quadrature_points = 0;
   std::int64_t num_elements = 0;
-  std::vector<std::int32_t> connectivity;   ///< [e][a]
-  std::vector<double> shape_gradients;      ///< [e][q][a][k]: dN_a/dX_k in the reference config
-  std::vector<double> quadrature_volumes;   ///< [e][q]: w_q det J_q
-  std::vector<double> hourglass_vectors;    ///< Hex8Hourglass: [e][mode][a] gamma vectors
+  std::vector<std::int32_t> connectivity;  ///< [e][a]
+  std::vector<double> shape_gradients;     ///< [e][q][a][k]: dN_a/dX_k in the reference config
+  std::vector<double> quadrature_volumes;  ///< [e][q]: w_q det J_q
+  /// Hex8Hourglass: [e][mode][j] = h_mode . X_j, the base vectors projected on the reference
+  /// coordinates; with the gradients they give the Flanagan-Belytschko gamma vectors
+  /// gamma = (h - (h . X_j) b_j) / 8 (12 numbers per element instead of 32).
+  std::vector<double> hourglass_vectors;
+  std::vector<double> hourglass_base;       ///< Hex8Hourglass: [mode][a], the element's h vectors
   std::vector<double> hourglass_stiffness;  ///< Hex8Hourglass: [e] k
   const MaterialApi* material = nullptr;    ///< the material plugin's build for this backend
   std::vector<double> material_params;

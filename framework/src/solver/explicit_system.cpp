@@ -87,7 +87,8 @@ BlockGeometry precompute_block(const Model& model, const ModelBlock& b, BlockSys
   out.shape_gradients.resize(static_cast<std::size_t>(ne * nqp * npe * 3));
   out.quadrature_volumes.resize(static_cast<std::size_t>(ne * nqp));
   if (hourglass) {
-    out.hourglass_vectors.resize(static_cast<std::size_t>(ne * 32));
+    out.hourglass_vectors.resize(static_cast<std::size_t>(ne * 12));
+    out.hourglass_base.assign(el.hourglass_base_vectors, el.hourglass_base_vectors + 32);
     out.hourglass_stiffness.resize(static_cast<std::size_t>(ne));
   }
   BlockGeometry g;
@@ -115,12 +116,13 @@ BlockGeometry precompute_block(const Model& model, const ModelBlock& b, BlockSys
         for (int k = 0; k < 3; ++k) out.shape_gradients[(e * 8 + a) * 3 + k] = mean.gradients(a, k);
       out.quadrature_volumes[e] = volume;
       // gamma = (h - (h . X_j) b_j) / 8 is orthogonal to every linear field, so the hourglass
-      // force vanishes for all deformations the one-point rule sees.
+      // force vanishes for all deformations the one-point rule sees. The kernels rebuild it from
+      // the 12 projections h . X_j stored here and the gradients.
       const Eigen::MatrixXd H =
           Eigen::Map<const Eigen::Matrix<double, 4, 8, Eigen::RowMajor>>(el.hourglass_base_vectors);
-      const Eigen::MatrixXd gamma = (H - (H * X) * mean.gradients.transpose()) / 8.0;  // 4 x 8
+      const Eigen::MatrixXd projections = H * X;  // 4 x 3
       for (int m = 0; m < 4; ++m)
-        for (int a = 0; a < 8; ++a) out.hourglass_vectors[e * 32 + 8 * m + a] = gamma(m, a);
+        for (int j = 0; j < 3; ++j) out.hourglass_vectors[e * 12 + 3 * m + j] = projections(m, j);
       out.hourglass_stiffness[e] =
           b.spec->hourglass_coefficient * modulus * volume * mean.gradients.squaredNorm() / 3.0;
     } else {

@@ -29,7 +29,8 @@ struct ElementPassArgs {
   const std::int32_t* connectivity;  ///< [e][a]
   const T* gradients;                ///< [e][q][a][k]: dN_a/dX_k
   const T* volumes;                  ///< [e][q]: w_q det J_q
-  const T* hourglass_vectors;        ///< [e][4][8] or null
+  const T* hourglass_vectors;        ///< [e][4][3]: h_m . X_j, or null
+  const T* hourglass_base;           ///< [4][8]: h_m, or null
   const T* hourglass_stiffness;      ///< [e] or null
   const T* params;                   ///< material parameters
   T* state;                          ///< [e][q][num_state] or null
@@ -114,6 +115,18 @@ FEM_INLINE Mat3<T> deformation_gradient(const T (&ue)[CAP][3], const T* grad, in
   return F;
 }
 
+/// Flanagan-Belytschko gamma vectors of element e, gamma_m = (h_m - (h_m . X_j) b_j) / 8, rebuilt
+/// from the 12 projections h_m . X_j and the element's one-point gradients b (already needed).
+template <class T>
+FEM_INLINE void hourglass_gamma(const ElementPassArgs<T>& a, std::int64_t e, T (&gamma)[32]) {
+  const T* c = a.hourglass_vectors + e * 12;
+  const T* b = a.gradients + e * 24;
+  for (int m = 0; m < 4; ++m)
+    for (int n = 0; n < 8; ++n)
+      gamma[8 * m + n] = T(0.125) * (a.hourglass_base[8 * m + n] - c[3 * m] * b[3 * n] -
+                                     c[3 * m + 1] * b[3 * n + 1] - c[3 * m + 2] * b[3 * n + 2]);
+}
+
 /// Hourglass mode amplitudes s_m = Gamma_m^T u of a one-point hexahedron (4 modes x 3).
 template <class T, int CAP>
 FEM_INLINE void hourglass_amplitudes(const T* gamma, const T (&ue)[CAP][3], T (&s)[4][3]) {
@@ -153,7 +166,8 @@ FEM_INLINE T element_forces(const ElementPassArgs<T>& a, std::int64_t e) {
   }
   if constexpr (HOURGLASS) {
     // f_hg = k Gamma Gamma^T u (Joldes, Wittek & Miller 2008).
-    const T* gamma = a.hourglass_vectors + e * 32;
+    T gamma[32];
+    detail::hourglass_gamma(a, e, gamma);
     const T k = a.hourglass_stiffness[e];
     T s[4][3];
     detail::hourglass_amplitudes<T, CAP>(gamma, ue, s);
@@ -225,7 +239,9 @@ FEM_INLINE void element_evaluate(const ElementPassArgs<T>& a, std::int64_t e,
   double hg = 0.0;
   if constexpr (HOURGLASS) {
     T s[4][3];
-    detail::hourglass_amplitudes<T, CAP>(a.hourglass_vectors + e * 32, ue, s);
+    T gamma[32];
+    detail::hourglass_gamma(a, e, gamma);
+    detail::hourglass_amplitudes<T, CAP>(gamma, ue, s);
     for (int m = 0; m < 4; ++m)
       for (int i = 0; i < 3; ++i) hg += static_cast<double>(s[m][i]) * static_cast<double>(s[m][i]);
     hg *= 0.5 * static_cast<double>(a.hourglass_stiffness[e]);
