@@ -97,7 +97,6 @@ struct PhaseTimes {
   double node_pass_s = 0.0;
   /// Steps timed as a whole (fused launches, graphs), not split by phase.
   double fused_step_s = 0.0;
-  [[nodiscard]] double total_s() const { return element_pass_s + node_pass_s + fused_step_s; }
 };
 
 /// A running explicit problem inside a backend. Step k advances t_k = k dt to t_{k+1}.

@@ -59,12 +59,6 @@ constexpr MaterialHostApi make_material_host_api() {
 
 /// Common algebra for hyperelastic laws.
 ///
-/// Lame parameters from Young's modulus and Poisson's ratio.
-FEM_INLINE void lame_from_young_poisson(double E, double nu, double& lambda, double& mu) {
-  mu = E / (2.0 * (1.0 + nu));
-  lambda = E * nu / ((1.0 + nu) * (1.0 - 2.0 * nu));
-}
-
 /// Green-Lagrange strain E = (F^T F - I) / 2.
 template <class T>
 FEM_INLINE Mat3<T> green_lagrange(const Mat3<T>& F) {
