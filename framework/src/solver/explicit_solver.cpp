@@ -156,8 +156,9 @@ ExplicitRunReport ExplicitSolver::run(const ExplicitRunOptions& options) {
     return row;
   };
 
+  // A frame at step k from u_k and u_{k-1}; `record` adds its energies to the run's record.
   const auto make_frame = [&](std::int64_t k, const std::vector<double>& uk,
-                              const std::vector<double>& ukm1) {
+                              const std::vector<double>& ukm1, bool record) {
     OutputFrame frame;
     frame.step = k;
     frame.time = static_cast<double>(k) * dt;
@@ -180,8 +181,8 @@ ExplicitRunReport ExplicitSolver::run(const ExplicitRunOptions& options) {
         const double v = (uk[3 * i + c] - ukm1[3 * i + c]) / dt;
         energy.kinetic += 0.5 * sys.lumped_mass[i] * v * v;
       }
-    report.energies.push_back(energy);
-    if (energy_csv)
+    if (record) report.energies.push_back(energy);
+    if (record && energy_csv)
       energy_csv->append(frame.time, k, {energy.kinetic, energy.strain, energy.hourglass});
     const auto& fields = spec.output.fields;
     if (wants(fields, "displacement")) frame.point_fields.push_back({"displacement", 3, uk});
@@ -210,7 +211,7 @@ ExplicitRunReport ExplicitSolver::run(const ExplicitRunOptions& options) {
     const auto t0 = Clock::now();
     problem_->displacement(u);
     problem_->previous_displacement(u_prev);
-    const OutputFrame frame = make_frame(k, u, u_prev);
+    const OutputFrame frame = make_frame(k, u, u_prev, true);
     if (vtk) {
       const std::string path = vtk->write(frame);
       if (vtk->frames_written() == 1) report.files.push_back(vtk->pvd_path());
@@ -283,11 +284,9 @@ ExplicitRunReport ExplicitSolver::run(const ExplicitRunOptions& options) {
                   : std::string("has non-finite values (NaN or Inf)"));
       std::string where;
       if (files) {
-        problem_->displacement(u);
+        // u_{n-1} is the last state every element accepted (its velocity is not known: zero).
         problem_->previous_displacement(u_prev);
-        // u_prev is the last state every element accepted.
-        OutputFrame frame = make_frame(bad_step - 1, u_prev, u_prev);
-        frame.time = static_cast<double>(bad_step - 1) * dt;
+        const OutputFrame frame = make_frame(bad_step - 1, u_prev, u_prev, false);
         if (vtk) where = vtk->write_single(frame, spec.name + "_last_good.vtu");
       }
       msg << "\n  hint: reduce solver.safety_factor or solver.time_step, add mass_damping, "
