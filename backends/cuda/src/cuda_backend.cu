@@ -52,6 +52,9 @@ struct NodePassArgs {
   const T* node_forces;  // atomic assembly: already summed per node (then `forces` is unused)
   const T* acoef;        // 2 dt^2 / ((2 + q dt) m)
   T b, c;
+  /// Per node: bit i set if dof i is prescribed, bit 3 + i if it carries a nodal load. Most
+  /// nodes have neither, and then the per-dof boundary-condition arrays are not read at all.
+  const std::uint8_t* dof_flags;
   const std::int32_t* prescribed_amplitude;
   const T* prescribed_value;
   const std::int32_t* load_amplitude;
@@ -82,16 +85,15 @@ __global__ void __launch_bounds__(kNodeThreads) node_kernel(const NodePassArgs<T
     }
   }
   const T g_amp = a.gravity_amplitude >= 0 ? static_cast<T>(a.amp_now[a.gravity_amplitude]) : T(0);
+  const unsigned flags = a.dof_flags[n];
   for (int i = 0; i < 3; ++i) {
     const std::int64_t d = 3 * n + i;
-    const int pa = a.prescribed_amplitude[d];
     T next;
-    if (pa >= 0) {
-      next = a.prescribed_value[d] * static_cast<T>(a.amp_next[pa]);
+    if (flags & (1u << i)) {
+      next = a.prescribed_value[d] * static_cast<T>(a.amp_next[a.prescribed_amplitude[d]]);
     } else {
       T r = -p[i];
-      const int la = a.load_amplitude[d];
-      if (la >= 0) r += a.load_value[d] * static_cast<T>(a.amp_now[la]);
+      if (flags & (8u << i)) r += a.load_value[d] * static_cast<T>(a.amp_now[a.load_amplitude[d]]);
       next = a.acoef[n] * r + a.gravity[i] * g_amp + a.b * a.u[d] - a.c * a.u_next[d];
     }
     a.u_next[d] = next;
@@ -210,6 +212,13 @@ class ExplicitProblemImpl final : public ExplicitProblem {
       node_forces_.resize(static_cast<std::size_t>(3 * s.num_nodes));
       FEM_CUDA_CHECK(cudaMemset(node_forces_.data(), 0, node_forces_.size() * sizeof(T)));
     }
+    std::vector<std::uint8_t> flags(static_cast<std::size_t>(s.num_nodes), 0);
+    for (std::int64_t n = 0; n < s.num_nodes; ++n)
+      for (int i = 0; i < 3; ++i) {
+        if (s.prescribed_amplitude[3 * n + i] >= 0) flags[n] |= static_cast<std::uint8_t>(1u << i);
+        if (s.load_amplitude[3 * n + i] >= 0) flags[n] |= static_cast<std::uint8_t>(8u << i);
+      }
+    dof_flags_.upload(flags);
     prescribed_amplitude_.upload(s.prescribed_amplitude);
     prescribed_value_.upload(s.prescribed_value);
     load_amplitude_.upload(s.load_amplitude);
@@ -408,6 +417,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
                       acoef_.data(),
                       b_,
                       c_,
+                      dof_flags_.data(),
                       prescribed_amplitude_.data(),
                       prescribed_value_.data(),
                       load_amplitude_.data(),
@@ -476,6 +486,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   DeviceArray<T> u_[2];
   int parity_ = 0;  // u_[parity_] holds the current displacement
   DeviceArray<std::int64_t> offsets_, slots_;
+  DeviceArray<std::uint8_t> dof_flags_;
   DeviceArray<std::int32_t> prescribed_amplitude_, load_amplitude_;
   DeviceArray<Amplitude> amplitudes_;
   DeviceArray<double> amp_now_, amp_next_;
