@@ -46,7 +46,12 @@ struct MaterialKernels {
   EvaluateLaunch<double> evaluate_double[kNumShapes];
 };
 
-inline constexpr int kElementThreads = 128;
+// Threads per block of the element kernels; a compile-time knob (-DFEM_CUDA_ELEMENT_THREADS=N in
+// CMAKE_CUDA_FLAGS) so that block sizes can be compared without editing the source.
+#ifndef FEM_CUDA_ELEMENT_THREADS
+#define FEM_CUDA_ELEMENT_THREADS 128
+#endif
+inline constexpr int kElementThreads = FEM_CUDA_ELEMENT_THREADS;
 
 inline unsigned grid_for(std::int64_t n, int threads) {
   return static_cast<unsigned>((n + threads - 1) / threads);
