@@ -49,7 +49,7 @@ struct MaterialKernels {
 // Threads per block of the element kernels; a compile-time knob (-DFEM_CUDA_ELEMENT_THREADS=N in
 // CMAKE_CUDA_FLAGS) so that block sizes can be compared without editing the source.
 #ifndef FEM_CUDA_ELEMENT_THREADS
-#define FEM_CUDA_ELEMENT_THREADS 128
+#define FEM_CUDA_ELEMENT_THREADS 64
 #endif
 inline constexpr int kElementThreads = FEM_CUDA_ELEMENT_THREADS;
 
