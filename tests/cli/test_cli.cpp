@@ -125,6 +125,17 @@ TEST(Cli, FailedSolveExitsWithThreeAndKeepsOutput) {
   fs::remove_all(out);
 }
 
+TEST(Cli, EveryShippedCaseIsValid) {
+  int cases = 0;
+  for (const auto& entry : fs::directory_iterator(std::string(FEM_SOURCE_DIR) + "/cases")) {
+    if (entry.path().extension() != ".yaml") continue;
+    ++cases;
+    const Result r = fem("check " + entry.path().string());
+    EXPECT_EQ(r.code, 0) << entry.path() << "\n" << r.output;
+  }
+  EXPECT_GE(cases, 2);
+}
+
 TEST(Cli, HelpIsAvailableEverywhere) {
   for (const char* cmd : {"--help", "run --help", "check --help", "plugins --help"}) {
     const Result r = fem(cmd);
