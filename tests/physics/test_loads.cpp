@@ -7,20 +7,6 @@
 namespace fem::test {
 namespace {
 
-/// The force the supports exert on a node set at rest: internal forces minus the body force
-/// that acts on the supported nodes themselves (it goes straight into the support).
-std::array<double, 3> reaction(PreparedRun& run, const std::string& set) {
-  std::vector<double> f;
-  run.solver->problem().internal_forces(displacement(run), f);
-  const ExplicitSystem& sys = run.solver->setup().system;
-  std::array<double, 3> r = {0, 0, 0};
-  for (const std::int32_t n : run.model.mesh.node_sets.at(set))
-    for (int i = 0; i < 3; ++i)
-      r[i] +=
-          f[3 * n + i] - (sys.gravity_amplitude >= 0 ? sys.lumped_mass[n] * sys.gravity[i] : 0.0);
-  return r;
-}
-
 const std::string kColumn = R"(
 mesh: {generator: box, cells: hex8, size: [0.02, 0.02, 0.06], divisions: [2, 2, 6]}
 materials:
@@ -40,7 +26,7 @@ TEST(Loads, GravityIsCarriedByTheSupport) {
                             on_backend({{"precision", "double"}}));
   run_in_memory(run);
   const double weight = 1200.0 * 0.02 * 0.02 * 0.06 * 9.81;
-  const auto r = reaction(run, "base");
+  const auto r = support_reaction(run, "base");
   // The supports carry the whole weight, upwards.
   EXPECT_NEAR(r[2] / weight, 1.0, 0.01) << r[2] << " N vs weight " << weight << " N";
   EXPECT_NEAR(r[0], 0.0, 1e-3 * weight);
@@ -57,7 +43,7 @@ TEST(Loads, NodalForcesAreCarriedByTheSupport) {
               on_backend({{"precision", "double"}}));
   run_in_memory(run);
   const double nodes = static_cast<double>(run.model.mesh.node_sets.at("top").size());
-  const auto r = reaction(run, "base");
+  const auto r = support_reaction(run, "base");
   // At rest the supports push back with the opposite of the applied total.
   EXPECT_NEAR(r[0] / (0.001 * nodes), -1.0, 0.01) << r[0];
   EXPECT_NEAR(r[2] / (-0.002 * nodes), -1.0, 0.01) << r[2];

@@ -1,6 +1,7 @@
 // Test helpers: build a model from YAML text and run it on a backend without writing files.
 #pragma once
 
+#include <array>
 #include <memory>
 #include <string>
 
@@ -39,6 +40,20 @@ inline std::vector<double> displacement(PreparedRun& r) {
   std::vector<double> u;
   r.solver->problem().displacement(u);
   return u;
+}
+
+/// The force the supports exert on a node set at rest: internal forces at the final state minus
+/// the body force acting on the supported nodes themselves (it goes straight into the support).
+inline std::array<double, 3> support_reaction(PreparedRun& r, const std::string& set) {
+  std::vector<double> f;
+  r.solver->problem().internal_forces(displacement(r), f);
+  const ExplicitSystem& sys = r.solver->setup().system;
+  std::array<double, 3> reaction = {0, 0, 0};
+  for (const std::int32_t n : r.model.mesh.node_sets.at(set))
+    for (int i = 0; i < 3; ++i)
+      reaction[i] +=
+          f[3 * n + i] - (sys.gravity_amplitude >= 0 ? sys.lumped_mass[n] * sys.gravity[i] : 0.0);
+  return reaction;
 }
 
 }  // namespace fem::test

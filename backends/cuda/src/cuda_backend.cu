@@ -10,7 +10,6 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <map>
 #include <memory>
 #include <string>
@@ -20,6 +19,7 @@
 #include <fem/backend.hpp>
 #include <fem/cuda/check.hpp>
 #include <fem/cuda/element_kernels.cuh>
+#include <fem/kernels/material_table.hpp>
 #include <fem/plugin.hpp>
 
 #include "device_array.cuh"
@@ -159,17 +159,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     check_memory();
     FEM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     for (const BlockSystem& b : s.blocks) {
-      const auto* k = static_cast<const MaterialKernels*>(b.material->kernels);
-      if (b.material->backend == nullptr || std::strcmp(b.material->backend, "cuda") != 0)
-        throw PluginError("block '" + b.name + "': its material was built for backend '" +
-                          (b.material->backend ? b.material->backend : "?") + "', not cuda");
-      if (k == nullptr || k->struct_size != sizeof(MaterialKernels))
-        throw PluginError("block '" + b.name +
-                          "': the material plugin was built for a different CUDA backend "
-                          "version; rebuild it against this fem");
-      if (b.nodes_per_element > kernels::kMaxNodesPerElement)
-        throw Error("block '" + b.name + "': elements with more than " +
-                    std::to_string(kernels::kMaxNodesPerElement) + " nodes are not supported");
+      const MaterialKernels& k = kernels::checked_material_kernels<MaterialKernels>(b, "cuda");
       DeviceBlock<T> d;
       d.system = &b;
       d.connectivity.upload(b.connectivity);
@@ -184,11 +174,11 @@ class ExplicitProblemImpl final : public ExplicitProblem {
                                     T(0)));
       const KernelShape shape = kernel_shape(b.family, b.nodes_per_element, b.quadrature_points);
       if constexpr (std::is_same_v<T, float>) {
-        d.forces = k->forces_single[shape];
-        d.evaluate = k->evaluate_single[shape];
+        d.forces = k.forces_single[shape];
+        d.evaluate = k.evaluate_single[shape];
       } else {
-        d.forces = k->forces_double[shape];
-        d.evaluate = k->evaluate_double[shape];
+        d.forces = k.forces_double[shape];
+        d.evaluate = k.evaluate_double[shape];
       }
       blocks_.push_back(std::move(d));
     }

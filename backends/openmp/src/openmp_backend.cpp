@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <limits>
 #include <memory>
 #include <string>
@@ -19,6 +18,7 @@
 
 #include <fem/backend.hpp>
 #include <fem/error.hpp>
+#include <fem/kernels/material_table.hpp>
 #include <fem/openmp/element_kernels.hpp>
 #include <fem/plugin.hpp>
 
@@ -57,14 +57,8 @@ class ExplicitProblemImpl final : public ExplicitProblem {
  public:
   explicit ExplicitProblemImpl(const ExplicitSystem& s) : sys_(s) {
     for (const BlockSystem& b : s.blocks) {
-      const auto* kernels = static_cast<const MaterialKernels*>(b.material->kernels);
-      if (b.material->backend == nullptr || std::strcmp(b.material->backend, "openmp") != 0)
-        throw PluginError("block '" + b.name + "': its material was built for backend '" +
-                          (b.material->backend ? b.material->backend : "?") + "', not openmp");
-      if (kernels == nullptr || kernels->struct_size != sizeof(MaterialKernels))
-        throw PluginError("block '" + b.name +
-                          "': the material plugin was built for a different OpenMP backend "
-                          "version; rebuild it against this fem");
+      const MaterialKernels& table =
+          kernels::checked_material_kernels<MaterialKernels>(b, "openmp");
       BlockData<T> d;
       d.system = &b;
       d.connectivity = b.connectivity;
@@ -79,15 +73,12 @@ class ExplicitProblemImpl final : public ExplicitProblem {
                      T(0));
       const KernelShape shape = kernel_shape(b.family, b.nodes_per_element, b.quadrature_points);
       if constexpr (std::is_same_v<T, float>) {
-        d.forces = kernels->forces_single[shape];
-        d.evaluate = kernels->evaluate_single[shape];
+        d.forces = table.forces_single[shape];
+        d.evaluate = table.evaluate_single[shape];
       } else {
-        d.forces = kernels->forces_double[shape];
-        d.evaluate = kernels->evaluate_double[shape];
+        d.forces = table.forces_double[shape];
+        d.evaluate = table.evaluate_double[shape];
       }
-      if (b.nodes_per_element > kMaxNodesPerElement)
-        throw Error("block '" + b.name + "': elements with more than " +
-                    std::to_string(kMaxNodesPerElement) + " nodes are not supported");
       blocks_.push_back(std::move(d));
     }
     // Central-difference coefficients with mass-proportional damping q (seed 000, eq. 4-5).

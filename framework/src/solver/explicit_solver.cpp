@@ -213,20 +213,23 @@ ExplicitRunReport ExplicitSolver::run(const ExplicitRunOptions& options) {
     problem_->previous_displacement(u_prev);
     const OutputFrame frame = make_frame(k, u, u_prev, true);
     if (vtk) {
-      const std::string path = vtk->write(frame);
+      vtk->write(frame);
       if (vtk->frames_written() == 1) report.files.push_back(vtk->pvd_path());
     }
     report.output_s += seconds_since(t0);
     if (options.progress) options.progress(k, n, frame.time);
   };
 
-  const auto write_summary = [&](const std::string& status, const std::string& message) {
-    if (!files) return;
+  const auto finish_timing = [&] {
     const PhaseTimes times = problem_->phase_times();
     report.element_pass_s = times.element_pass_s;
     report.node_pass_s = times.node_pass_s;
     report.fused_step_s = times.fused_step_s;
     report.total_s = seconds_since(run_start) + setup_s_;
+  };
+  const auto write_summary = [&](const std::string& status, const std::string& message) {
+    finish_timing();
+    if (!files) return;
     RunSummary s;
     s.set("case", spec.file);
     s.set("name", spec.name);
@@ -329,13 +332,6 @@ ExplicitRunReport ExplicitSolver::run(const ExplicitRunOptions& options) {
                              history_row(histories[i], n, set_u, set_u, set_u_prev, p));
   }
   write_summary("completed", "");
-  if (!files) {
-    const PhaseTimes times = problem_->phase_times();
-    report.element_pass_s = times.element_pass_s;
-    report.node_pass_s = times.node_pass_s;
-    report.fused_step_s = times.fused_step_s;
-    report.total_s = seconds_since(run_start) + setup_s_;
-  }
   return report;
 }
 
