@@ -33,7 +33,7 @@ for assembly in ${FEM_PROFILE_ASSEMBLY:-atomic deterministic}; do
       if [ -n "$ncu" ]; then
         # Kernels 200-203 of the run: past start-up, inside the step graphs.
         "$ncu" --metrics "$metrics" --launch-skip 200 --launch-count 4 --csv \
-          "$fem" "${args[@]}" --end-time 0.002 --output build-prof/ncu > "$out/ncu-$tag.csv" 2>&1
+          "$fem" "${args[@]}" --end-time 0.01 --output build-prof/ncu > "$out/ncu-$tag.csv" 2>&1
       fi
     done
   done
