@@ -8,6 +8,7 @@ packages=(
   libyaml-cpp-dev libeigen3-dev libvtk9-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev libfmt-dev libspdlog-dev nlohmann-json3-dev
+  libtrilinos-kokkos-dev
   clang-format
 )
 

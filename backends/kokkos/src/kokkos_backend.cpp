@@ -1,0 +1,486 @@
+// The Kokkos backend: explicit TLED steps written once for every Kokkos execution space.
+//
+// One element pass per block (the material plugin's fused parallel_for) and one fused node pass
+// per step (deterministic gather of element forces through the node-to-slot incidence, loads and
+// amplitudes, damped central difference, prescribed displacements), as in the OpenMP reference.
+// Failures are recorded on the device (FailureSlot) and read once per advance(), so a device
+// space runs its steps without a host round trip.
+#include <Kokkos_Core.hpp>
+#if defined(KOKKOS_ENABLE_CUDA)
+#include <cuda_runtime.h>
+#endif
+#if defined(__SSE__)
+#include <xmmintrin.h>
+#endif
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <fem/backend.hpp>
+#include <fem/error.hpp>
+#include <fem/kernels/material_table.hpp>
+#include <fem/kokkos/element_kernels.hpp>
+#include <fem/plugin.hpp>
+
+#include "node_pass.hpp"
+#include "runtime.hpp"
+
+namespace fem::kokkos {
+namespace {
+
+template <class Space, class T>
+using View = Kokkos::View<T*, typename Space::memory_space>;
+
+/// Flush denormals to zero on the host threads a host space runs on, as the OpenMP reference
+/// does (and nvcc's --ftz on the device): x86 arithmetic in the denormal range is up to 100x
+/// slower and the two backends must round alike.
+template <class Space>
+void flush_denormals() {
+#if defined(__SSE__)
+  _mm_setcsr(_mm_getcsr() | 0x8040);  // FTZ (bit 15) | DAZ (bit 6), this thread
+#if defined(KOKKOS_ENABLE_OPENMP) && defined(_OPENMP)
+  if constexpr (std::is_same_v<Space, Kokkos::OpenMP>) {
+#pragma omp parallel
+    _mm_setcsr(_mm_getcsr() | 0x8040);
+  }
+#endif
+#endif
+}
+
+template <class V, class S>
+void copy_in(const V& d, const std::vector<S>& src) {
+  const auto h = Kokkos::create_mirror_view(d);
+  for (std::size_t i = 0; i < src.size(); ++i)
+    h(i) = static_cast<typename V::non_const_value_type>(src[i]);
+  Kokkos::deep_copy(d, h);
+}
+
+template <class Space, class T, class S>
+View<Space, T> upload(const std::string& label, const std::vector<S>& src) {
+  View<Space, T> d(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), src.size());
+  copy_in(d, src);
+  return d;
+}
+
+template <class V>
+void copy_out(const V& d, std::vector<double>& out) {
+  const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d);
+  out.resize(d.extent(0));
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<double>(h(i));
+}
+
+template <class V>
+auto data_or_null(const V& v) {
+  return v.extent(0) ? v.data() : nullptr;
+}
+
+template <class Space, class T>
+struct DeviceBlock {
+  const BlockSystem* system = nullptr;
+  View<Space, std::int32_t> connectivity;
+  View<Space, T> gradients, volumes, hourglass_vectors, hourglass_base, hourglass_stiffness, params,
+      state;
+  ForceLoop<T> forces = nullptr;
+  EvaluateLoop<T> evaluate = nullptr;
+};
+
+template <class Space, class T>
+class ExplicitProblemImpl final : public ExplicitProblem {
+ public:
+  explicit ExplicitProblemImpl(const ExplicitSystem& s) : sys_(s) {
+    try {
+      allocate();
+    } catch (const std::runtime_error& e) {  // Kokkos reports a failed allocation this way
+      if (dynamic_cast<const Error*>(&e)) throw;
+      throw Error(std::string("the Kokkos backend could not allocate the case's memory on ") +
+                  Space::name() + ": " + e.what() +
+                  "\n  hint: run in single precision (--precision single), use a coarser mesh, "
+                  "or a device with more memory");
+    }
+  }
+
+  AdvanceResult advance(std::int64_t first_step, std::int64_t num_steps) override {
+    if constexpr (kRunsOnHost<Space>) flush_denormals<Space>();
+    Kokkos::deep_copy(failure_, FailureSlot{kNoFailure, kNoFailure});
+    FailureSlot* failure = failure_.data();
+    Kokkos::Timer total;
+    std::int64_t launched = 0;
+    for (std::int64_t k = 0; k < num_steps; ++k) {
+      const std::int64_t step = first_step + k;
+      Kokkos::Timer phase;
+      element_pass(current().data(), failure);
+      if constexpr (kRunsOnHost<Space>) {
+        // Synchronous here: stop at once, like the reference.
+        times_.element_pass_s += phase.seconds();
+        if (failure->key != kNoFailure) {
+          failure->step = static_cast<unsigned long long>(step);
+          break;
+        }
+        phase.reset();
+      }
+      node_pass(step, failure);
+      if constexpr (kRunsOnHost<Space>) times_.node_pass_s += phase.seconds();
+      parity_ ^= 1;
+      ++launched;
+    }
+    FailureSlot slot{};
+    Kokkos::deep_copy(slot, failure_);  // waits for the steps
+    if constexpr (!kRunsOnHost<Space>) times_.fused_step_s += total.seconds();
+
+    AdvanceResult r;
+    if (slot.step == kNoFailure) {
+      r.steps_done = num_steps;
+      return r;
+    }
+    // The failing step's element pass flagged and everything after it returned: the state is
+    // u_{bad} and u_{bad-1}. Undo the buffer flips of the passes that did not run.
+    r.steps_done = static_cast<std::int64_t>(slot.step) - first_step;
+    parity_ ^= static_cast<int>((launched - r.steps_done) & 1);
+    r.block = static_cast<int>(slot.key >> kBlockShift);
+    r.element = static_cast<std::int64_t>(slot.key & ((1ull << kBlockShift) - 1));
+    r.value = static_cast<double>(det_f(r.block, r.element));
+    r.status = kernels::is_finite(r.value) ? AdvanceResult::Status::InvertedElement
+                                           : AdvanceResult::Status::NotFinite;
+    return r;
+  }
+
+  void displacement(std::vector<double>& u) const override { copy_out(current(), u); }
+  void previous_displacement(std::vector<double>& u) const override { copy_out(previous(), u); }
+  void set_displacement(const std::vector<double>& u, const std::vector<double>& u_prev) override {
+    copy_in(current(), u);
+    copy_in(previous(), u_prev);
+  }
+
+  void nodal_displacements(const std::vector<std::int32_t>& nodes, std::vector<double>& u,
+                           std::vector<double>& u_prev) const override {
+    const auto count = static_cast<std::int64_t>(nodes.size());
+    const auto d_nodes = upload<Space, std::int32_t>("fem::nodes", nodes);
+    View<Space, double> d_u("fem::u_at_nodes", 3 * nodes.size()),
+        d_prev("fem::u_prev_at_nodes", 3 * nodes.size());
+    Kokkos::parallel_for("fem::kokkos::pick_nodes", Range<Space>(0, count),
+                         detail::PickNodes<T>{d_nodes.data(), current().data(), previous().data(),
+                                              d_u.data(), d_prev.data()});
+    copy_out(d_u, u);
+    copy_out(d_prev, u_prev);
+  }
+
+  std::array<double, 3> internal_force_sum(const std::vector<std::int32_t>& nodes) const override {
+    const auto d_nodes = upload<Space, std::int32_t>("fem::nodes", nodes);
+    View<Space, double> out("fem::forces_at_nodes", 3 * nodes.size());
+    Kokkos::parallel_for(
+        "fem::kokkos::gather_nodes", Range<Space>(0, static_cast<std::int64_t>(nodes.size())),
+        detail::GatherForces<T>{d_nodes.data(), offsets_.data(), slots_.data(),
+                                data_or_null(forces_), data_or_null(node_forces_), out.data()});
+    std::vector<double> host;
+    copy_out(out, host);
+    std::array<double, 3> sum = {0, 0, 0};
+    for (std::size_t k = 0; k < nodes.size(); ++k)
+      for (int i = 0; i < 3; ++i) sum[i] += host[3 * k + i];
+    return sum;
+  }
+
+  void internal_forces(const std::vector<double>& u, std::vector<double>& out) override {
+    const auto d_u = upload<Space, T>("fem::u", u);
+    View<Space, T> scratch(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fem::scratch_forces"),
+                           static_cast<std::size_t>(3 * sys_.num_force_slots));
+    Kokkos::View<FailureSlot, typename Space::memory_space> failure("fem::scratch_failure");
+    Kokkos::deep_copy(failure, FailureSlot{kNoFailure, kNoFailure});
+    for (std::size_t b = 0; b < blocks_.size(); ++b)
+      blocks_[b].forces(pass_args(blocks_[b], d_u.data(), scratch.data(), nullptr),
+                        static_cast<int>(b), failure.data());
+    View<Space, double> d_out("fem::internal_forces", static_cast<std::size_t>(3 * sys_.num_nodes));
+    Kokkos::parallel_for("fem::kokkos::gather_all", Range<Space>(0, sys_.num_nodes),
+                         detail::GatherForces<T>{nullptr, offsets_.data(), slots_.data(),
+                                                 scratch.data(), nullptr, d_out.data()});
+    copy_out(d_out, out);
+  }
+
+  void element_results(const std::vector<double>& u, std::vector<BlockResults>& out) override {
+    const auto d_u = upload<Space, T>("fem::u", u);
+    out.resize(blocks_.size());
+    for (std::size_t b = 0; b < blocks_.size(); ++b) {
+      const auto ne = static_cast<std::size_t>(blocks_[b].system->num_elements);
+      View<Space, double> cauchy("fem::cauchy", 6 * ne), strain("fem::strain", 6 * ne),
+          energy("fem::energy", ne), hourglass("fem::hourglass_energy", ne),
+          min_j("fem::min_jacobian", ne);
+      const ElementResultsOut r{cauchy.data(), strain.data(), energy.data(), hourglass.data(),
+                                min_j.data()};
+      blocks_[b].evaluate(pass_args(blocks_[b], d_u.data(), nullptr, nullptr), r);
+      copy_out(cauchy, out[b].cauchy_stress);
+      copy_out(strain, out[b].green_lagrange);
+      copy_out(energy, out[b].strain_energy);
+      copy_out(hourglass, out[b].hourglass_energy);
+      copy_out(min_j, out[b].min_jacobian);
+    }
+  }
+
+  [[nodiscard]] PhaseTimes phase_times() const override { return times_; }
+
+ private:
+  static constexpr int kTableRow = std::is_same_v<Space, DeviceSpace> ? kDeviceSpace : kHostSpace;
+
+  void allocate() {
+    const ExplicitSystem& s = sys_;
+    for (const BlockSystem& b : s.blocks) {
+      const MaterialKernels& k = kernels::checked_material_kernels<MaterialKernels>(b, "kokkos");
+      DeviceBlock<Space, T> d;
+      d.system = &b;
+      d.connectivity = upload<Space, std::int32_t>("fem::connectivity", b.connectivity);
+      d.gradients = upload<Space, T>("fem::gradients", b.shape_gradients);
+      d.volumes = upload<Space, T>("fem::volumes", b.quadrature_volumes);
+      d.hourglass_vectors = upload<Space, T>("fem::hourglass_vectors", b.hourglass_vectors);
+      d.hourglass_base = upload<Space, T>("fem::hourglass_base", b.hourglass_base);
+      d.hourglass_stiffness = upload<Space, T>("fem::hourglass_stiffness", b.hourglass_stiffness);
+      d.params = upload<Space, T>("fem::material_params", b.material_params);
+      d.state = View<Space, T>("fem::material_state",
+                               static_cast<std::size_t>(b.num_elements * b.quadrature_points *
+                                                        b.material->host.num_state));
+      const KernelShape shape = kernel_shape(b.family, b.nodes_per_element, b.quadrature_points);
+      if constexpr (std::is_same_v<T, float>) {
+        d.forces = k.forces_single[kTableRow][shape];
+        d.evaluate = k.evaluate_single[kTableRow][shape];
+      } else {
+        d.forces = k.forces_double[kTableRow][shape];
+        d.evaluate = k.evaluate_double[kTableRow][shape];
+      }
+      blocks_.push_back(std::move(d));
+    }
+    // Central-difference coefficients with mass-proportional damping q (seed 000, eqs. 4-5).
+    const double dt = s.time_step, q = s.mass_damping;
+    dt_ = dt;
+    force_scale_ = 2.0 * dt * dt / (2.0 + q * dt);
+    b_ = static_cast<T>(4.0 / (2.0 + q * dt));
+    c_ = static_cast<T>((2.0 - q * dt) / (2.0 + q * dt));
+    std::vector<double> acoef(static_cast<std::size_t>(s.num_nodes));
+    for (std::int64_t i = 0; i < s.num_nodes; ++i) acoef[i] = force_scale_ / s.lumped_mass[i];
+    acoef_ = upload<Space, T>("fem::acoef", acoef);
+    offsets_ = upload<Space, std::int64_t>("fem::incidence_offsets", s.incidence_offsets);
+    slots_ = upload<Space, std::int64_t>("fem::incidence_slots", s.incidence_slots);
+    // Deterministic assembly keeps every element-node force and gathers per node; atomic
+    // assembly adds into node forces directly (less memory traffic, summation order varies).
+    if (s.deterministic)
+      forces_ =
+          View<Space, T>("fem::element_forces", static_cast<std::size_t>(3 * s.num_force_slots));
+    else
+      node_forces_ = View<Space, T>("fem::node_forces", static_cast<std::size_t>(3 * s.num_nodes));
+    std::vector<std::uint8_t> flags(static_cast<std::size_t>(s.num_nodes), 0);
+    for (std::int64_t n = 0; n < s.num_nodes; ++n)
+      for (int i = 0; i < 3; ++i) {
+        if (s.prescribed_amplitude[3 * n + i] >= 0) flags[n] |= static_cast<std::uint8_t>(1u << i);
+        if (s.load_amplitude[3 * n + i] >= 0) flags[n] |= static_cast<std::uint8_t>(8u << i);
+      }
+    dof_flags_ = upload<Space, std::uint8_t>("fem::dof_flags", flags);
+    prescribed_amplitude_ =
+        upload<Space, std::int32_t>("fem::prescribed_amplitude", s.prescribed_amplitude);
+    prescribed_value_ = upload<Space, T>("fem::prescribed_value", s.prescribed_value);
+    load_amplitude_ = upload<Space, std::int32_t>("fem::load_amplitude", s.load_amplitude);
+    load_value_ = upload<Space, T>("fem::load_value", s.load_value);
+    amplitudes_ = upload<Space, Amplitude>("fem::amplitudes", s.amplitudes);
+    failure_ = Kokkos::View<FailureSlot, typename Space::memory_space>("fem::failure");
+    for (auto& u : u_) u = View<Space, T>("fem::u", static_cast<std::size_t>(3 * s.num_nodes));
+    set_displacement(s.initial_displacement, s.initial_previous_displacement);
+    det_scratch_ = View<Space, T>("fem::det_scratch", 3 * kernels::kMaxNodesPerElement + 1);
+  }
+
+  View<Space, T>& current() { return u_[parity_]; }
+  View<Space, T>& previous() { return u_[1 - parity_]; }
+  const View<Space, T>& current() const { return u_[parity_]; }
+  const View<Space, T>& previous() const { return u_[1 - parity_]; }
+
+  ElementPassArgs<T> pass_args(const DeviceBlock<Space, T>& b, const T* u, T* forces,
+                               T* node_forces) const {
+    const BlockSystem& s = *b.system;
+    return ElementPassArgs<T>{s.num_elements,
+                              s.nodes_per_element,
+                              s.quadrature_points,
+                              b.connectivity.data(),
+                              b.gradients.data(),
+                              b.volumes.data(),
+                              data_or_null(b.hourglass_vectors),
+                              data_or_null(b.hourglass_base),
+                              data_or_null(b.hourglass_stiffness),
+                              data_or_null(b.params),
+                              data_or_null(b.state),
+                              s.material->host.num_state,
+                              u,
+                              forces ? forces + 3 * s.force_offset : nullptr,
+                              node_forces};
+  }
+
+  void element_pass(const T* u, FailureSlot* failure) {
+    T* node_forces = data_or_null(node_forces_);
+    if (node_forces) Kokkos::deep_copy(Space(), node_forces_, T(0));
+    for (std::size_t b = 0; b < blocks_.size(); ++b)
+      blocks_[b].forces(
+          pass_args(blocks_[b], u, node_forces ? nullptr : forces_.data(), node_forces),
+          static_cast<int>(b), failure);
+  }
+
+  void node_pass(std::int64_t step, FailureSlot* failure) {
+    const double t = static_cast<double>(step) * dt_;
+    T gravity[3] = {T(0), T(0), T(0)};
+    if (sys_.gravity_amplitude >= 0) {
+      const T amp = static_cast<T>(evaluate(sys_.amplitudes[sys_.gravity_amplitude], t));
+      for (int i = 0; i < 3; ++i) gravity[i] = static_cast<T>(force_scale_ * sys_.gravity[i]) * amp;
+    }
+    detail::NodePass<T> pass{static_cast<unsigned long long>(step),
+                             t,
+                             t + dt_,
+                             offsets_.data(),
+                             slots_.data(),
+                             data_or_null(forces_),
+                             data_or_null(node_forces_),
+                             acoef_.data(),
+                             b_,
+                             c_,
+                             dof_flags_.data(),
+                             prescribed_amplitude_.data(),
+                             data_or_null(prescribed_value_),
+                             load_amplitude_.data(),
+                             data_or_null(load_value_),
+                             data_or_null(amplitudes_),
+                             {gravity[0], gravity[1], gravity[2]},
+                             current().data(),
+                             previous().data(),
+                             failure};
+    Kokkos::parallel_for("fem::kokkos::node_pass", Range<Space>(0, sys_.num_nodes), pass);
+  }
+
+  /// det F of a failed element at the current state, by the element pass's own arithmetic.
+  T det_f(int block, std::int64_t e) {
+    const DeviceBlock<Space, T>& b = blocks_[static_cast<std::size_t>(block)];
+    const BlockSystem& s = *b.system;
+    const std::int64_t npe = s.nodes_per_element, nqp = s.quadrature_points;
+    ElementPassArgs<T> a = pass_args(b, current().data(), nullptr, nullptr);
+    a.num_elements = 1;
+    a.connectivity += e * npe;
+    a.gradients += e * nqp * npe * 3;
+    a.volumes += e * nqp;
+    a.hourglass_vectors = nullptr;
+    a.hourglass_base = nullptr;
+    a.hourglass_stiffness = nullptr;
+    a.state = nullptr;
+    a.num_state = 0;
+    a.forces = det_scratch_.data();
+    Kokkos::parallel_for(
+        "fem::kokkos::det_f", Range<Space>(0, 1),
+        detail::ElementDetF<T>{a, det_scratch_.data() + 3 * kernels::kMaxNodesPerElement});
+    T value{};
+    Kokkos::deep_copy(value, Kokkos::subview(det_scratch_, 3 * kernels::kMaxNodesPerElement));
+    return value;
+  }
+
+  RuntimeRef runtime_;  // first member: outlives the Views below
+  const ExplicitSystem& sys_;
+  std::vector<DeviceBlock<Space, T>> blocks_;
+  View<Space, T> acoef_, forces_, node_forces_, prescribed_value_, load_value_, det_scratch_;
+  View<Space, T> u_[2];
+  int parity_ = 0;  // u_[parity_] holds the current displacement
+  View<Space, std::int64_t> offsets_, slots_;
+  View<Space, std::uint8_t> dof_flags_;
+  View<Space, std::int32_t> prescribed_amplitude_, load_amplitude_;
+  View<Space, Amplitude> amplitudes_;
+  Kokkos::View<FailureSlot, typename Space::memory_space> failure_;
+  double dt_ = 0.0, force_scale_ = 0.0;
+  T b_ = 0, c_ = 0;
+  PhaseTimes times_;
+};
+
+std::string kokkos_version() {
+  return std::to_string(KOKKOS_VERSION / 10000) + "." + std::to_string(KOKKOS_VERSION / 100 % 100) +
+         "." + std::to_string(KOKKOS_VERSION % 100);
+}
+
+template <class Space>
+std::string describe() {
+  std::string s = "Kokkos " + kokkos_version() + ", " + Space::name();
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same_v<Space, Kokkos::Cuda>) {
+    cudaDeviceProp p{};
+    if (cudaGetDeviceProperties(&p, Space().cuda_device()) == cudaSuccess)
+      s += ", " + std::string(p.name) + " (sm_" + std::to_string(p.major) +
+           std::to_string(p.minor) + ")";
+  }
+#endif
+  if constexpr (kRunsOnHost<Space>)
+    if (Space().concurrency() > 1) s += ", " + std::to_string(Space().concurrency()) + " threads";
+  return s;
+}
+
+class KokkosBackend final : public Backend {
+ public:
+  explicit KokkosBackend(bool on_host) : on_host_(on_host && kSeparateHostSpace) {}
+
+  [[nodiscard]] std::string execution_space() const override {
+    return on_host_ ? describe<HostSpace>() : describe<DeviceSpace>();
+  }
+
+  std::unique_ptr<ExplicitProblem> create_explicit(const ExplicitSystem& system,
+                                                   Precision precision) override {
+    if constexpr (kSeparateHostSpace)
+      if (on_host_) return make<HostSpace>(system, precision);
+    return make<DeviceSpace>(system, precision);
+  }
+
+ private:
+  template <class Space>
+  static std::unique_ptr<ExplicitProblem> make(const ExplicitSystem& system, Precision precision) {
+    if (precision == Precision::Single)
+      return std::make_unique<ExplicitProblemImpl<Space, float>>(system);
+    return std::make_unique<ExplicitProblemImpl<Space, double>>(system);
+  }
+
+  RuntimeRef runtime_;
+  bool on_host_;
+};
+
+/// Why this machine cannot run the device space, or empty.
+std::string device_problem() {
+#if defined(KOKKOS_ENABLE_CUDA)
+  int count = 0;
+  const cudaError_t status = cudaGetDeviceCount(&count);
+  if (status != cudaSuccess)
+    return std::string(
+               "this Kokkos was built for CUDA, but there is no usable CUDA device "
+               "(cudaGetDeviceCount: ") +
+           cudaGetErrorString(status) + ")";
+  if (count == 0) return "this Kokkos was built for CUDA, but no CUDA device is visible";
+#endif
+  return {};
+}
+
+Backend* create(char* why, int why_size) {
+  std::string reason;
+  const char* env = std::getenv("FEM_KOKKOS_SPACE");
+  const std::string space = env && *env ? env : "device";
+  if (space != "device" && space != "host")
+    reason = "FEM_KOKKOS_SPACE='" + space +
+             "': expected 'device' (Kokkos' default space) or "
+             "'host' (its default host space)";
+  if (reason.empty()) reason = device_problem();
+  if (reason.empty()) {
+    try {
+      return new KokkosBackend(space == "host");
+    } catch (const std::exception& e) {
+      reason = e.what();
+    }
+  }
+  std::snprintf(why, static_cast<std::size_t>(why_size), "%s", reason.c_str());
+  return nullptr;
+}
+
+const BackendApi kApi = {sizeof(BackendApi),
+                         "portable backend (Kokkos: Serial, OpenMP or CUDA, as Kokkos was built)",
+                         &create};
+
+}  // namespace
+}  // namespace fem::kokkos
+
+FEM_DEFINE_PLUGIN_ENTRY(FEM_PLUGIN_BACKEND, "kokkos", FEM_VERSION_STRING, "kokkos",
+                        &fem::kokkos::kApi)

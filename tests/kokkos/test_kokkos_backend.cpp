@@ -1,0 +1,142 @@
+// The Kokkos backend against the OpenMP reference, on whatever execution space the installed
+// Kokkos provides (Serial in CI, CUDA on the GPU machine; FEM_KOKKOS_SPACE=host for its host
+// space). The whole physics suite also runs on it: ctest -L kokkos.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include <fem/solver/explicit_system.hpp>
+
+#include "support/backend_agreement.hpp"
+#include "support/case_runner.hpp"
+
+namespace fem::test {
+namespace {
+
+/// The Kokkos backend, or the reason it cannot run here.
+std::unique_ptr<Backend> kokkos_backend(const PluginRegistry& plugins, std::string& why) {
+  if (plugins.find("backend", "kokkos") == nullptr) {
+    why = "this fem was built without the Kokkos backend (no usable Kokkos; see cmake's output)";
+    return nullptr;
+  }
+  try {
+    return plugins.create_backend("kokkos");
+  } catch (const Error& e) {
+    why = e.what();
+    return nullptr;
+  }
+}
+
+TEST(KokkosBackend, NamesItsKokkosAndExecutionSpace) {
+  const PluginRegistry plugins;
+  std::string why;
+  const auto kokkos = kokkos_backend(plugins, why);
+  if (!kokkos) GTEST_SKIP() << why;
+  const std::string space = kokkos->execution_space();
+  EXPECT_EQ(space.rfind("Kokkos ", 0), 0u) << space;
+  EXPECT_TRUE(space.find("Serial") != std::string::npos ||
+              space.find("OpenMP") != std::string::npos ||
+              space.find("Threads") != std::string::npos || space.find("Cuda") != std::string::npos)
+      << space;
+}
+
+TEST(KokkosBackend, UnknownSpaceSelectionIsRefusedWithTheChoices) {
+  const PluginRegistry plugins;
+  if (plugins.find("backend", "kokkos") == nullptr) GTEST_SKIP() << "no Kokkos backend built";
+  const char* before = std::getenv("FEM_KOKKOS_SPACE");
+  const std::string saved = before ? before : "";
+  setenv("FEM_KOKKOS_SPACE", "gpu0", 1);
+  std::string why;
+  const auto kokkos = kokkos_backend(plugins, why);
+  if (before)
+    setenv("FEM_KOKKOS_SPACE", saved.c_str(), 1);
+  else
+    unsetenv("FEM_KOKKOS_SPACE");
+  EXPECT_EQ(kokkos, nullptr);
+  EXPECT_NE(why.find("FEM_KOKKOS_SPACE='gpu0'"), std::string::npos) << why;
+  EXPECT_NE(why.find("'host'"), std::string::npos) << why;
+}
+
+class KokkosAgreement : public ::testing::TestWithParam<AgreementCase> {};
+
+/// The seed-000 cube on OpenMP and Kokkos side by side, compared over the whole run.
+TEST_P(KokkosAgreement, MatchesOpenMpOverTheWholeRun) {
+  const AgreementCase& c = GetParam();
+  auto plugins = std::make_unique<PluginRegistry>();
+  std::string why;
+  const auto kokkos = kokkos_backend(*plugins, why);
+  if (!kokkos) GTEST_SKIP() << why;
+  if (c.assembly == "atomic" && kokkos->execution_space().find("Serial") != std::string::npos)
+    GTEST_SKIP() << "atomic assembly on Kokkos' Serial space adds in the deterministic order: "
+                    "nothing the deterministic cases do not already compare";
+  const Agreement a = compare_with_openmp(*plugins, *kokkos, "kokkos", c);
+  EXPECT_GT(a.scale, 0.009);
+  EXPECT_LE(a.relative, c.tolerance);
+  std::printf(
+      "[ kokkos vs openmp ] %s: %s %s %s: max |du| / max |u| = %.3e (worst per-instant ratio "
+      "%.3e) over %lld steps\n",
+      kokkos->execution_space().c_str(), c.element.first.c_str(), c.precision.c_str(),
+      c.assembly.c_str(), a.relative, a.worst_instant, static_cast<long long>(a.steps));
+}
+
+INSTANTIATE_TEST_SUITE_P(Cube, KokkosAgreement, ::testing::ValuesIn(agreement_cases(true)),
+                         agreement_name);
+
+/// A cube crushed through itself: both backends stop at the same step, name the same element
+/// and quote the same det F, and leave the same last good state.
+TEST(KokkosBackend, FailureReportMatchesOpenMp) {
+  const std::string yaml = R"(
+mesh: {generator: box, cells: hex8, size: [0.05, 0.05, 0.05], divisions: [2, 2, 2]}
+materials:
+  tissue: {type: neo_hookean, density: 1000, youngs_modulus: 3000, poisson_ratio: 0.45}
+blocks: [{name: tissue, element: hex8r, material: tissue}]
+node_sets:
+  bottom: {plane: {point: [0, 0, 0], normal: [0, 0, 1]}}
+  top: {plane: {point: [0, 0, 0.05], normal: [0, 0, 1]}}
+amplitudes:
+  crush: {type: linear, start: 0, end: 0.05}
+boundary_conditions:
+  - {set: bottom, fixed: all}
+  - {set: top, displacement: {z: -0.08}, amplitude: crush}
+solver: {end_time: 0.1}
+)";
+  auto plugins = std::make_unique<PluginRegistry>();
+  std::string why;
+  const auto kokkos = kokkos_backend(*plugins, why);
+  if (!kokkos) GTEST_SKIP() << why;
+  for (const char* precision : {"single", "double"}) {
+    SCOPED_TRACE(precision);
+    Model ref_model = build_model(
+        parse_case(yaml, "<test>", {{"precision", precision}, {"backend", "openmp"}}), *plugins);
+    const ExplicitSetup ref_setup = setup_explicit(ref_model);
+    auto openmp = plugins->create_backend("openmp");
+    auto reference = openmp->create_explicit(ref_setup.system, ref_model.spec.precision);
+    Model model = build_model(
+        parse_case(yaml, "<test>", {{"precision", precision}, {"backend", "kokkos"}}), *plugins);
+    const ExplicitSetup setup = setup_explicit(model);
+    auto run = kokkos->create_explicit(setup.system, model.spec.precision);
+    // In two calls, so the second starts from a state the first left.
+    const std::int64_t half = setup.num_steps / 2;
+    AdvanceResult r1 = reference->advance(0, half), k1 = run->advance(0, half);
+    ASSERT_EQ(r1.status, k1.status);
+    AdvanceResult r2 = reference->advance(half, setup.num_steps - half);
+    AdvanceResult k2 = run->advance(half, setup.num_steps - half);
+    ASSERT_NE(r2.status, AdvanceResult::Status::Ok) << "the crush did not invert an element";
+    EXPECT_EQ(k2.status, r2.status);
+    EXPECT_EQ(k2.steps_done, r2.steps_done);
+    EXPECT_EQ(k2.block, r2.block);
+    EXPECT_EQ(k2.element, r2.element);
+    EXPECT_EQ(k2.value, r2.value);
+    std::vector<double> ur, uk, pr, pk;
+    reference->displacement(ur);
+    run->displacement(uk);
+    reference->previous_displacement(pr);
+    run->previous_displacement(pk);
+    EXPECT_EQ(uk, ur);
+    EXPECT_EQ(pk, pr);
+  }
+}
+
+}  // namespace
+}  // namespace fem::test
