@@ -4,21 +4,22 @@
 # docs/performance.md. Builds with CUDA, without VTK and tests. Logs go to $OUT (or ./gpu-out).
 #   scripts/device/profile.sh [extra cmake args...]
 set -uo pipefail
+build=${FEM_PROFILE_BUILD:-build-prof}
 cd "$(dirname "$0")/../.."
 out=${OUT:-gpu-out}
 mkdir -p "$out"
 deps=$PWD/.deps/device
 export LD_LIBRARY_PATH=$deps/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
-cmake -S . -B build-prof -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=Release -DFEM_WITH_VTK=OFF \
+cmake -S . -B $build -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=Release -DFEM_WITH_VTK=OFF \
   -DFEM_WITH_CUDA=ON -DFEM_BUILD_TESTS=OFF -DCMAKE_PREFIX_PATH="$deps" "$@" > "$out/configure.log" 2>&1 ||
   { tail -40 "$out/configure.log"; exit 1; }
-cmake --build build-prof -j 16 > "$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -40; exit 1; }
-ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null || true)
+cmake --build $build -j 16 > "$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -40; exit 1; }
+ncu=$([ "${FEM_PROFILE_NCU:-1}" = 0 ] || command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null || true)
 metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum,\
 dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__throughput.avg.pct_of_peak_sustained_elapsed,\
 l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct,sm__warps_active.avg.pct_of_peak_sustained_active,\
 launch__registers_per_thread,smsp__inst_executed.sum
-fem=build-prof/bin/fem
+fem=$build/bin/fem
 for assembly in ${FEM_PROFILE_ASSEMBLY:-atomic deterministic}; do
   for spec in ${FEM_PROFILE_SPECS:-tet4:tet4:70 hex8r:hex8:127}; do
     IFS=: read -r element cells divisions <<<"$spec"
@@ -27,13 +28,13 @@ for assembly in ${FEM_PROFILE_ASSEMBLY:-atomic deterministic}; do
             --set mesh.divisions="$divisions" --set mesh.cells="$cells" --set blocks.0.element="$element"
             --set output.vtk=false --set solver.assembly="$assembly" --set output.histories='[]'
             ${FEM_PROFILE_SET:-})
-      tag="$assembly-$element-$precision"
-      "$fem" "${args[@]}" --end-time 0.15 --output build-prof/run > "$out/run-$tag.log" 2>&1
+      tag="${FEM_PROFILE_TAG:-}$assembly-$element-$precision"
+      "$fem" "${args[@]}" --end-time 0.15 --output $build/run > "$out/run-$tag.log" 2>&1
       echo "$tag: $(grep -E 'throughput' "$out/run-$tag.log" | tr -s ' ')"
       if [ -n "$ncu" ]; then
         # Kernels 200-203 of the run: past start-up, inside the step graphs.
         "$ncu" --metrics "$metrics" --launch-skip 200 --launch-count 4 --csv \
-          "$fem" "${args[@]}" --end-time 0.01 --output build-prof/ncu > "$out/ncu-$tag.csv" 2>&1
+          "$fem" "${args[@]}" --end-time 0.01 --output $build/ncu > "$out/ncu-$tag.csv" 2>&1
       fi
     done
   done

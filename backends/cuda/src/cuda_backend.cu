@@ -50,7 +50,8 @@ struct NodePassArgs {
   const std::int64_t* slots;
   const T* forces;
   const T* node_forces;  // atomic assembly: already summed per node (then `forces` is unused)
-  const T* acoef;        // 2 dt^2 / ((2 + q dt) m)
+  int node_force_stride;
+  const T* acoef;  // 2 dt^2 / ((2 + q dt) m)
   T b, c;
   /// Per node: bit i set if dof i is prescribed, bit 3 + i if it carries a nodal load. Most
   /// nodes have neither, and then the per-dof boundary-condition arrays are not read at all.
@@ -75,7 +76,7 @@ __global__ void __launch_bounds__(kNodeThreads) node_kernel(const NodePassArgs<T
   if (n >= a.num_nodes) return;
   T p[3] = {T(0), T(0), T(0)};
   if (a.node_forces) {
-    for (int i = 0; i < 3; ++i) p[i] = a.node_forces[3 * n + i];
+    for (int i = 0; i < 3; ++i) p[i] = a.node_forces[a.node_force_stride * n + i];
   } else {
     for (std::int64_t j = a.offsets[n]; j < a.offsets[n + 1]; ++j) {
       const T* f = a.forces + 3 * a.slots[j];
@@ -105,13 +106,14 @@ __global__ void __launch_bounds__(kNodeThreads) node_kernel(const NodePassArgs<T
 template <class T>
 __global__ void gather_kernel(std::int64_t count, const std::int32_t* nodes,
                               const std::int64_t* offsets, const std::int64_t* slots,
-                              const T* forces, const T* node_forces, double* out) {
+                              const T* forces, const T* node_forces, int node_force_stride,
+                              double* out) {
   const std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (k >= count) return;
   const std::int64_t n = nodes ? nodes[k] : k;
   double p[3] = {0, 0, 0};
   if (node_forces) {
-    for (int i = 0; i < 3; ++i) p[i] = static_cast<double>(node_forces[3 * n + i]);
+    for (int i = 0; i < 3; ++i) p[i] = static_cast<double>(node_forces[node_force_stride * n + i]);
   } else {
     for (std::int64_t j = offsets[n]; j < offsets[n + 1]; ++j)
       for (int i = 0; i < 3; ++i) p[i] += static_cast<double>(forces[3 * slots[j] + i]);
@@ -199,7 +201,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
       forces_.resize(static_cast<std::size_t>(3 * s.num_force_slots));
       FEM_CUDA_CHECK(cudaMemset(forces_.data(), 0, forces_.size() * sizeof(T)));
     } else {
-      node_forces_.resize(static_cast<std::size_t>(3 * s.num_nodes));
+      node_forces_.resize(static_cast<std::size_t>(node_force_stride_ * s.num_nodes));
       FEM_CUDA_CHECK(cudaMemset(node_forces_.data(), 0, node_forces_.size() * sizeof(T)));
     }
     std::vector<std::uint8_t> flags(static_cast<std::size_t>(s.num_nodes), 0);
@@ -303,10 +305,10 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     d_nodes.upload(nodes);
     DeviceArray<double> out(3 * nodes.size());
     if (!nodes.empty()) {
-      gather_kernel<T>
-          <<<grid_for(static_cast<std::int64_t>(nodes.size()), kNodeThreads), kNodeThreads, 0,
-             stream_>>>(static_cast<std::int64_t>(nodes.size()), d_nodes.data(), offsets_.data(),
-                        slots_.data(), forces_.data(), node_forces_.data_or_null(), out.data());
+      gather_kernel<T><<<grid_for(static_cast<std::int64_t>(nodes.size()), kNodeThreads),
+                         kNodeThreads, 0, stream_>>>(
+          static_cast<std::int64_t>(nodes.size()), d_nodes.data(), offsets_.data(), slots_.data(),
+          forces_.data(), node_forces_.data_or_null(), node_force_stride_, out.data());
       FEM_CUDA_CHECK_LAUNCH();
       FEM_CUDA_CHECK(cudaStreamSynchronize(stream_));
     }
@@ -328,7 +330,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
                         static_cast<int>(b), scratch_failure_.data(), stream_);
     DeviceArray<double> d_out(static_cast<std::size_t>(3 * sys_.num_nodes));
     gather_kernel<T><<<grid_for(sys_.num_nodes, kNodeThreads), kNodeThreads, 0, stream_>>>(
-        sys_.num_nodes, nullptr, offsets_.data(), slots_.data(), scratch.data(), nullptr,
+        sys_.num_nodes, nullptr, offsets_.data(), slots_.data(), scratch.data(), nullptr, 3,
         d_out.data());
     FEM_CUDA_CHECK_LAUNCH();
     FEM_CUDA_CHECK(cudaStreamSynchronize(stream_));
@@ -383,7 +385,8 @@ class ExplicitProblemImpl final : public ExplicitProblem {
                               b.system->material->host.num_state,
                               u,
                               forces ? forces + 3 * s.force_offset : nullptr,
-                              node_forces};
+                              node_forces,
+                              node_force_stride_};
   }
 
   /// Enqueues one step reading u_[from] and writing u_[1 - from].
@@ -404,6 +407,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
                       slots_.data(),
                       forces_.data_or_null(),
                       node_forces_.data_or_null(),
+                      node_force_stride_,
                       acoef_.data(),
                       b_,
                       c_,
@@ -473,6 +477,13 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
   std::vector<DeviceBlock<T>> blocks_;
   DeviceArray<T> acoef_, forces_, node_forces_, prescribed_value_, load_value_;
+  /// Atomic assembly: node forces as [node][4] in single precision, so that an element adds a
+  /// node's force with one vector atomic (see kernels::detail::atomic_add_force).
+#ifdef FEM_CUDA_SCALAR_ATOMICS
+  static constexpr int node_force_stride_ = 3;
+#else
+  static constexpr int node_force_stride_ = sizeof(T) == sizeof(float) ? 4 : 3;
+#endif
   DeviceArray<T> u_[2];
   int parity_ = 0;  // u_[parity_] holds the current displacement
   DeviceArray<std::int64_t> offsets_, slots_;

@@ -119,6 +119,7 @@ struct SolverSpec {
   double safety_factor = 0.8;  ///< Courant number for the automatic step
   double mass_damping = 0.0;   ///< mass-proportional damping coefficient, 1/s
   std::string assembly = "deterministic";
+  std::string node_ordering = "rcm";  ///< rcm, input or shuffled (fem/mesh/ordering.hpp)
 };
 
 struct HistorySpec {

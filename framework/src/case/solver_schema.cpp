@@ -4,8 +4,8 @@
 namespace fem::case_io {
 
 void read_solver(const Value& v, SolverSpec& solver) {
-  const Mapping m(v,
-                  {"type", "end_time", "time_step", "safety_factor", "mass_damping", "assembly"});
+  const Mapping m(v, {"type", "end_time", "time_step", "safety_factor", "mass_damping", "assembly",
+                      "node_ordering"});
   solver.where = v.key_where();
   if (auto t = m.get("type")) {
     if (t->is_scalar() && t->text() != "explicit")
@@ -28,6 +28,8 @@ void read_solver(const Value& v, SolverSpec& solver) {
   if (auto s = m.get("safety_factor")) solver.safety_factor = in_range(*s, 0.0, 1.0, false, true);
   if (auto d = m.get("mass_damping")) solver.mass_damping = non_negative(*d);
   if (auto a = m.get("assembly")) solver.assembly = as_choice(*a, {"deterministic", "atomic"});
+  if (auto o = m.get("node_ordering"))
+    solver.node_ordering = as_choice(*o, {"rcm", "input", "shuffled"});
 }
 
 }  // namespace fem::case_io

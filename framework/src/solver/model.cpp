@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "fem/mesh/generators.hpp"
+#include "fem/mesh/ordering.hpp"
 #include "fem/mesh/selectors.hpp"
 #include "fem/param_reader.hpp"
 
@@ -39,7 +40,9 @@ Model build_model(const CaseSpec& spec, const PluginRegistry& plugins) {
   Model model;
   model.spec = spec;
   model.mesh = generate_mesh(model.spec.mesh);
+  // Sets are resolved in the input numbering (explicit node ids refer to it), then renumbered.
   resolve_node_sets(model.spec.node_sets, model.mesh);
+  apply_node_ordering(model.mesh, parse_node_ordering(model.spec.solver.node_ordering));
 
   std::int64_t first = 0;
   for (const BlockSpec& bs : model.spec.blocks) {

@@ -52,13 +52,19 @@ struct MaterialKernels {
 #define FEM_CUDA_ELEMENT_THREADS 64
 #endif
 inline constexpr int kElementThreads = FEM_CUDA_ELEMENT_THREADS;
+// Minimum resident blocks per SM asked of the compiler (__launch_bounds__), which caps registers
+// per thread: 1 leaves the compiler free. A measurement knob like the one above.
+#ifndef FEM_CUDA_ELEMENT_MIN_BLOCKS
+#define FEM_CUDA_ELEMENT_MIN_BLOCKS 1
+#endif
+inline constexpr int kElementMinBlocks = FEM_CUDA_ELEMENT_MIN_BLOCKS;
 
 inline unsigned grid_for(std::int64_t n, int threads) {
   return static_cast<unsigned>((n + threads - 1) / threads);
 }
 
 template <class M, class T, int NPE, int NQP, bool HOURGLASS>
-__global__ void __launch_bounds__(kElementThreads)
+__global__ void __launch_bounds__(kElementThreads, kElementMinBlocks)
     element_forces_kernel(const ElementPassArgs<T> a, int block, Failure* failure) {
   if (failure->element != kNoFailure) return;  // frozen after a failed step
   const std::int64_t e = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;

@@ -1,0 +1,42 @@
+// Node and cell numbering for memory locality.
+//
+// The element pass gathers the displacements of each element's nodes and (atomic assembly)
+// scatters forces back to them: when elements that run side by side share nodes that sit close
+// in memory, those accesses hit the same cache lines. Reverse Cuthill-McKee keeps the node
+// numbers of every cell close together (a small bandwidth); sorting each region's cells by their
+// smallest node then makes consecutive elements touch neighbouring nodes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "fem/mesh.hpp"
+
+namespace fem {
+
+enum class NodeOrdering {
+  Input,    ///< as the generator or the file numbered them
+  Rcm,      ///< reverse Cuthill-McKee, cells sorted by their smallest node
+  Shuffled  ///< nodes in a fixed pseudo-random order, cells as input: a worst case to measure by
+};
+
+NodeOrdering parse_node_ordering(const std::string& name);
+const char* to_string(NodeOrdering ordering);
+
+/// Reverse Cuthill-McKee order of the nodes of the cells of `mesh`, as new_to_old: position i
+/// holds the input id of the node that gets id i. Nodes in no cell go last, in input order.
+/// Starts each connected component at a pseudo-peripheral node (George and Liu).
+std::vector<std::int32_t> reverse_cuthill_mckee(const Mesh& mesh);
+
+/// The largest difference between two node ids of one cell.
+std::int64_t node_bandwidth(const Mesh& mesh);
+
+/// Renumbers nodes (coordinates, cells, node sets) by new_to_old and, with sort_cells, sorts every
+/// region's cells by their smallest node id (stable, so equal keys keep their order).
+void renumber_nodes(Mesh& mesh, const std::vector<std::int32_t>& new_to_old, bool sort_cells);
+
+/// Applies `ordering` to the mesh; Input leaves it as it is.
+void apply_node_ordering(Mesh& mesh, NodeOrdering ordering);
+
+}  // namespace fem
