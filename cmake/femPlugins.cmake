@@ -46,10 +46,20 @@ function(fem_add_backend name)
   add_library(${target} MODULE ${ARG_SOURCES})
   if(ARG_LANGUAGE)
     set_source_files_properties(${ARG_SOURCES} PROPERTIES LANGUAGE ${ARG_LANGUAGE})
+    _fem_shared_cuda_runtime(${target} ${ARG_LANGUAGE})
   endif()
   target_link_libraries(${target} PRIVATE fem::${name}_kernels)
   target_compile_definitions(${target} PRIVATE FEM_VERSION_STRING="${PROJECT_VERSION}")
   _fem_plugin_target_defaults(${target} ${name}.backend)
+endfunction()
+
+# A backend whose sources are CUDA by LANGUAGE (Kokkos) runs on a library (libkokkoscore) that uses
+# the shared CUDA runtime: its plugin and materials link the same one, not a static copy each
+# (CMake's default), so that streams and allocations belong to one runtime in the process.
+function(_fem_shared_cuda_runtime target language)
+  if(language STREQUAL "CUDA")
+    set_target_properties(${target} PROPERTIES CUDA_RUNTIME_LIBRARY Shared)
+  endif()
 endfunction()
 
 function(_fem_plugin_target_defaults target output_name)
@@ -90,6 +100,7 @@ function(fem_add_material name header)
     endif()
     set(target fem_material_${name}_${backend})
     add_library(${target} MODULE ${source})
+    _fem_shared_cuda_runtime(${target} "${language}")
     target_include_directories(${target} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
     target_link_libraries(${target} PRIVATE ${kernels})
     _fem_plugin_target_defaults(${target} ${name}.${backend})

@@ -173,10 +173,11 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   std::array<double, 3> internal_force_sum(const std::vector<std::int32_t>& nodes) const override {
     const auto d_nodes = upload<Space, std::int32_t>("fem::nodes", nodes);
     View<Space, double> out("fem::forces_at_nodes", 3 * nodes.size());
-    Kokkos::parallel_for(
-        "fem::kokkos::gather_nodes", Range<Space>(0, static_cast<std::int64_t>(nodes.size())),
-        detail::GatherForces<T>{d_nodes.data(), offsets_.data(), slots_.data(),
-                                data_or_null(forces_), data_or_null(node_forces_), out.data()});
+    Kokkos::parallel_for("fem::kokkos::gather_nodes",
+                         Range<Space>(0, static_cast<std::int64_t>(nodes.size())),
+                         detail::GatherForces<T>{d_nodes.data(), offsets_.data(), slots_.data(),
+                                                 data_or_null(forces_), data_or_null(node_forces_),
+                                                 kNodeForceStride, out.data()});
     std::vector<double> host;
     copy_out(out, host);
     std::array<double, 3> sum = {0, 0, 0};
@@ -197,7 +198,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     View<Space, double> d_out("fem::internal_forces", static_cast<std::size_t>(3 * sys_.num_nodes));
     Kokkos::parallel_for("fem::kokkos::gather_all", Range<Space>(0, sys_.num_nodes),
                          detail::GatherForces<T>{nullptr, offsets_.data(), slots_.data(),
-                                                 scratch.data(), nullptr, d_out.data()});
+                                                 scratch.data(), nullptr, 3, d_out.data()});
     copy_out(d_out, out);
   }
 
@@ -224,6 +225,10 @@ class ExplicitProblemImpl final : public ExplicitProblem {
 
  private:
   static constexpr int kTableRow = std::is_same_v<Space, DeviceSpace> ? kDeviceSpace : kHostSpace;
+  /// Atomic assembly on a GPU in single precision: node forces as [node][4], so that an element
+  /// adds a node's force with one vector atomic (kernels::detail::atomic_add_force), as the CUDA
+  /// backend does.
+  static constexpr int kNodeForceStride = sizeof(T) == sizeof(float) && !kRunsOnHost<Space> ? 4 : 3;
 
   void allocate() {
     const ExplicitSystem& s = sys_;
@@ -268,7 +273,8 @@ class ExplicitProblemImpl final : public ExplicitProblem {
       forces_ =
           View<Space, T>("fem::element_forces", static_cast<std::size_t>(3 * s.num_force_slots));
     else
-      node_forces_ = View<Space, T>("fem::node_forces", static_cast<std::size_t>(3 * s.num_nodes));
+      node_forces_ = View<Space, T>("fem::node_forces",
+                                    static_cast<std::size_t>(kNodeForceStride * s.num_nodes));
     std::vector<std::uint8_t> flags(static_cast<std::size_t>(s.num_nodes), 0);
     for (std::int64_t n = 0; n < s.num_nodes; ++n)
       for (int i = 0; i < 3; ++i) {
@@ -310,7 +316,8 @@ class ExplicitProblemImpl final : public ExplicitProblem {
                               s.material->host.num_state,
                               u,
                               forces ? forces + 3 * s.force_offset : nullptr,
-                              node_forces};
+                              node_forces,
+                              kNodeForceStride};
   }
 
   void element_pass(const T* u, FailureSlot* failure) {
@@ -336,6 +343,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
                              slots_.data(),
                              data_or_null(forces_),
                              data_or_null(node_forces_),
+                             kNodeForceStride,
                              acoef_.data(),
                              b_,
                              c_,

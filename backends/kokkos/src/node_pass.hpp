@@ -20,8 +20,9 @@ struct NodePass {
   const std::int64_t* offsets;
   const std::int64_t* slots;
   const T* forces;       // per-slot element forces (deterministic assembly)
-  const T* node_forces;  // or already summed per node (atomic assembly)
-  const T* acoef;        // 2 dt^2 / ((2 + q dt) m)
+  const T* node_forces;  // or already summed per node (atomic assembly), [node][stride]
+  int node_force_stride;
+  const T* acoef;  // 2 dt^2 / ((2 + q dt) m)
   T b, c;
   /// Per node: bit i set if dof i is prescribed, bit 3 + i if it carries a nodal load; most
   /// nodes have neither and then read no per-dof boundary-condition data at all.
@@ -44,7 +45,7 @@ struct NodePass {
     }
     T p[3] = {T(0), T(0), T(0)};
     if (node_forces) {
-      for (int i = 0; i < 3; ++i) p[i] = node_forces[3 * n + i];
+      for (int i = 0; i < 3; ++i) p[i] = node_forces[node_force_stride * n + i];
     } else {
       for (std::int64_t j = offsets[n]; j < offsets[n + 1]; ++j)
         for (int i = 0; i < 3; ++i) p[i] += forces[3 * slots[j] + i];
@@ -74,14 +75,16 @@ struct GatherForces {
   const std::int64_t* offsets;
   const std::int64_t* slots;
   const T* forces;
-  const T* node_forces;  // atomic assembly: already summed
+  const T* node_forces;  // atomic assembly: already summed, [node][stride]
+  int node_force_stride;
   double* out;
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const {
     const std::int64_t n = nodes ? nodes[k] : k;
     double p[3] = {0, 0, 0};
     if (node_forces) {
-      for (int i = 0; i < 3; ++i) p[i] = static_cast<double>(node_forces[3 * n + i]);
+      for (int i = 0; i < 3; ++i)
+        p[i] = static_cast<double>(node_forces[node_force_stride * n + i]);
     } else {
       for (std::int64_t j = offsets[n]; j < offsets[n + 1]; ++j)
         for (int i = 0; i < 3; ++i) p[i] += static_cast<double>(forces[3 * slots[j] + i]);
