@@ -39,6 +39,9 @@ else()
       set(_why "Kokkos ${Kokkos_VERSION} was built with CUDA for nvcc_wrapper; fem compiles Kokkos "
                "code as the CMake CUDA language: rebuild Kokkos with "
                "-DKokkos_ENABLE_COMPILE_AS_CMAKE_LANGUAGE=ON")
+    elseif(NOT "CUDA_LAMBDA" IN_LIST Kokkos_OPTIONS)
+      set(_why "Kokkos ${Kokkos_VERSION} was built with CUDA but without device lambdas, which the "
+               "element loops use: rebuild Kokkos with -DKokkos_ENABLE_CUDA_LAMBDA=ON")
     elseif(NOT FEM_CUDA_ENABLED)
       set(_why "Kokkos ${Kokkos_VERSION} was built with CUDA, but this fem has no CUDA compiler "
                "enabled (FEM_WITH_CUDA=OFF or nvcc not found)")

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine (through `device`, carrying .deps/device and .deps/kokkos-cuda): builds
 # fem with the CUDA backend and the Kokkos backend on a CUDA-enabled Kokkos 4 (no VTK), then
-#  - the physics suite on the Kokkos backend (Cuda space) and the Kokkos-vs-OpenMP agreement test,
+#  - the physics suite on the Kokkos backend and the Kokkos-vs-OpenMP agreement test, on the Cuda
+#    space and on the host space (FEM_KOKKOS_SPACE=host),
 #  - throughput of Kokkos-CUDA and CUDA-native on the 2M-element tet4 and hex8r cubes, single and
 #    double, deterministic and atomic assembly, the same case and method as gpu-check.sh,
 #  - Kokkos-OpenMP (FEM_KOKKOS_SPACE=host) against the OpenMP backend on the CPU cores.
@@ -36,6 +37,13 @@ grep -E "^\[  (PASSED|FAILED) |tests ran|FAILED  \]" "$out/physics-kokkos.log"
 stamp "kokkos vs openmp"
 timeout 300 $build/bin/fem_tests_kokkos > "$out/kokkos-tests.log" 2>&1
 grep -E "kokkos vs openmp|^\[  (PASSED|FAILED) |FAILED  \]" "$out/kokkos-tests.log"
+stamp "the same on Kokkos' host space (FEM_KOKKOS_SPACE=host: OpenMP)"
+export FEM_KOKKOS_SPACE=host
+FEM_TEST_BACKEND=kokkos timeout 300 $build/bin/fem_tests_physics > "$out/physics-kokkos-host.log" 2>&1
+grep -E "^\[  (PASSED|FAILED) |FAILED  \]" "$out/physics-kokkos-host.log"
+timeout 300 $build/bin/fem_tests_kokkos > "$out/kokkos-tests-host.log" 2>&1
+grep -E "kokkos vs openmp|^\[  (PASSED|FAILED) |FAILED  \]" "$out/kokkos-tests-host.log"
+unset FEM_KOKKOS_SPACE
 
 run() {  # backend element cells divisions precision assembly end_time
   "$fem" run cases/cube_compression.yaml -q --backend "$1" --precision "$5" \
