@@ -15,10 +15,13 @@ int check_command(const CaseOptions& options) {
     const auto box = model.mesh.bounds();
     fmt::print("case {} ({}): valid\n", spec.name, spec.file);
     fmt::print("backend {}, {} precision\n", spec.backend, to_string(spec.precision));
-    fmt::print(
-        "mesh: {} generator, {} nodes, bounds [{:.4g} {:.4g} {:.4g}] .. [{:.4g} {:.4g} {:.4g}] m\n",
-        spec.mesh.generator, model.mesh.num_nodes(), box[0][0], box[0][1], box[0][2], box[1][0],
-        box[1][1], box[1][2]);
+    const std::string source =
+        spec.mesh.file_mesh ? "file " + spec.mesh.file : spec.mesh.generator + " generator";
+    fmt::print("mesh: {}, {} nodes, bounds [{:.4g} {:.4g} {:.4g}] .. [{:.4g} {:.4g} {:.4g}] m\n",
+               source, model.mesh.num_nodes(), box[0][0], box[0][1], box[0][2], box[1][0],
+               box[1][1], box[1][2]);
+    for (const CellRegion& r : model.mesh.regions)
+      fmt::print("  region {}: {} {} cells\n", r.name, r.num_cells(), to_string(r.shape));
     fmt::print("  volume {:.6g} m^3, mass {:.6g} kg\n", setup.total_volume, setup.total_mass);
     fmt::print("blocks:\n");
     for (const ModelBlock& b : model.blocks)
@@ -38,6 +41,9 @@ int check_command(const CaseOptions& options) {
     fmt::print("node sets:\n");
     for (const NodeSetSpec& s : spec.node_sets)
       fmt::print("  {}: {} nodes\n", s.name, model.mesh.node_sets.at(s.name).size());
+    if (spec.mesh.file_mesh)
+      for (const auto& [name, ids] : spec.mesh.file_mesh->node_sets)
+        fmt::print("  {}: {} nodes (mesh file)\n", name, ids.size());
     fmt::print("boundary conditions:\n");
     for (const BoundaryConditionSpec& bc : spec.boundary_conditions) {
       fmt::print("  set {}:", bc.set);

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,10 +22,15 @@
 
 namespace fem {
 
-/// Built-in mesh generators. Every generated mesh has one region named "domain".
+/// The mesh: a file (Gmsh, Abaqus, VTK; read when the case is loaded, so that blocks and node
+/// sets are checked against its regions and sets) or a built-in generator, whose mesh has one
+/// region named "domain".
 struct MeshSpec {
   SourceLocation where;
-  std::string generator = "box";      ///< "box" | "cylinder"
+  std::string file;                       ///< mesh file, resolved against the case file's folder
+  double scale = 1.0;                     ///< file coordinates times scale = metres
+  std::shared_ptr<const Mesh> file_mesh;  ///< the file's mesh, scaled; null for generators
+  std::string generator = "box";          ///< "box" | "cylinder"
   CellShape cells = CellShape::Hex8;  ///< hex8 or tet4 (each hexahedron split into 6 tetrahedra)
   // box
   std::array<double, 3> size = {0.05, 0.05, 0.05};

@@ -12,6 +12,10 @@
 namespace fem::case_io {
 
 void read_mesh(const Value& v, MeshSpec& mesh);
+/// Regions a block can name: the mesh file's, or "domain" for a generated mesh.
+std::vector<std::string> mesh_region_names(const MeshSpec& mesh);
+/// Node sets the mesh file defines (none for a generated mesh).
+std::vector<std::string> mesh_node_set_names(const MeshSpec& mesh);
 void read_materials(const Value& v, CaseSpec& spec);
 void read_blocks(const Value& v, CaseSpec& spec);
 void read_node_sets(const Value& v, CaseSpec& spec);

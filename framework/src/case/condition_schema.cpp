@@ -57,10 +57,15 @@ BoundaryConditionSpec read_boundary_condition(const Value& item, CaseSpec& spec)
 
 std::string read_set_ref(const Value& v, const CaseSpec& spec, const std::string& user) {
   const std::string name = non_empty_string(v);
+  // Sets of the case, then those the mesh file brings.
   std::vector<std::string> names;
   for (const NodeSetSpec& s : spec.node_sets) {
     if (s.name == name) return name;
     names.push_back(s.name);
+  }
+  for (const std::string& s : mesh_node_set_names(spec.mesh)) {
+    if (s == name) return name;
+    names.push_back(s);
   }
   v.fail(
       user + " uses node set '" + name + "', which is not defined",

@@ -1,4 +1,5 @@
 // materials: and blocks: -- what each group of cells is made of and computed with.
+#include <algorithm>
 #include <map>
 
 #include "case_schema.hpp"
@@ -31,6 +32,32 @@ void read_materials(const Value& v, CaseSpec& spec) {
   }
 }
 
+namespace {
+
+/// The block's region must be one the mesh has; a group of several cell shapes is split into
+/// '<name>/<shape>' regions, which the message names.
+void check_region(const BlockSpec& b, const Value& at, const MeshSpec& mesh) {
+  const std::vector<std::string> names = mesh_region_names(mesh);
+  if (std::find(names.begin(), names.end(), b.region) != names.end()) return;
+  std::vector<std::string> parts;
+  for (const std::string& n : names)
+    if (n.rfind(b.region + "/", 0) == 0) parts.push_back(n);
+  const std::string what = "block '" + b.name + "' uses mesh region '" + b.region + "', which " +
+                           (mesh.file_mesh ? "the mesh file does not have" : "is not defined");
+  if (!parts.empty())
+    at.fail(what, "'" + b.region +
+                      "' holds cells of several shapes and a block runs one element "
+                      "type: give one block per shape, with region " +
+                      join(parts, " or "));
+  std::string hint = suggestion(b.region, names, "mesh regions");
+  if (mesh.file_mesh && b.region == "domain")
+    hint += "; a block of a mesh file names its region (region: <physical group or element set>)";
+  if (!mesh.file_mesh) hint += "; a generated mesh has the one region 'domain'";
+  at.fail(what, hint);
+}
+
+}  // namespace
+
 void read_blocks(const Value& v, CaseSpec& spec) {
   const std::vector<Value> items = as_list(v);
   if (items.empty())
@@ -51,7 +78,9 @@ void read_blocks(const Value& v, CaseSpec& spec) {
       (name ? *name : items[i])
           .fail("block name '" + b.name + "' is used twice",
                 "the first is at " + first->second.str() + "; block names must be unique");
-    if (auto r = m.get("region")) b.region = non_empty_string(*r);
+    const std::optional<Value> region = m.get("region");
+    if (region) b.region = non_empty_string(*region);
+    check_region(b, region ? *region : items[i], spec.mesh);
     b.element = non_empty_string(m.required("element", "the element plugin, e.g. hex8r or tet4"));
     const Value material = m.required("material");
     b.material = non_empty_string(material);

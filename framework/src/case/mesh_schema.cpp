@@ -1,13 +1,16 @@
-// mesh: the built-in generators (box, cylinder) and their parameters.
+// mesh: a mesh file, or the built-in generators (box, cylinder) and their parameters.
 #include <algorithm>
 #include <climits>
+#include <filesystem>
 
 #include "case_schema.hpp"
+#include "fem/mesh/readers.hpp"
 
 namespace fem::case_io {
 
 namespace {
 
+const std::vector<std::string> kFileKeys = {"file", "scale"};
 const std::vector<std::string> kCommonKeys = {"generator", "cells", "origin", "distortion", "seed"};
 const std::vector<std::string> kBoxKeys = {"size", "divisions"};
 const std::vector<std::string> kCylinderKeys = {"radius", "height", "radial_divisions",
@@ -44,12 +47,68 @@ std::array<int, 3> read_divisions(const Value& v) {
   return {as_int(items[0], 1), as_int(items[1], 1), as_int(items[2], 1)};
 }
 
+/// `mesh: {file: ..., scale: ...}`: the file is read now, so that the rest of the case can be
+/// checked against its regions and node sets.
+void read_mesh_file(const Mapping& m, MeshSpec& mesh) {
+  for (const Value& e : m.entries())
+    if (!contains(kFileKeys, e.name()))
+      e.fail_at_key("'" + e.name() + "' does not apply to a mesh file",
+                    "a mesh read from a file takes only file and scale; generator keys (" +
+                        join(kCommonKeys) + ", ...) describe a generated mesh");
+  const Value file = *m.get("file");
+  namespace fs = std::filesystem;
+  const fs::path p = non_empty_string(file);
+  const std::string& case_file = file.origin().file;
+  const fs::path base = case_file.empty() || case_file.front() == '<'
+                            ? fs::current_path()
+                            : fs::absolute(fs::path(case_file)).parent_path();
+  mesh.file = (p.is_absolute() ? p : base / p).lexically_normal().string();
+  std::error_code ec;
+  if (!fs::is_regular_file(mesh.file, ec))
+    file.fail("mesh file '" + p.string() + "' " +
+                  (fs::exists(mesh.file, ec) ? "is not a regular file" : "does not exist") +
+                  " (looked for " + mesh.file + ")",
+              "the path is relative to the case file's folder; fem reads " +
+                  std::string(mesh_file_formats()));
+  if (auto s = m.get("scale")) mesh.scale = positive(*s);
+  Mesh read = fem::read_mesh(mesh.file);
+  if (mesh.scale != 1.0)
+    for (double& x : read.coords) x *= mesh.scale;
+  mesh.file_mesh = std::make_shared<const Mesh>(std::move(read));
+}
+
 }  // namespace
 
+std::vector<std::string> mesh_region_names(const MeshSpec& mesh) {
+  if (!mesh.file_mesh) return {"domain"};
+  std::vector<std::string> names;
+  for (const CellRegion& r : mesh.file_mesh->regions) names.push_back(r.name);
+  return names;
+}
+
+std::vector<std::string> mesh_node_set_names(const MeshSpec& mesh) {
+  std::vector<std::string> names;
+  if (mesh.file_mesh)
+    for (const auto& [name, ids] : mesh.file_mesh->node_sets) names.push_back(name);
+  return names;
+}
+
 void read_mesh(const Value& v, MeshSpec& mesh) {
+  if (v.is_map()) {
+    const Mapping any(v, {});
+    if (any.has("file")) {
+      mesh.where = v.key_where();
+      read_mesh_file(any, mesh);
+      return;
+    }
+    if (auto s = any.get("scale"))
+      s->fail_at_key("'scale' applies to a mesh file only",
+                     "give mesh.file, or give the generator's sizes in metres");
+  }
   std::vector<std::string> keys = kCommonKeys;
   keys.insert(keys.end(), kBoxKeys.begin(), kBoxKeys.end());
   keys.insert(keys.end(), kCylinderKeys.begin(), kCylinderKeys.end());
+  keys.insert(keys.end(), kFileKeys.begin(), kFileKeys.end());
   const Mapping m(v, keys);
   mesh.where = v.key_where();
   if (auto g = m.get("generator")) mesh.generator = as_choice(*g, {"box", "cylinder"});

@@ -102,6 +102,7 @@ void check(const MeshSpec& spec) {
 }  // namespace
 
 Mesh generate_mesh(const MeshSpec& spec) {
+  if (spec.file_mesh) return *spec.file_mesh;
   check(spec);
   detail::HexGrid grid =
       spec.generator == "box" ? detail::box_hexes(spec) : detail::cylinder_hexes(spec);

@@ -6,8 +6,9 @@
 
 namespace fem {
 
-/// Builds the mesh a MeshSpec describes: one region named "domain". Throws InputError (at
-/// spec.where) for impossible parameters. Node and cell numbering are deterministic.
+/// Builds the mesh a MeshSpec describes: one region named "domain" (or, for a mesh file, a copy
+/// of the mesh read with the case). Throws InputError (at spec.where) for impossible parameters.
+/// Node and cell numbering are deterministic.
 Mesh generate_mesh(const MeshSpec& spec);
 
 }  // namespace fem

@@ -1,0 +1,413 @@
+// Abaqus .inp reader: *NODE, *ELEMENT (C3D4, C3D8, C3D8R, C3D10 and their H/I/M variants),
+// *NSET, *ELSET (lists, set names, GENERATE) and *INCLUDE. Keywords and parameters are
+// case-insensitive; '**' starts a comment; a data line ending in a comma continues on the next.
+// Element sets become regions and node sets node sets; set names are case-insensitive in
+// Abaqus, so fem knows them in lower case. Abaqus numbers the nodes of C3D4, C3D8
+// and C3D10 as VTK does (corners of one face, then the opposite face; edge midpoints in VTK's
+// order), so connectivity is taken as it stands.
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fem/mesh/readers.hpp"
+#include "mesh_builder.hpp"
+#include "read_file.hpp"
+
+namespace fem {
+
+namespace {
+
+namespace fs = std::filesystem;
+using detail::FilePos;
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+std::vector<std::string_view> split_commas(std::string_view s) {
+  std::vector<std::string_view> fields;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = s.find(',', start);
+    fields.push_back(
+        trim(s.substr(start, comma == std::string_view::npos ? s.npos : comma - start)));
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return fields;
+}
+
+struct ElementKind {
+  const char* type;
+  int nodes;
+  bool volume;
+  CellShape shape;
+};
+
+// Volume elements fem runs, and the surface / line elements whose nodes are read for node sets.
+constexpr ElementKind kKinds[] = {
+    {"c3d4", 4, true, CellShape::Tet4},      {"c3d4h", 4, true, CellShape::Tet4},
+    {"c3d8", 8, true, CellShape::Hex8},      {"c3d8r", 8, true, CellShape::Hex8},
+    {"c3d8h", 8, true, CellShape::Hex8},     {"c3d8rh", 8, true, CellShape::Hex8},
+    {"c3d8i", 8, true, CellShape::Hex8},     {"c3d10", 10, true, CellShape::Tet10},
+    {"c3d10h", 10, true, CellShape::Tet10},  {"c3d10m", 10, true, CellShape::Tet10},
+    {"c3d10mh", 10, true, CellShape::Tet10}, {"s3", 3, false, CellShape::Tet4},
+    {"s3r", 3, false, CellShape::Tet4},      {"cps3", 3, false, CellShape::Tet4},
+    {"m3d3", 3, false, CellShape::Tet4},     {"r3d3", 3, false, CellShape::Tet4},
+    {"sfm3d3", 3, false, CellShape::Tet4},   {"s4", 4, false, CellShape::Tet4},
+    {"s4r", 4, false, CellShape::Tet4},      {"cps4", 4, false, CellShape::Tet4},
+    {"m3d4", 4, false, CellShape::Tet4},     {"r3d4", 4, false, CellShape::Tet4},
+    {"sfm3d4", 4, false, CellShape::Tet4},   {"sfm3d4r", 4, false, CellShape::Tet4},
+    {"t3d2", 2, false, CellShape::Tet4},     {"b31", 2, false, CellShape::Tet4},
+};
+
+const char* const kSupported =
+    "fem reads the volume elements C3D4, C3D8, C3D8R, C3D10 (and their H, I and M variants); "
+    "triangles, quadrilaterals and lines (S3, S4, CPS3, CPS4, M3D3, M3D4, R3D3, R3D4, SFM3D3, "
+    "SFM3D4, T3D2, B31) are read for the node sets their ELSET names";
+
+/// One line of the deck, wherever it came from.
+struct Line {
+  std::string text;
+  FilePos where;
+};
+
+/// A keyword line: "*ELEMENT, TYPE=C3D8, ELSET=core" -> keyword "element", parameters by name.
+struct Keyword {
+  std::string name;                           ///< lower case, without '*'
+  std::map<std::string, std::string> params;  ///< lower-case name -> value as written
+  FilePos where;
+  [[nodiscard]] std::optional<std::string> param(const std::string& key) const {
+    const auto it = params.find(key);
+    if (it == params.end()) return std::nullopt;
+    return it->second;
+  }
+};
+
+/// A set as the deck writes it: ids, GENERATE ranges and names of other sets, with their lines.
+struct SetDef {
+  std::string name;  ///< lower case
+  std::vector<std::int64_t> ids;
+  std::vector<FilePos> id_where;
+  std::vector<std::pair<std::string, FilePos>> members;  ///< other sets, lower case
+};
+
+class AbaqusReader {
+ public:
+  explicit AbaqusReader(const std::string& path) : builder_(path) {}
+
+  Mesh read(const std::string& path) {
+    load(path, 0, 0);
+    parse();
+    resolve_sets();
+    return builder_.finish();
+  }
+
+ private:
+  detail::MeshBuilder builder_;
+  std::vector<Line> lines_;
+  std::size_t next_ = 0;
+  std::map<std::string, SetDef> nsets_;   ///< by lower-case name
+  std::map<std::string, SetDef> elsets_;  ///< by lower-case name
+
+  [[noreturn]] void fail(FilePos where, const std::string& what,
+                         const std::string& hint = {}) const {
+    throw InputError(builder_.at(where), what, hint);
+  }
+
+  // -- lines, with *INCLUDE expanded in place -------------------------------------------------
+
+  void load(const std::string& path, int file, int depth) {
+    const std::string bytes = detail::read_mesh_file_bytes(path);
+    int number = 0;
+    std::size_t start = 0;
+    while (start < bytes.size()) {
+      std::size_t end = bytes.find('\n', start);
+      if (end == std::string::npos) end = bytes.size();
+      std::string text = bytes.substr(start, end - start);
+      start = end + 1;
+      ++number;
+      if (!text.empty() && text.back() == '\r') text.pop_back();
+      const std::string_view t = trim(text);
+      if (t.empty() || t.substr(0, 2) == "**") continue;
+      if (lower(t.substr(0, 8)) == "*include") {
+        include(path, t, FilePos(number, file), depth);
+        continue;
+      }
+      lines_.push_back({std::string(t), FilePos(number, file)});
+    }
+  }
+
+  void include(const std::string& from, std::string_view text, FilePos where, int depth) {
+    std::string line(text);
+    while (!line.empty() && line.back() == ',') line.pop_back();
+    const Keyword k = keyword(line, where);
+    const std::optional<std::string> input = k.param("input");
+    if (!input || input->empty())
+      fail(where, "*INCLUDE needs INPUT=<file>", "for example: *INCLUDE, INPUT=nodes.inp");
+    std::string name = *input;
+    if (name.size() >= 2 && name.front() == '"' && name.back() == '"')
+      name = name.substr(1, name.size() - 2);
+    const fs::path p = name;
+    const std::string path = (p.is_absolute() ? p : fs::path(from).parent_path() / p).string();
+    if (depth >= 16)
+      fail(where, "*INCLUDE files nest more than 16 deep",
+           "an included file probably includes itself");
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec))
+      fail(where, "*INCLUDE file '" + path + "' does not exist",
+           "INPUT is relative to the folder of the file that includes it");
+    load(path, builder_.add_file(path), depth + 1);
+  }
+
+  // -- keyword and data lines -----------------------------------------------------------------
+
+  Keyword keyword(std::string text, FilePos where) {
+    // A keyword line ending in a comma continues on the next line.
+    while (!text.empty() && text.back() == ',' && next_ < lines_.size() &&
+           lines_[next_].text.front() != '*')
+      text += lines_[next_++].text;
+    Keyword k;
+    k.where = where;
+    const std::vector<std::string_view> fields = split_commas(std::string_view(text).substr(1));
+    k.name = lower(fields[0]);
+    for (std::size_t i = 1; i < fields.size(); ++i) {
+      if (fields[i].empty()) continue;
+      const std::size_t eq = fields[i].find('=');
+      if (eq == std::string_view::npos)
+        k.params[lower(fields[i])] = "";
+      else
+        k.params[lower(trim(fields[i].substr(0, eq)))] =
+            std::string(trim(fields[i].substr(eq + 1)));
+    }
+    return k;
+  }
+
+  [[nodiscard]] bool data_line_next() const {
+    return next_ < lines_.size() && lines_[next_].text.front() != '*';
+  }
+
+  std::int64_t integer(std::string_view field, FilePos where, const char* what) const {
+    std::int64_t v = 0;
+    const auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), v);
+    if (ec != std::errc() || end != field.data() + field.size())
+      fail(where,
+           std::string("expected ") + what + " (an integer), got '" + std::string(field) + "'");
+    return v;
+  }
+
+  double real(std::string_view field, FilePos where, const char* what) const {
+    std::string s(field);
+    std::replace(s.begin(), s.end(), 'd', 'e');  // Fortran exponents: 1.5D-3
+    std::replace(s.begin(), s.end(), 'D', 'e');
+    double v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || end != s.data() + s.size())
+      fail(where,
+           std::string("expected ") + what + " (a number), got '" + std::string(field) + "'");
+    return v;
+  }
+
+  void parse() {
+    bool in_part = false;
+    while (next_ < lines_.size()) {
+      const Line& line = lines_[next_++];
+      if (line.text.front() != '*')
+        fail(line.where, "data line outside any keyword: '" + line.text.substr(0, 40) + "'",
+             "a deck starts with a keyword line such as *NODE");
+      const Keyword k = keyword(line.text, line.where);
+      if (k.name == "node") {
+        read_nodes(k);
+      } else if (k.name == "element") {
+        read_elements(k);
+      } else if (k.name == "nset") {
+        read_set(k, "nset", nsets_);
+      } else if (k.name == "elset") {
+        read_set(k, "elset", elsets_);
+      } else if (k.name == "part") {
+        if (in_part)
+          fail(k.where, "the deck has more than one *PART",
+               "fem reads one mesh: write the deck flat (no parts) or with a single part");
+        in_part = true;
+      } else {
+        // *HEADING, *MATERIAL, *STEP...: the case file says these things; skip their data.
+        while (data_line_next()) ++next_;
+      }
+    }
+  }
+
+  void read_nodes(const Keyword& k) {
+    const std::optional<std::string> nset = k.param("nset");
+    while (data_line_next()) {
+      const Line& line = lines_[next_++];
+      const std::vector<std::string_view> f = split_commas(line.text);
+      if (f.size() < 2 || f.size() > 4 || f[1].empty())
+        fail(line.where, "a *NODE line is 'id, x, y, z', got '" + line.text + "'");
+      const std::int64_t id = integer(f[0], line.where, "a node id");
+      double x[3] = {0, 0, 0};
+      for (std::size_t c = 1; c < f.size(); ++c)
+        if (!f[c].empty()) x[c - 1] = real(f[c], line.where, "a coordinate");
+      builder_.add_node(id, x[0], x[1], x[2], line.where);
+      if (nset) add_ids(nsets_, *nset, {id}, line.where);
+    }
+  }
+
+  void read_elements(const Keyword& k) {
+    const std::optional<std::string> type = k.param("type");
+    if (!type || type->empty())
+      fail(k.where, "*ELEMENT needs TYPE=<element type>", "for example: *ELEMENT, TYPE=C3D8");
+    const std::string t = lower(*type);
+    const ElementKind* kind = nullptr;
+    for (const ElementKind& e : kKinds)
+      if (t == e.type) kind = &e;
+    if (kind == nullptr) fail(k.where, "element type " + *type + " is not supported", kSupported);
+    const std::optional<std::string> elset = k.param("elset");
+    std::vector<std::int64_t> values;
+    while (data_line_next()) {
+      const FilePos where = lines_[next_].where;
+      values.clear();
+      // Fields until the element is complete; a line ending in ',' continues on the next one.
+      while (true) {
+        const Line& line = lines_[next_++];
+        std::vector<std::string_view> f = split_commas(line.text);
+        const bool continues = f.back().empty();
+        if (continues) f.pop_back();
+        for (const std::string_view field : f)
+          values.push_back(integer(field, line.where, "a node id"));
+        if (!continues || static_cast<int>(values.size()) >= kind->nodes + 1 || !data_line_next())
+          break;
+      }
+      if (static_cast<int>(values.size()) != kind->nodes + 1)
+        fail(where,
+             "element " + std::to_string(values[0]) + " of type " + *type + " lists " +
+                 std::to_string(values.size() - 1) + " nodes; " + *type + " has " +
+                 std::to_string(kind->nodes),
+             "a data line is 'id, node1, node2, ...'; end a line with ',' to continue it");
+      if (kind->volume) {
+        builder_.add_cell(values[0], kind->shape, values.data() + 1, where);
+      } else {
+        builder_.add_other_element(values[0], where);
+        if (elset) builder_.add_to_node_set(lower(*elset), values.data() + 1, kind->nodes, where);
+      }
+      if (elset && kind->volume) add_ids(elsets_, *elset, {values[0]}, where);
+    }
+  }
+
+  void add_ids(std::map<std::string, SetDef>& sets, const std::string& name,
+               const std::vector<std::int64_t>& ids, FilePos where) {
+    SetDef& s = sets[lower(name)];
+    s.name = lower(name);
+    for (const std::int64_t id : ids) {
+      s.ids.push_back(id);
+      s.id_where.push_back(where);
+    }
+  }
+
+  void read_set(const Keyword& k, const std::string& param, std::map<std::string, SetDef>& sets) {
+    const std::optional<std::string> name = k.param(param);
+    const std::string keyword = param == "nset" ? "*NSET" : "*ELSET";
+    if (!name || name->empty())
+      fail(k.where, keyword + " needs " + lower(param) + "=<name>",
+           "for example: " + keyword + ", " + (param == "nset" ? "NSET" : "ELSET") + "=fixed");
+    SetDef& s = sets[lower(*name)];
+    s.name = lower(*name);
+    const bool generate = k.params.count("generate") != 0;
+    while (data_line_next()) {
+      const Line& line = lines_[next_++];
+      std::vector<std::string_view> f = split_commas(line.text);
+      if (f.back().empty()) f.pop_back();
+      if (generate) {
+        if (f.size() < 2 || f.size() > 3)
+          fail(line.where,
+               keyword + ", GENERATE data is 'first, last[, step]', got '" + line.text + "'");
+        const std::int64_t first = integer(f[0], line.where, "the first id");
+        const std::int64_t last = integer(f[1], line.where, "the last id");
+        const std::int64_t step = f.size() == 3 ? integer(f[2], line.where, "the step") : 1;
+        if (step <= 0 || last < first)
+          fail(line.where,
+               "GENERATE range " + std::to_string(first) + " to " + std::to_string(last) + " by " +
+                   std::to_string(step) + " is empty or endless",
+               "the last id must not be below the first and the step must be positive");
+        for (std::int64_t id = first; id <= last; id += step) {
+          s.ids.push_back(id);
+          s.id_where.push_back(line.where);
+        }
+        continue;
+      }
+      for (const std::string_view field : f) {
+        if (field.empty()) continue;
+        if (std::isdigit(static_cast<unsigned char>(field[0])) || field[0] == '-') {
+          s.ids.push_back(integer(field, line.where, "an id"));
+          s.id_where.push_back(line.where);
+        } else {
+          s.members.emplace_back(lower(field), line.where);  // another set, by name
+        }
+      }
+    }
+  }
+
+  // -- sets, once every node and element is known ---------------------------------------------
+
+  /// The ids of a set with the ids of the sets it names, each with the line that brought it.
+  void collect(const std::map<std::string, SetDef>& sets, const SetDef& s, const char* kind,
+               std::vector<std::pair<std::int64_t, FilePos>>& out, int depth) const {
+    if (depth > 32)
+      fail(s.id_where.empty() ? FilePos() : s.id_where[0],
+           std::string(kind) + " '" + s.name + "' contains itself");
+    for (std::size_t i = 0; i < s.ids.size(); ++i) out.emplace_back(s.ids[i], s.id_where[i]);
+    for (const auto& [member, where] : s.members) {
+      const auto it = sets.find(member);
+      if (it == sets.end())
+        fail(where, std::string(kind) + " '" + s.name + "' names '" + member +
+                        "', which is neither an id nor a defined " + kind);
+      collect(sets, it->second, kind, out, depth + 1);
+    }
+  }
+
+  void resolve_sets() {
+    std::vector<std::pair<std::int64_t, FilePos>> members;
+    for (const auto& [key, s] : nsets_) {
+      members.clear();
+      collect(nsets_, s, "node set", members, 0);
+      for (const auto& [id, where] : members) builder_.add_to_node_set(s.name, &id, 1, where);
+      if (members.empty()) builder_.add_to_node_set(s.name, nullptr, 0, FilePos());
+    }
+    for (const auto& [key, s] : elsets_) {
+      members.clear();
+      collect(elsets_, s, "element set", members, 0);
+      std::set<std::int64_t> seen;
+      for (const auto& [id, where] : members) {
+        if (!builder_.has_element(id))
+          fail(where, "element set '" + s.name + "' contains element " + std::to_string(id) +
+                          ", which the file does not define");
+        const std::int64_t cell = builder_.cell_index(id);
+        if (cell >= 0 && seen.insert(id).second) builder_.add_to_region(cell, s.name);
+      }
+    }
+  }
+};
+
+}  // namespace
+
+Mesh read_abaqus(const std::string& path) {
+  return AbaqusReader(path).read(path);
+}
+
+}  // namespace fem

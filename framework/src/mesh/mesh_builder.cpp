@@ -1,0 +1,162 @@
+#include "mesh_builder.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "generator_parts.hpp"
+
+namespace fem::detail {
+
+namespace {
+
+std::string line_text(const MeshBuilder& b, FilePos p) {
+  if (p.line <= 0) return "an earlier place";
+  return (p.file == 0 ? "line " : b.file(p.file) + ":") + std::to_string(p.line);
+}
+
+}  // namespace
+
+void MeshBuilder::add_node(std::int64_t id, double x, double y, double z, FilePos line) {
+  const auto [it, inserted] = node_index_.emplace(id, static_cast<std::int32_t>(node_line_.size()));
+  if (!inserted)
+    throw InputError(at(line), "node " + std::to_string(id) + " is defined twice",
+                     "the first definition is at " + line_text(*this, node_line_[it->second]) +
+                         "; node ids must be unique");
+  if (node_line_.size() >= static_cast<std::size_t>(INT32_MAX))
+    throw InputError(at(line), "the mesh has more nodes than 32-bit ids can number");
+  coords_.insert(coords_.end(), {x, y, z});
+  node_line_.push_back(line);
+}
+
+void MeshBuilder::check_new_element(std::int64_t id, FilePos line) {
+  const auto [it, inserted] = element_line_.emplace(id, line);
+  if (!inserted)
+    throw InputError(at(line), "element " + std::to_string(id) + " is defined twice",
+                     "the first definition is at " + line_text(*this, it->second) +
+                         "; element ids must be unique");
+}
+
+std::int64_t MeshBuilder::add_cell(std::int64_t id, CellShape shape, const std::int64_t* nodes,
+                                   FilePos line) {
+  check_new_element(id, line);
+  const auto index = static_cast<std::int64_t>(cell_shape_.size());
+  element_index_[id] = index;
+  cell_shape_.push_back(shape);
+  cell_id_.push_back(id);
+  cell_line_.push_back(line);
+  cell_nodes_.insert(cell_nodes_.end(), nodes, nodes + nodes_per_cell(shape));
+  cell_offset_.push_back(static_cast<std::int64_t>(cell_nodes_.size()));
+  cell_grouped_.push_back(0);
+  return index;
+}
+
+void MeshBuilder::add_other_element(std::int64_t id, FilePos line) {
+  check_new_element(id, line);
+  element_index_[id] = -1;
+}
+
+std::int64_t MeshBuilder::cell_index(std::int64_t element_id) const {
+  const auto it = element_index_.find(element_id);
+  return it == element_index_.end() ? -1 : it->second;
+}
+
+void MeshBuilder::add_to_region(std::int64_t cell, const std::string& region) {
+  regions_[region].push_back(cell);
+  cell_grouped_[cell] = 1;
+}
+
+void MeshBuilder::add_to_node_set(const std::string& set, const std::int64_t* nodes, int count,
+                                  FilePos line) {
+  SetNodes& s = node_sets_[set];
+  s.ids.insert(s.ids.end(), nodes, nodes + count);
+  s.lines.insert(s.lines.end(), count, line);
+}
+
+Mesh MeshBuilder::finish() {
+  const auto num_cells = static_cast<std::int64_t>(cell_shape_.size());
+  if (num_cells == 0)
+    throw InputError(at(0), "the mesh file has no volume cells (tetrahedra or hexahedra)",
+                     "export the 3D mesh, not only its surface; with Gmsh, mesh in 3D (gmsh -3)");
+
+  // File node ids -> dense ids, then keep only the nodes some volume cell uses, in file order.
+  const auto num_file_nodes = static_cast<std::int64_t>(node_line_.size());
+  std::vector<std::int32_t> cell_conn(cell_nodes_.size());
+  std::vector<std::uint8_t> used(static_cast<std::size_t>(num_file_nodes), 0);
+  for (std::int64_t c = 0; c < num_cells; ++c)
+    for (std::int64_t k = cell_offset_[c]; k < cell_offset_[c + 1]; ++k) {
+      const auto it = node_index_.find(cell_nodes_[k]);
+      if (it == node_index_.end())
+        throw InputError(at(cell_line_[c]),
+                         "element " + std::to_string(cell_id_[c]) + " refers to node " +
+                             std::to_string(cell_nodes_[k]) + ", which the file does not define",
+                         "the file defines " + std::to_string(num_file_nodes) +
+                             " nodes; check that the node section is complete");
+      cell_conn[k] = it->second;
+      used[it->second] = 1;
+    }
+  std::vector<std::int32_t> dense(static_cast<std::size_t>(num_file_nodes), -1);
+  Mesh mesh;
+  for (std::int64_t n = 0; n < num_file_nodes; ++n)
+    if (used[n]) {
+      dense[n] = static_cast<std::int32_t>(mesh.coords.size() / 3);
+      mesh.coords.insert(mesh.coords.end(), coords_.begin() + 3 * n, coords_.begin() + 3 * n + 3);
+    }
+  for (std::int32_t& n : cell_conn) n = dense[n];
+
+  // A mirrored cell (nodes in another program's order) would stop the solver later with a less
+  // useful message. Hexahedra are judged by the sum of their corner Jacobians, so that a
+  // distorted but usable cell with one bad corner still passes.
+  for (std::int64_t c = 0; c < num_cells; ++c) {
+    const std::int32_t* nodes = cell_conn.data() + cell_offset_[c];
+    double measure = 0.0;
+    if (cell_shape_[c] == CellShape::Hex8)
+      for (int corner = 0; corner < 8; ++corner)
+        measure += hex_corner_jacobian(mesh.coords, nodes, corner);
+    else if (cell_shape_[c] == CellShape::Tet4 || cell_shape_[c] == CellShape::Tet10)
+      measure = tet_volume6(mesh.coords, nodes);
+    else
+      continue;
+    if (!(measure > 0.0))
+      throw InputError(at(cell_line_[c]),
+                       "element " + std::to_string(cell_id_[c]) + " (" + to_string(cell_shape_[c]) +
+                           ") is inverted or degenerate: its volume is not positive",
+                       "its nodes are mirrored (listed in another order than the format's) or "
+                       "coincide; fix the element's node order or regenerate the mesh");
+  }
+
+  for (std::int64_t c = 0; c < num_cells; ++c)
+    if (!cell_grouped_[c]) regions_["domain"].push_back(c);
+  for (const auto& [name, cells] : regions_) {
+    std::map<std::string, CellRegion> by_shape;  // by shape name, for a stable order
+    for (const std::int64_t c : cells) {
+      CellRegion& r = by_shape[to_string(cell_shape_[c])];
+      r.shape = cell_shape_[c];
+      r.nodes_per_cell = nodes_per_cell(r.shape);
+      r.connectivity.insert(r.connectivity.end(), cell_conn.begin() + cell_offset_[c],
+                            cell_conn.begin() + cell_offset_[c + 1]);
+    }
+    for (auto& [shape, r] : by_shape) {
+      r.name = by_shape.size() == 1 ? name : name + "/" + shape;
+      mesh.regions.push_back(std::move(r));
+    }
+  }
+
+  for (auto& [name, s] : node_sets_) {
+    std::vector<std::int32_t> ids;
+    for (std::size_t i = 0; i < s.ids.size(); ++i) {
+      const auto it = node_index_.find(s.ids[i]);
+      if (it == node_index_.end())
+        throw InputError(at(s.lines[i]), "node set '" + name + "' contains node " +
+                                             std::to_string(s.ids[i]) +
+                                             ", which the file does not define");
+      // Nodes of no volume cell (a point of the geometry, say) carry no degrees of freedom.
+      if (dense[it->second] >= 0) ids.push_back(dense[it->second]);
+    }
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    mesh.node_sets[name] = std::move(ids);
+  }
+  return mesh;
+}
+
+}  // namespace fem::detail

@@ -1,0 +1,87 @@
+// What a mesh-file reader has read, in the file's own ids, turned into a Mesh with dense 0-based
+// ids (framework/src/mesh/ only, not installed). Shared by the Gmsh, Abaqus and VTK readers so
+// that all formats give the same checks and the same messages.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "fem/error.hpp"
+#include "fem/mesh.hpp"
+
+namespace fem::detail {
+
+/// A line of one of the files a mesh is read from (an Abaqus deck and its *INCLUDE files).
+struct FilePos {
+  int line = 0;
+  int file = 0;  ///< index from MeshBuilder::add_file(); 0 is the main file
+  FilePos(int l = 0, int f = 0) : line(l), file(f) {}  // NOLINT: a line of the main file
+};
+
+class MeshBuilder {
+ public:
+  explicit MeshBuilder(std::string file) { files_.push_back(std::move(file)); }
+
+  /// Another file the mesh continues in; returns its index for FilePos.
+  int add_file(std::string file) {
+    files_.push_back(std::move(file));
+    return static_cast<int>(files_.size()) - 1;
+  }
+  [[nodiscard]] const std::string& file(int index = 0) const { return files_[index]; }
+  [[nodiscard]] SourceLocation at(FilePos p) const { return {files_[p.file], p.line, 0}; }
+
+  /// A node with the file's id. A repeated id is an InputError naming both lines.
+  void add_node(std::int64_t id, double x, double y, double z, FilePos where);
+
+  /// A volume cell with the file's element id and node ids, already in VTK order. Returns its
+  /// index, for add_to_region(). A repeated element id is an InputError naming both lines.
+  std::int64_t add_cell(std::int64_t id, CellShape shape, const std::int64_t* nodes, FilePos where);
+  /// An element that is not a volume cell (a face, an edge, a point): its id still counts for
+  /// duplicates, and its nodes can go into node sets through add_to_node_set().
+  void add_other_element(std::int64_t id, FilePos where);
+
+  /// Whether the file defined a volume cell with this id, and which (-1 if none).
+  [[nodiscard]] std::int64_t cell_index(std::int64_t element_id) const;
+  [[nodiscard]] bool has_element(std::int64_t element_id) const {
+    return element_index_.count(element_id) != 0;
+  }
+
+  void add_to_region(std::int64_t cell, const std::string& region);
+  /// Nodes (file ids) that belong to a named node set; `line` is where the file names them.
+  void add_to_node_set(const std::string& set, const std::int64_t* nodes, int count, FilePos where);
+
+  /// Resolves node ids (a cell or set naming an undefined node is an InputError at its line),
+  /// rejects inverted cells, drops nodes that no volume cell uses, and names the regions: cells of
+  /// one shape keep the group's name, a group of several shapes becomes '<name>/<shape>' per
+  /// shape, cells of no group form 'domain'.
+  Mesh finish();
+
+ private:
+  std::vector<std::string> files_;
+  std::vector<double> coords_;
+  std::vector<FilePos> node_line_;
+  std::unordered_map<std::int64_t, std::int32_t> node_index_;
+
+  std::vector<CellShape> cell_shape_;
+  std::vector<std::int64_t> cell_id_;
+  std::vector<FilePos> cell_line_;
+  std::vector<std::int64_t> cell_offset_{0};
+  std::vector<std::int64_t> cell_nodes_;  ///< file node ids
+  std::vector<std::uint8_t> cell_grouped_;
+  std::unordered_map<std::int64_t, std::int64_t> element_index_;  ///< id -> cell, -1 if not one
+  std::unordered_map<std::int64_t, FilePos> element_line_;
+
+  std::map<std::string, std::vector<std::int64_t>> regions_;  ///< name -> cell indices
+  struct SetNodes {
+    std::vector<std::int64_t> ids;
+    std::vector<FilePos> lines;
+  };
+  std::map<std::string, SetNodes> node_sets_;
+
+  void check_new_element(std::int64_t id, FilePos where);
+};
+
+}  // namespace fem::detail

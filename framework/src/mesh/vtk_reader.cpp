@@ -1,0 +1,185 @@
+// VTK mesh reader: .vtu (XML) and legacy .vtk unstructured grids, through the VTK library.
+//
+// Conventions (docs/case-reference.md): a cell array `region:<name>` puts the cells where it is
+// non-zero into region <name>; without such arrays, an integer cell array `region`, `block_id`
+// (what fem writes) or `gmsh:physical` (what meshio writes) names each cell's region by its
+// value; otherwise all cells form 'domain'. A point array `node_set:<name>` makes the points where
+// it is non-zero a node set. Cells are numbered from 0 in messages, as VTK does.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "fem/error.hpp"
+#include "fem/mesh/readers.hpp"
+
+#ifdef FEM_WITH_VTK
+
+#include <vtkCellData.h>
+#include <vtkCellType.h>
+#include <vtkNew.h>
+#include <vtkPointData.h>
+#include <vtkUnstructuredGrid.h>
+#include <vtkUnstructuredGridReader.h>
+#include <vtkXMLUnstructuredGridReader.h>
+
+#include <cmath>
+#include <filesystem>
+
+#include "../output/vtk_error_capture.hpp"
+#include "../output/vtk_grid.hpp"
+#include "mesh_builder.hpp"
+#include "read_file.hpp"
+
+namespace fem {
+
+namespace {
+
+const char* const kSupported =
+    "fem reads VTK_TETRA (10), VTK_HEXAHEDRON (12), VTK_VOXEL (11) and VTK_QUADRATIC_TETRA (24) "
+    "cells; vertices, lines, triangles, quads and polygons are skipped";
+
+const std::string kRegionPrefix = "region:";
+const std::string kSetPrefix = "node_set:";
+
+bool starts_with(const std::string& s, const std::string& prefix) {
+  return s.compare(0, prefix.size(), prefix) == 0;
+}
+
+/// The integer value of a one-component array entry, or an error if it is not one.
+std::int64_t integer_value(const Field& f, std::int64_t cell, const std::string& path) {
+  const double v = f.values[static_cast<std::size_t>(cell)];
+  if (!(std::isfinite(v) && v == std::floor(v)))
+    throw InputError({path, 0, 0},
+                     "cell array '" + f.name + "' holds " + std::to_string(v) + " for cell " +
+                         std::to_string(cell) + ", not an integer",
+                     "region ids are integers");
+  return static_cast<std::int64_t>(v);
+}
+
+vtkSmartPointer<vtkUnstructuredGrid> load_grid(const std::string& path, bool xml) {
+  vtkNew<detail::VtkErrorCapture> errors;
+  vtkSmartPointer<vtkUnstructuredGrid> grid;
+  bool failed = false;
+  if (xml) {
+    vtkNew<vtkXMLUnstructuredGridReader> reader;
+    errors->watch(reader);
+    reader->SetParserErrorObserver(errors);
+    reader->SetFileName(path.c_str());
+    reader->Update();
+    grid = reader->GetOutput();
+    failed = reader->GetErrorCode() != 0;
+  } else {
+    vtkNew<vtkUnstructuredGridReader> reader;
+    errors->watch(reader);
+    reader->SetFileName(path.c_str());
+    // By default the legacy reader keeps only the first array of each kind.
+    reader->ReadAllScalarsOn();
+    reader->ReadAllFieldsOn();
+    if (!reader->IsFileUnstructuredGrid())
+      throw InputError({path, 0, 0}, "not a legacy VTK unstructured grid",
+                       "fem reads DATASET UNSTRUCTURED_GRID files; convert others in ParaView");
+    reader->Update();
+    grid = reader->GetOutput();
+    failed = reader->GetErrorCode() != 0;
+  }
+  if (!errors->empty() || failed || grid == nullptr)
+    throw InputError({path, 0, 0},
+                     std::string("not a readable VTK unstructured grid: ") +
+                         (errors->empty() ? "VTK reported an error" : errors->text()),
+                     "the file is damaged or truncated; write it again");
+  return grid;
+}
+
+}  // namespace
+
+Mesh read_vtk_mesh(const std::string& path) {
+  // A missing file gets the same message as with the other formats.
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) detail::read_mesh_file_bytes(path);
+  const vtkSmartPointer<vtkUnstructuredGrid> grid =
+      load_grid(path, detail::lower_extension(path) == ".vtu");
+  OutputMesh m;
+  try {
+    m = detail::extract_mesh(grid);
+  } catch (const Error& e) {
+    throw InputError({path, 0, 0}, e.what(), kSupported);
+  }
+  const std::vector<Field> cell_fields = detail::extract_fields(grid->GetCellData());
+  const std::vector<Field> point_fields = detail::extract_fields(grid->GetPointData());
+
+  detail::MeshBuilder b(path);
+  for (std::int64_t p = 0; p < static_cast<std::int64_t>(m.points.size() / 3); ++p)
+    b.add_node(p, m.points[3 * p], m.points[3 * p + 1], m.points[3 * p + 2], 0);
+
+  // Which field names the regions: flag arrays first, else one integer array.
+  std::vector<const Field*> flags;
+  const Field* ids = nullptr;
+  for (const Field& f : cell_fields)
+    if (starts_with(f.name, kRegionPrefix) && f.components == 1) flags.push_back(&f);
+  if (flags.empty())
+    for (const char* name : {"region", "block_id", "gmsh:physical"})
+      for (const Field& f : cell_fields)
+        if (ids == nullptr && f.name == name && f.components == 1) ids = &f;
+
+  std::vector<std::int64_t> nodes;
+  for (std::int64_t c = 0; c < m.num_cells(); ++c) {
+    const int type = m.cell_types[c];
+    nodes.assign(m.connectivity.begin() + m.offsets[c], m.connectivity.begin() + m.offsets[c + 1]);
+    CellShape shape;
+    if (type == VTK_TETRA && nodes.size() == 4) {
+      shape = CellShape::Tet4;
+    } else if (type == VTK_HEXAHEDRON && nodes.size() == 8) {
+      shape = CellShape::Hex8;
+    } else if (type == VTK_VOXEL && nodes.size() == 8) {
+      // A voxel numbers its nodes x fastest; a hexahedron goes round each face.
+      std::swap(nodes[2], nodes[3]);
+      std::swap(nodes[6], nodes[7]);
+      shape = CellShape::Hex8;
+    } else if (type == VTK_QUADRATIC_TETRA && nodes.size() == 10) {
+      shape = CellShape::Tet10;
+    } else if (type == VTK_VERTEX || type == VTK_POLY_VERTEX || type == VTK_LINE ||
+               type == VTK_POLY_LINE || type == VTK_TRIANGLE || type == VTK_QUAD ||
+               type == VTK_POLYGON || type == VTK_TRIANGLE_STRIP) {
+      b.add_other_element(c, 0);
+      continue;
+    } else {
+      throw InputError({path, 0, 0},
+                       "cell " + std::to_string(c) + " has VTK cell type " + std::to_string(type) +
+                           ", which fem does not support",
+                       kSupported);
+    }
+    const std::int64_t cell = b.add_cell(c, shape, nodes.data(), 0);
+    for (const Field* f : flags)
+      if (f->values[static_cast<std::size_t>(c)] != 0.0)
+        b.add_to_region(cell, f->name.substr(kRegionPrefix.size()));
+    if (ids != nullptr) b.add_to_region(cell, std::to_string(integer_value(*ids, c, path)));
+  }
+
+  for (const Field& f : point_fields) {
+    if (!starts_with(f.name, kSetPrefix) || f.components != 1) continue;
+    std::vector<std::int64_t> members;
+    for (std::size_t p = 0; p < f.values.size(); ++p)
+      if (f.values[p] != 0.0) members.push_back(static_cast<std::int64_t>(p));
+    b.add_to_node_set(f.name.substr(kSetPrefix.size()), members.data(),
+                      static_cast<int>(members.size()), 0);
+  }
+  return b.finish();
+}
+
+}  // namespace fem
+
+#else  // FEM_WITH_VTK
+
+namespace fem {
+
+Mesh read_vtk_mesh(const std::string& path) {
+  throw InputError({path, 0, 0},
+                   "fem was built without VTK (FEM_WITH_VTK=OFF): .vtu and .vtk mesh files "
+                   "cannot be read",
+                   "rebuild with VTK (the Debian package libvtk9-dev), or convert the mesh to "
+                   "Gmsh .msh or Abaqus .inp");
+}
+
+}  // namespace fem
+
+#endif  // FEM_WITH_VTK

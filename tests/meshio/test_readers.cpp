@@ -1,0 +1,213 @@
+// Every mesh-file format read into the same model: the column of tests/meshio/data (one
+// hexahedron, six tetrahedra, three node sets) written as Gmsh 4.1 and 2.2, ASCII and binary (the
+// binary and 2.2 files written by Gmsh 4.8 from column_41.msh), Abaqus with *INCLUDE, .vtu and
+// legacy .vtk.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <set>
+#include <string>
+
+#include <fem/error.hpp>
+#include <fem/mesh/readers.hpp>
+#include <fem/output/vtk_series.hpp>
+
+#include "meshio/column_model.hpp"
+#include "support/case_runner.hpp"
+
+namespace fem::test {
+namespace {
+
+const std::string kData = FEM_SOURCE_DIR "/tests/meshio/data/";
+
+const char* const kFiles[] = {"column_41.msh",     "column_41_bin.msh", "column_22.msh",
+                              "column_22_bin.msh", "column.inp",        "column.vtu",
+                              "column.vtk"};
+
+bool needs_vtk(const std::string& file) {
+  return file.ends_with(".vtu") || file.ends_with(".vtk");
+}
+
+class EveryFormat : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(EveryFormat, ReadsTheSameModel) {
+  const std::string file = GetParam();
+  if (needs_vtk(file) && !vtk_output_available()) {
+    // Without VTK the reader must say so rather than fail obscurely.
+    try {
+      (void)read_mesh(kData + file);
+      FAIL() << "read without VTK";
+    } catch (const InputError& e) {
+      EXPECT_NE(e.message().find("without VTK"), std::string::npos) << e.what();
+    }
+    GTEST_SKIP() << "built without VTK: " << file << " cannot be read";
+  }
+  Mesh mesh = read_mesh(kData + file);
+  if (file.ends_with(".inp")) {
+    // *NODE, NSET=all_nodes: every node, less the unused one.
+    EXPECT_EQ(mesh.node_sets["all_nodes"].size(), 12u);
+    mesh.node_sets.erase("all_nodes");
+  }
+  // The unused node of the Gmsh 4.1 and Abaqus files (tag 99) is dropped.
+  EXPECT_EQ(mesh.num_nodes(), 12);
+  EXPECT_EQ(by_points(mesh), by_points(column_mesh())) << file;
+  // Dense ids follow the file's node order.
+  EXPECT_EQ(mesh.node(0), (Point{0, 0, 0}));
+  EXPECT_EQ(mesh.node(8), (Point{0, 0, 20}));
+}
+
+/// Displacement of a short run of the column, keyed by reference position.
+std::map<Point, Point> run_column(const std::string& file) {
+  const std::string yaml = "mesh: {file: " + kData + file + R"(, scale: 0.001}
+materials:
+  soft: {type: neo_hookean, density: 1000, youngs_modulus: 3000, poisson_ratio: 0.3}
+  stiff: {type: neo_hookean, density: 1000, youngs_modulus: 9000, poisson_ratio: 0.3}
+blocks:
+  - {name: core, region: core, element: hex8r, material: stiff}
+  - {name: shell, region: shell, element: tet4, material: soft}
+boundary_conditions:
+  - {set: bottom, fixed: all}
+  - {set: top, displacement: {z: -0.001}}
+loads:
+  - {set: tip, force: [0.001, 0, 0]}
+solver: {end_time: 0.05}
+)";
+  PreparedRun run = prepare(yaml);
+  run_in_memory(run);
+  const std::vector<double> u = displacement(run);
+  std::map<Point, Point> by_position;
+  for (std::int64_t n = 0; n < run.model.mesh.num_nodes(); ++n)
+    by_position[run.model.mesh.node(n)] = {u[3 * n], u[3 * n + 1], u[3 * n + 2]};
+  return by_position;
+}
+
+TEST_P(EveryFormat, GivesTheSameResultWhenRun) {
+  const std::string file = GetParam();
+  if (needs_vtk(file) && !vtk_output_available()) GTEST_SKIP() << "built without VTK";
+  const std::map<Point, Point> reference = run_column("column_41.msh");
+  const std::map<Point, Point> result = run_column(file);
+  ASSERT_EQ(result.size(), reference.size());
+  double largest = 0;
+  for (const auto& [x, u] : reference) largest = std::max(largest, std::hypot(u[0], u[1], u[2]));
+  ASSERT_GT(largest, 1e-4);  // the run moved something
+  for (const auto& [x, u] : reference) {
+    ASSERT_TRUE(result.count(x)) << "no node at the position of a reference node";
+    for (int k = 0; k < 3; ++k) EXPECT_NEAR(result.at(x)[k], u[k], 1e-12 * largest) << file;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(MeshFiles, EveryFormat, ::testing::ValuesIn(kFiles),
+                         [](const auto& param_info) {
+                           std::string name = param_info.param;
+                           for (char& c : name)
+                             if (c == '.') c = '_';
+                           return name;
+                         });
+
+TEST(MeshFileCase, ScaleTurnsFileUnitsIntoMetres) {
+  const CaseSpec spec = load_case(kData + "column.yaml");
+  ASSERT_TRUE(spec.mesh.file_mesh);
+  const auto b = spec.mesh.file_mesh->bounds();
+  EXPECT_DOUBLE_EQ(b[1][2], 0.02);
+  EXPECT_DOUBLE_EQ(b[1][0], 0.01);
+}
+
+TEST(MeshFileCase, ShippedMixedCaseRunsWithBothElementTypes) {
+  // tests/meshio/data/column.yaml names its mesh relative to itself.
+  PluginRegistry plugins;
+  Model model = build_model(load_case(kData + "column.yaml"), plugins);
+  ASSERT_EQ(model.blocks.size(), 2u);
+  EXPECT_EQ(model.blocks[0].element->cell_shape, static_cast<std::int32_t>(CellShape::Hex8));
+  EXPECT_EQ(model.blocks[1].element->cell_shape, static_cast<std::int32_t>(CellShape::Tet4));
+  // The two blocks share the four nodes of the interface (z = 10 mm).
+  std::set<std::int32_t> hex_nodes(model.blocks[0].connectivity.begin(),
+                                   model.blocks[0].connectivity.end());
+  int shared = 0;
+  for (const std::int32_t n : std::set<std::int32_t>(model.blocks[1].connectivity.begin(),
+                                                     model.blocks[1].connectivity.end()))
+    shared += static_cast<int>(hex_nodes.count(n));
+  EXPECT_EQ(shared, 4);
+}
+
+std::string error_of(const std::string& yaml) {
+  try {
+    (void)parse_case(yaml, "<test>");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+std::string column_case(const std::string& mesh, const std::string& blocks,
+                        const std::string& rest = "") {
+  return "mesh: " + mesh + R"(
+materials:
+  soft: {type: neo_hookean, youngs_modulus: 3000, poisson_ratio: 0.3}
+blocks:
+)" + blocks +
+         rest + "\nsolver: {end_time: 0.01}\n";
+}
+
+const std::string kColumn = "{file: " + kData + "column_41.msh}";
+
+TEST(MeshFileCase, UnknownRegionGetsDidYouMeanAtTheCaseLine) {
+  const std::string e =
+      error_of(column_case(kColumn, "  - {region: cores, element: hex8r, material: soft}"));
+  EXPECT_NE(e.find("<test>:5:14: error: block 'block0' uses mesh region 'cores'"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find("did you mean 'core'?"), std::string::npos) << e;
+}
+
+TEST(MeshFileCase, GroupOfTwoShapesNamesItsParts) {
+  const std::string e =
+      error_of(column_case(kColumn, "  - {region: solid, element: hex8r, material: soft}"));
+  EXPECT_NE(e.find("'solid' holds cells of several shapes"), std::string::npos) << e;
+  EXPECT_NE(e.find("solid/hex8 or solid/tet4"), std::string::npos) << e;
+}
+
+TEST(MeshFileCase, DefaultRegionOfAFileMeshIsExplained) {
+  const std::string e = error_of(column_case(kColumn, "  - {element: hex8r, material: soft}"));
+  EXPECT_NE(e.find("a block of a mesh file names its region"), std::string::npos) << e;
+}
+
+TEST(MeshFileCase, FileNodeSetsAreUsableInConditionsAndUnions) {
+  const std::string blocks =
+      "  - {region: core, element: hex8r, material: soft}\n"
+      "  - {region: shell, element: tet4, material: soft}\n";
+  const std::string rest = R"(node_sets:
+  ends: {union: [bottom, top]}
+boundary_conditions:
+  - {set: bottom, fixed: all}
+  - {set: tip, fixed: [x]}
+output:
+  histories: [{name: tip, set: tip}]
+)";
+  PluginRegistry plugins;
+  const Model model =
+      build_model(parse_case(column_case(kColumn, blocks, rest), "<test>"), plugins);
+  EXPECT_EQ(model.mesh.node_sets.at("ends").size(), 8u);
+  const std::string e = error_of(
+      column_case(kColumn, blocks, "boundary_conditions:\n  - {set: botom, fixed: all}\n"));
+  EXPECT_NE(e.find("did you mean 'bottom'?"), std::string::npos) << e;
+}
+
+TEST(MeshFileCase, MissingFileIsReportedAtTheCaseKey) {
+  const std::string e =
+      error_of(column_case("{file: no/such.msh}", "  - {element: hex8r, material: soft}"));
+  EXPECT_NE(e.find("<test>:1:14: error: mesh file 'no/such.msh' does not exist"), std::string::npos)
+      << e;
+}
+
+TEST(MeshFileCase, GeneratorKeysDoNotApplyToAFile) {
+  const std::string e = error_of(column_case("{file: " + kData + "column_41.msh, divisions: 4}",
+                                             "  - {region: core, element: hex8r, material: soft}"));
+  EXPECT_NE(e.find("'divisions' does not apply to a mesh file"), std::string::npos) << e;
+  const std::string s = error_of(
+      column_case("{generator: box, scale: 0.001}", "  - {element: hex8r, material: soft}"));
+  EXPECT_NE(s.find("'scale' applies to a mesh file only"), std::string::npos) << s;
+}
+
+}  // namespace
+}  // namespace fem::test
