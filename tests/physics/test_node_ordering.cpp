@@ -37,7 +37,7 @@ boundary_conditions:
 solver: {end_time: 0.2}
 )";
   std::map<std::string, std::map<std::array<double, 3>, std::array<double, 3>>> results;
-  for (const char* ordering : {"input", "rcm", "shuffled"}) {
+  for (const char* ordering : {"input", "auto", "rcm", "shuffled"}) {
     PreparedRun run =
         prepare(yaml, on_backend({{"precision", "double"}, {"solver.node_ordering", ordering}}));
     run_in_memory(run);
@@ -48,7 +48,7 @@ solver: {end_time: 0.2}
   for (const auto& [x, u] : reference)
     for (const double c : u) max_u = std::max(max_u, std::abs(c));
   ASSERT_GT(max_u, 1e-3);
-  for (const char* ordering : {"rcm", "shuffled"}) {
+  for (const char* ordering : {"auto", "rcm", "shuffled"}) {
     const auto& other = results.at(ordering);
     ASSERT_EQ(other.size(), reference.size());
     double diff = 0.0;

@@ -125,7 +125,9 @@ struct SolverSpec {
   double safety_factor = 0.8;  ///< Courant number for the automatic step
   double mass_damping = 0.0;   ///< mass-proportional damping coefficient, 1/s
   std::string assembly = "deterministic";
-  std::string node_ordering = "rcm";  ///< rcm, input or shuffled (fem/mesh/ordering.hpp)
+  /// auto, rcm, input or shuffled (fem/mesh/ordering.hpp). auto: input for the built-in
+  /// generators (already numbered layer by layer, measured fastest), rcm for everything else.
+  std::string node_ordering = "auto";
 };
 
 struct HistorySpec {

@@ -29,7 +29,7 @@ void read_solver(const Value& v, SolverSpec& solver) {
   if (auto d = m.get("mass_damping")) solver.mass_damping = non_negative(*d);
   if (auto a = m.get("assembly")) solver.assembly = as_choice(*a, {"deterministic", "atomic"});
   if (auto o = m.get("node_ordering"))
-    solver.node_ordering = as_choice(*o, {"rcm", "input", "shuffled"});
+    solver.node_ordering = as_choice(*o, {"auto", "rcm", "input", "shuffled"});
 }
 
 }  // namespace fem::case_io

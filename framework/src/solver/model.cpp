@@ -42,7 +42,12 @@ Model build_model(const CaseSpec& spec, const PluginRegistry& plugins) {
   model.mesh = generate_mesh(model.spec.mesh);
   // Sets are resolved in the input numbering (explicit node ids refer to it), then renumbered.
   resolve_node_sets(model.spec.node_sets, model.mesh);
-  apply_node_ordering(model.mesh, parse_node_ordering(model.spec.solver.node_ordering));
+  const std::string& ordering = model.spec.solver.node_ordering;
+  const bool generated =
+      model.spec.mesh.generator == "box" || model.spec.mesh.generator == "cylinder";
+  apply_node_ordering(model.mesh, ordering == "auto"
+                                      ? (generated ? NodeOrdering::Input : NodeOrdering::Rcm)
+                                      : parse_node_ordering(ordering));
 
   std::int64_t first = 0;
   for (const BlockSpec& bs : model.spec.blocks) {
