@@ -43,8 +43,7 @@ Model build_model(const CaseSpec& spec, const PluginRegistry& plugins) {
   // Sets are resolved in the input numbering (explicit node ids refer to it), then renumbered.
   resolve_node_sets(model.spec.node_sets, model.mesh);
   const std::string& ordering = model.spec.solver.node_ordering;
-  const bool generated =
-      model.spec.mesh.generator == "box" || model.spec.mesh.generator == "cylinder";
+  const bool generated = model.spec.mesh.file.empty();
   apply_node_ordering(model.mesh, ordering == "auto"
                                       ? (generated ? NodeOrdering::Input : NodeOrdering::Rcm)
                                       : parse_node_ordering(ordering));
