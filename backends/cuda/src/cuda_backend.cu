@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <map>
 #include <memory>
 #include <string>
@@ -46,8 +47,8 @@ __global__ void tick_kernel(long long* step, double dt, const Amplitude* amplitu
 template <class T>
 struct NodePassArgs {
   std::int64_t num_nodes;
-  const std::int64_t* offsets;
-  const std::int64_t* slots;
+  const std::int32_t* offsets;  // 32-bit incidence: half the index bytes of the gather
+  const std::int32_t* slots;
   const T* forces;
   const T* node_forces;  // atomic assembly: already summed per node (then `forces` is unused)
   int node_force_stride;
@@ -79,7 +80,7 @@ __global__ void __launch_bounds__(kNodeThreads) node_kernel(const NodePassArgs<T
     for (int i = 0; i < 3; ++i) p[i] = a.node_forces[a.node_force_stride * n + i];
   } else {
     for (std::int64_t j = a.offsets[n]; j < a.offsets[n + 1]; ++j) {
-      const T* f = a.forces + 3 * a.slots[j];
+      const T* f = a.forces + 3 * static_cast<std::int64_t>(a.slots[j]);
       p[0] += f[0];
       p[1] += f[1];
       p[2] += f[2];
@@ -105,7 +106,7 @@ __global__ void __launch_bounds__(kNodeThreads) node_kernel(const NodePassArgs<T
 /// With node_forces (atomic assembly) the sums are already there.
 template <class T>
 __global__ void gather_kernel(std::int64_t count, const std::int32_t* nodes,
-                              const std::int64_t* offsets, const std::int64_t* slots,
+                              const std::int32_t* offsets, const std::int32_t* slots,
                               const T* forces, const T* node_forces, int node_force_stride,
                               double* out) {
   const std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -116,7 +117,8 @@ __global__ void gather_kernel(std::int64_t count, const std::int32_t* nodes,
     for (int i = 0; i < 3; ++i) p[i] = static_cast<double>(node_forces[node_force_stride * n + i]);
   } else {
     for (std::int64_t j = offsets[n]; j < offsets[n + 1]; ++j)
-      for (int i = 0; i < 3; ++i) p[i] += static_cast<double>(forces[3 * slots[j] + i]);
+      for (int i = 0; i < 3; ++i)
+        p[i] += static_cast<double>(forces[3 * static_cast<std::int64_t>(slots[j]) + i]);
   }
   for (int i = 0; i < 3; ++i) out[3 * k + i] = p[i];
 }
@@ -193,8 +195,16 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     b_ = static_cast<T>(4.0 / (2.0 + q * dt));
     c_ = static_cast<T>((2.0 - q * dt) / (2.0 + q * dt));
     for (int i = 0; i < 3; ++i) gravity_[i] = static_cast<T>(force_scale * s.gravity[i]);
-    offsets_.upload(s.incidence_offsets);
-    slots_.upload(s.incidence_slots);
+    // The node-to-slot incidence in 32 bits: the deterministic gather reads it every step.
+    if (s.num_force_slots > std::numeric_limits<std::int32_t>::max())
+      throw Error(
+          "the CUDA backend's deterministic assembly indexes element-node forces in 32 bits: "
+          "this model has " +
+          std::to_string(s.num_force_slots) +
+          " (elements x nodes per element); use solver.assembly: atomic");
+    offsets_.upload(
+        std::vector<std::int32_t>(s.incidence_offsets.begin(), s.incidence_offsets.end()));
+    slots_.upload(std::vector<std::int32_t>(s.incidence_slots.begin(), s.incidence_slots.end()));
     // Deterministic assembly keeps every element-node force and gathers per node; atomic
     // assembly adds into node forces directly (less memory traffic, summation order varies).
     if (s.deterministic) {
@@ -459,7 +469,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
                                                b.material->host.num_state);
     }
     bytes += sizeof(T) * 3.0 * static_cast<double>(s.num_force_slots) * 2.0;  // forces + scratch
-    bytes += 8.0 * static_cast<double>(s.incidence_offsets.size() + s.incidence_slots.size());
+    bytes += 4.0 * static_cast<double>(s.incidence_offsets.size() + s.incidence_slots.size());
     bytes += static_cast<double>(3 * s.num_nodes) * (2.0 * sizeof(T) + 2.0 * 4 + 2.0 * sizeof(T));
     bytes += static_cast<double>(s.num_nodes) * sizeof(T);
     std::size_t free_bytes = 0, total_bytes = 0;
@@ -486,7 +496,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
 #endif
   DeviceArray<T> u_[2];
   int parity_ = 0;  // u_[parity_] holds the current displacement
-  DeviceArray<std::int64_t> offsets_, slots_;
+  DeviceArray<std::int32_t> offsets_, slots_;
   DeviceArray<std::uint8_t> dof_flags_;
   DeviceArray<std::int32_t> prescribed_amplitude_, load_amplitude_;
   DeviceArray<Amplitude> amplitudes_;
