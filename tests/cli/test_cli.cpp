@@ -1,6 +1,7 @@
 // The `fem` program end to end: run, check, plugins, overrides, exit codes and files.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -134,6 +135,27 @@ TEST(Cli, EveryShippedCaseIsValid) {
     EXPECT_EQ(r.code, 0) << entry.path() << "\n" << r.output;
   }
   EXPECT_GE(cases, 2);
+}
+
+TEST(Cli, BadMeshFileExitsWithTwoAndNamesTheLine) {
+  // The shipped mixed case, with one node reference of its mesh broken.
+  const std::string dir = temp_dir("bad_mesh");
+  fs::create_directories(dir + "/meshes");
+  std::string mesh = read(std::string(FEM_SOURCE_DIR) + "/cases/meshes/mixed_ellipsoid.msh");
+  const std::size_t first_tet = mesh.find("\n3 2 4 2688\n") + 13;
+  const std::size_t end_of_line = mesh.find('\n', first_tet);
+  mesh.replace(mesh.rfind(' ', end_of_line) + 1, end_of_line - mesh.rfind(' ', end_of_line) - 1,
+               "9999");
+  std::ofstream(dir + "/meshes/mixed_ellipsoid.msh") << mesh;
+  fs::copy_file(std::string(FEM_SOURCE_DIR) + "/cases/mixed_ellipsoid.yaml", dir + "/case.yaml");
+  const int line = 1 + static_cast<int>(std::count(mesh.begin(), mesh.begin() + first_tet, '\n'));
+  const Result r = fem("check " + dir + "/case.yaml");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("mixed_ellipsoid.msh:" + std::to_string(line) + ": error: element "),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("refers to node 9999"), std::string::npos) << r.output;
+  fs::remove_all(dir);
 }
 
 TEST(Cli, HelpIsAvailableEverywhere) {

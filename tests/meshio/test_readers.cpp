@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <string>
@@ -14,6 +15,7 @@
 #include <fem/output/vtk_series.hpp>
 
 #include "meshio/column_model.hpp"
+#include "output/scratch_dir.hpp"
 #include "support/case_runner.hpp"
 
 namespace fem::test {
@@ -128,6 +130,31 @@ TEST(MeshFileCase, ShippedMixedCaseRunsWithBothElementTypes) {
                                                      model.blocks[1].connectivity.end()))
     shared += static_cast<int>(hex_nodes.count(n));
   EXPECT_EQ(shared, 4);
+}
+
+TEST(MeshFileCase, MixedOutputReadsBackAsTheSameBlocks) {
+  // The .vtu frames of a mixed run hold hexahedra and tetrahedra; read back as a mesh, their
+  // block_id array gives one region per block.
+  if (!vtk_output_available()) GTEST_SKIP() << "built without VTK";
+  ScratchDir dir;
+  PreparedRun run = prepare(read_text(kData + "column.yaml"),
+                            {{"mesh.file", kData + "column_41.msh"}, {"solver.end_time", "0.01"}});
+  ExplicitRunOptions options;
+  options.output_directory = dir.path().string();
+  run.solver->run(options);
+  std::string frame;
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path()))
+    if (entry.path().extension() == ".vtu") frame = entry.path().string();
+  ASSERT_FALSE(frame.empty());
+  const Mesh back = read_mesh(frame);
+  ASSERT_EQ(back.regions.size(), 2u);
+  EXPECT_EQ(back.regions[0].name, "0");
+  EXPECT_EQ(back.regions[0].shape, CellShape::Hex8);
+  EXPECT_EQ(back.regions[0].num_cells(), 1);
+  EXPECT_EQ(back.regions[1].name, "1");
+  EXPECT_EQ(back.regions[1].shape, CellShape::Tet4);
+  EXPECT_EQ(back.regions[1].num_cells(), 6);
+  EXPECT_EQ(back.num_nodes(), 12);
 }
 
 std::string error_of(const std::string& yaml) {
