@@ -4,8 +4,10 @@
 // legacy .vtk.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 #include <string>
@@ -155,6 +157,37 @@ TEST(MeshFileCase, MixedOutputReadsBackAsTheSameBlocks) {
   EXPECT_EQ(back.regions[1].shape, CellShape::Tet4);
   EXPECT_EQ(back.regions[1].num_cells(), 6);
   EXPECT_EQ(back.num_nodes(), 12);
+}
+
+TEST(QuadraticTetrahedra, GmshAndAbaqusGiveVtkOrder) {
+  // One 10-node tetrahedron: corners 1-4, then the midpoints of edges (0,1), (1,2), (0,2),
+  // (0,3), then (2,3) and (1,3) in Gmsh's order and (1,3), (2,3) in Abaqus' (and VTK's).
+  ScratchDir dir;
+  const std::string nodes[] = {"0 0 0", "2 0 0", "0 2 0", "0 0 2", "1 0 0",
+                               "1 1 0", "0 1 0", "0 0 1", "0 1 1", "1 0 1"};
+  std::string msh = "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n10\n";
+  for (int n = 0; n < 10; ++n) msh += std::to_string(n + 1) + " " + nodes[n] + "\n";
+  msh += "$EndNodes\n$Elements\n1\n7 11 2 0 0 1 2 3 4 5 6 7 8 9 10\n$EndElements\n";
+  std::ofstream(dir / "t.msh") << msh;
+  std::string inp = "*NODE\n";
+  const std::string abaqus_order[] = {"0 0 0", "2 0 0", "0 2 0", "0 0 2", "1 0 0",
+                                      "1 1 0", "0 1 0", "0 0 1", "1 0 1", "0 1 1"};
+  for (int n = 0; n < 10; ++n) {
+    std::string xyz = abaqus_order[n];
+    std::replace(xyz.begin(), xyz.end(), ' ', ',');
+    inp += std::to_string(n + 1) + ", " + xyz + "\n";
+  }
+  inp += "*ELEMENT, TYPE=C3D10\n7, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10\n";
+  std::ofstream(dir / "t.inp") << inp;
+  for (const std::string file : {"t.msh", "t.inp"}) {
+    const Mesh m = read_mesh(dir / file);
+    ASSERT_EQ(m.regions.size(), 1u) << file;
+    EXPECT_EQ(m.regions[0].name, "domain");
+    ASSERT_EQ(m.regions[0].shape, CellShape::Tet10) << file;
+    // VTK: node 8 is the midpoint of edge (1,3), node 9 of edge (2,3).
+    EXPECT_EQ(m.node(m.regions[0].connectivity[8]), (Point{1, 0, 1})) << file;
+    EXPECT_EQ(m.node(m.regions[0].connectivity[9]), (Point{0, 1, 1})) << file;
+  }
 }
 
 std::string error_of(const std::string& yaml) {
