@@ -61,6 +61,19 @@ TEST_P(EveryFormat, ReadsTheSameModel) {
   EXPECT_EQ(mesh.node(8), (Point{0, 0, 20}));
 }
 
+TEST(AbaqusFromGmsh, ElementSetsOfSurfacesAreNodeSets) {
+  // Gmsh's own .inp export of column_41.msh: physical groups as *ELSET (surfaces as sets of CPS3
+  // and CPS4 elements, which become node sets), entities as ELSET= of each *ELEMENT; Gmsh leaves
+  // the point group 'tip' out.
+  Mesh mesh = read_mesh(kData + "column_gmsh.inp");
+  MeshByPoints read = by_points(mesh);
+  for (const char* entity : {"volume1", "volume2"}) EXPECT_EQ(read.regions.erase(entity), 1u);
+  for (const char* entity : {"surface1", "surface2"}) EXPECT_EQ(read.node_sets.erase(entity), 1u);
+  MeshByPoints expected = by_points(column_mesh());
+  expected.node_sets.erase("tip");
+  EXPECT_EQ(read, expected);
+}
+
 /// Displacement of a short run of the column, keyed by reference position.
 std::map<Point, Point> run_column(const std::string& file) {
   const std::string yaml = "mesh: {file: " + kData + file + R"(, scale: 0.001}

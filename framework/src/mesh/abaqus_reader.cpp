@@ -1,9 +1,10 @@
 // Abaqus .inp reader: *NODE, *ELEMENT (C3D4, C3D8, C3D8R, C3D10 and their H/I/M variants),
 // *NSET, *ELSET (lists, set names, GENERATE) and *INCLUDE. Keywords and parameters are
 // case-insensitive; '**' starts a comment; a data line ending in a comma continues on the next.
-// Element sets become regions and node sets node sets; set names are case-insensitive in
-// Abaqus, so fem knows them in lower case. Abaqus numbers the nodes of C3D4, C3D8
-// and C3D10 as VTK does (corners of one face, then the opposite face; edge midpoints in VTK's
+// Element sets of volume elements become regions, element sets of surface and line elements
+// (what Gmsh writes for its physical surfaces) node sets, and node sets node sets; set names are
+// case-insensitive in Abaqus, so fem knows them in lower case. Abaqus numbers the nodes of C3D4,
+// C3D8 and C3D10 as VTK does (corners of one face, then the opposite face; edge midpoints in VTK's
 // order), so connectivity is taken as it stands.
 #include <algorithm>
 #include <cctype>
@@ -15,6 +16,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "fem/mesh/readers.hpp"
@@ -126,6 +128,8 @@ class AbaqusReader {
   std::size_t next_ = 0;
   std::map<std::string, SetDef> nsets_;   ///< by lower-case name
   std::map<std::string, SetDef> elsets_;  ///< by lower-case name
+  /// Nodes of the surface and line elements: an element set of them is a node set.
+  std::unordered_map<std::int64_t, std::vector<std::int64_t>> other_nodes_;
 
   [[noreturn]] void fail(FilePos where, const std::string& what,
                          const std::string& hint = {}) const {
@@ -304,9 +308,9 @@ class AbaqusReader {
         builder_.add_cell(values[0], kind->shape, values.data() + 1, where);
       } else {
         builder_.add_other_element(values[0], where);
-        if (elset) builder_.add_to_node_set(lower(*elset), values.data() + 1, kind->nodes, where);
+        other_nodes_[values[0]].assign(values.begin() + 1, values.end());
       }
-      if (elset && kind->volume) add_ids(elsets_, *elset, {values[0]}, where);
+      if (elset) add_ids(elsets_, *elset, {values[0]}, where);
     }
   }
 
@@ -397,8 +401,14 @@ class AbaqusReader {
         if (!builder_.has_element(id))
           fail(where, "element set '" + s.name + "' contains element " + std::to_string(id) +
                           ", which the file does not define");
+        if (!seen.insert(id).second) continue;
         const std::int64_t cell = builder_.cell_index(id);
-        if (cell >= 0 && seen.insert(id).second) builder_.add_to_region(cell, s.name);
+        if (cell >= 0) {
+          builder_.add_to_region(cell, s.name);
+        } else {
+          const std::vector<std::int64_t>& nodes = other_nodes_.at(id);
+          builder_.add_to_node_set(s.name, nodes.data(), static_cast<int>(nodes.size()), where);
+        }
       }
     }
   }
