@@ -266,6 +266,24 @@ output:
   EXPECT_NE(e.find("did you mean 'bottom'?"), std::string::npos) << e;
 }
 
+TEST(MeshFileCase, BlocksOnOverlappingRegionsAreRefused) {
+  // 'solid/hex8' holds the cell of 'core': two blocks would count it twice.
+  const std::string yaml =
+      column_case(kColumn,
+                  "  - {name: a, region: core, element: hex8r, material: soft}\n"
+                  "  - {name: b, region: shell, element: tet4, material: soft}\n"
+                  "  - {name: c, region: solid/hex8, element: hex8, material: soft}\n");
+  PluginRegistry plugins;
+  try {
+    (void)build_model(parse_case(yaml, "<test>"), plugins);
+    FAIL() << "overlapping blocks accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where().line, 7) << e.what();
+    EXPECT_NE(e.message().find("blocks 'a' and 'c' both take 1 cells"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(MeshFileCase, MissingFileIsReportedAtTheCaseKey) {
   const std::string e =
       error_of(column_case("{file: no/such.msh}", "  - {element: hex8r, material: soft}"));

@@ -4,6 +4,7 @@
 
 #include "fem/mesh/generators.hpp"
 #include "fem/mesh/ordering.hpp"
+#include "fem/mesh/regions.hpp"
 #include "fem/mesh/selectors.hpp"
 #include "fem/param_reader.hpp"
 
@@ -21,6 +22,26 @@ const CellRegion* find_region(const Mesh& mesh, const std::string& name) {
   for (const CellRegion& r : mesh.regions)
     if (r.name == name) return &r;
   return nullptr;
+}
+
+/// Two blocks taking the same cells would count their stiffness and mass twice. Regions of a
+/// mesh file overlap where a cell is in two of its groups (a group of the whole brain beside
+/// groups of its parts, say).
+void check_blocks_do_not_overlap(const Model& model) {
+  for (std::size_t j = 1; j < model.blocks.size(); ++j)
+    for (std::size_t i = 0; i < j; ++i) {
+      const BlockSpec& a = *model.blocks[i].spec;
+      const BlockSpec& b = *model.blocks[j].spec;
+      const std::int64_t shared =
+          shared_cells(*find_region(model.mesh, a.region), *find_region(model.mesh, b.region));
+      if (shared > 0)
+        throw InputError(b.where,
+                         "blocks '" + a.name + "' and '" + b.name + "' both take " +
+                             std::to_string(shared) + " cells (regions '" + a.region + "' and '" +
+                             b.region + "')",
+                         "give every cell to one block: regions of a mesh file overlap where a "
+                         "cell is in two of its groups");
+    }
 }
 
 /// Mesh cells come in VTK node order; the element may number its nodes differently.
@@ -86,6 +107,7 @@ Model build_model(const CaseSpec& spec, const PluginRegistry& plugins) {
     first += b.num_elements();
     model.blocks.push_back(std::move(b));
   }
+  check_blocks_do_not_overlap(model);
   return model;
 }
 
