@@ -154,10 +154,11 @@ class GmshReader {
     throw InputError(builder_.at(token_line_), what, hint);
   }
 
-  [[noreturn]] void truncated() const {
+  [[noreturn]] void truncated(const char* what = nullptr) const {
     throw InputError(builder_.at(line_),
                      "the file ends inside the $" + section_ + " section that starts at line " +
-                         std::to_string(section_line_),
+                         std::to_string(section_line_) +
+                         (what ? std::string(", where ") + what + " was expected" : ""),
                      "the file is truncated; write or copy it again");
   }
 
@@ -170,9 +171,9 @@ class GmshReader {
     }
   }
 
-  std::string_view token(const char* /*what*/) {
+  std::string_view token(const char* what) {
     skip_ws();
-    if (pos_ >= data_.size()) truncated();
+    if (pos_ >= data_.size()) truncated(what);
     token_pos_ = pos_;
     token_line_ = line_;
     while (pos_ < data_.size() && !std::isspace(static_cast<unsigned char>(data_[pos_]))) ++pos_;
