@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <numeric>
 #include <set>
 #include <string>
 
@@ -19,6 +20,8 @@
 #include "meshio/column_model.hpp"
 #include "output/scratch_dir.hpp"
 #include "support/case_runner.hpp"
+
+#include <fem/solver/explicit_system.hpp>
 
 namespace fem::test {
 namespace {
@@ -145,6 +148,13 @@ TEST(MeshFileCase, ShippedMixedCaseRunsWithBothElementTypes) {
                                                      model.blocks[1].connectivity.end()))
     shared += static_cast<int>(hex_nodes.count(n));
   EXPECT_EQ(shared, 4);
+  // Lumped masses of both blocks add up to the whole column (1000 kg/m^3 x 2 cm^3), the interface
+  // nodes getting mass from both sides.
+  const ExplicitSetup setup = setup_explicit(model);
+  EXPECT_NEAR(setup.total_volume, 2e-6, 1e-18);
+  EXPECT_NEAR(setup.total_mass, 2e-3, 1e-15);
+  const std::vector<double>& mass = setup.system.lumped_mass;
+  EXPECT_NEAR(std::accumulate(mass.begin(), mass.end(), 0.0), 2e-3, 1e-15);
 }
 
 TEST(MeshFileCase, MixedOutputReadsBackAsTheSameBlocks) {
