@@ -186,6 +186,18 @@ TEST_F(Malformed, AbaqusMissingInclude) {
   expect_error(write("a.inp", kInp), "a.inp", line_of(kInp, "*Include"), "*INCLUDE file");
 }
 
+TEST_F(Malformed, AbaqusMovedInstance) {
+  write("column_nodes.inp", kInpNodes);
+  const std::string t = kInp + "*Assembly, name=A\n*Instance, name=I, part=P\n 5., 0., 0.\n";
+  expect_error(write("a.inp", t), "a.inp", line_of(t, " 5., 0., 0."),
+               "*INSTANCE with a translation or rotation is not supported");
+  // In place (no data lines), an instance is fine.
+  EXPECT_EQ(read_mesh(write("b.inp", kInp + "*Assembly, name=A\n*Instance, name=I, part=P\n"
+                                            "*End Instance\n*End Assembly\n"))
+                .num_nodes(),
+            12);
+}
+
 TEST_F(Malformed, AbaqusTruncatedElement) {
   write("column_nodes.inp", kInpNodes);
   const std::string t = edit(kInp, " 5, 6, 7, 8\n", " 5, 6, 7\n");

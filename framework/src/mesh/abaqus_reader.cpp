@@ -250,6 +250,11 @@ class AbaqusReader {
           fail(k.where, "the deck has more than one *PART",
                "fem reads one mesh: write the deck flat (no parts) or with a single part");
         in_part = true;
+      } else if (k.name == "instance" && data_line_next()) {
+        // A translated or rotated instance: its nodes are not where the part says.
+        fail(lines_[next_].where, "*INSTANCE with a translation or rotation is not supported",
+             "fem reads the part's coordinates as they stand: write the deck with the instance "
+             "in place (no data lines under *INSTANCE) or flatten it");
       } else {
         // *HEADING, *MATERIAL, *STEP...: the case file says these things; skip their data.
         while (data_line_next()) ++next_;
