@@ -28,6 +28,24 @@ struct LinearElastic : LameParameters {
     const T tr = trace(eps);
     return T(0.5) * p[0] * tr * tr + p[1] * ddot(eps, eps);
   }
+
+  // Volumetric/deviatoric split in the linearised volume ratio J = 1 + tr(eps):
+  // U = K/2 (J - 1)^2 with K = lambda + 2 mu / 3, sigma_dev = 2 mu dev(eps).
+  template <class T>
+  FEM_HD static T volumetric_pressure(const T* p, T J) {
+    return (p[0] + T(2) * p[1] / T(3)) * (J - T(1));
+  }
+  template <class T>
+  FEM_HD static T volumetric_energy(const T* p, T J) {
+    return T(0.5) * (p[0] + T(2) * p[1] / T(3)) * (J - T(1)) * (J - T(1));
+  }
+  template <class T>
+  FEM_HD static Mat3<T> deviatoric_stress(const T* p, const Mat3<T>& F, T* /*state*/) {
+    Mat3<T> s = (T(2) * p[1]) * fem::small_strain(F);
+    const T mean = trace(s) / T(3);
+    for (int i = 0; i < 3; ++i) s.m[i][i] -= mean;
+    return s;
+  }
 };
 
 }  // namespace fem::materials

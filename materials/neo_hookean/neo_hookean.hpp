@@ -25,18 +25,23 @@ struct NeoHookean {
 
   template <class T>
   FEM_HD static Mat3<T> stress(const T* p, const Mat3<T>& F, T* /*state*/) {
-    const Mat3<T> C = transpose_times_self(F);
     const T J = det(F);
-    const Mat3<T> Cinv = inverse(C, J * J);
-    const T J23 = T(1) / cube_root(J * J);  // J^(-2/3)
-    const T iso = p[0] * J23;
-    const T third_trC = trace(C) / T(3);
-    const T vol = p[1] * J * (J - T(1));
-    Mat3<T> S;
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j)
-        S.m[i][j] = (vol - iso * third_trC) * Cinv.m[i][j] + (i == j ? iso : T(0));
-    return F * S;
+    return piola(p, F, J, p[1] * J * (J - T(1)));
+  }
+
+  // Volumetric/deviatoric split (the averaged-nodal-pressure tetrahedron uses it):
+  // U(J) = kappa/2 (J - 1)^2, p = U'(J) = kappa (J - 1); the isochoric part is deviatoric.
+  template <class T>
+  FEM_HD static T volumetric_pressure(const T* p, T J) {
+    return p[1] * (J - T(1));
+  }
+  template <class T>
+  FEM_HD static T volumetric_energy(const T* p, T J) {
+    return T(0.5) * p[1] * (J - T(1)) * (J - T(1));
+  }
+  template <class T>
+  FEM_HD static Mat3<T> deviatoric_stress(const T* p, const Mat3<T>& F, T* /*state*/) {
+    return piola(p, F, det(F), T(0));
   }
 
   template <class T>
@@ -44,6 +49,22 @@ struct NeoHookean {
     const T J = det(F);
     const T I1 = trace(transpose_times_self(F));
     return T(0.5) * p[0] * (I1 / cube_root(J * J) - T(3)) + T(0.5) * p[1] * (J - T(1)) * (J - T(1));
+  }
+
+ private:
+  /// P = F S with S = mu J^(-2/3) (I - tr(C)/3 C^-1) + vol C^-1, vol = J U'(J) (0: deviatoric).
+  template <class T>
+  FEM_HD static Mat3<T> piola(const T* p, const Mat3<T>& F, T J, T vol) {
+    const Mat3<T> C = transpose_times_self(F);
+    const Mat3<T> Cinv = inverse(C, J * J);
+    const T J23 = T(1) / cube_root(J * J);  // J^(-2/3)
+    const T iso = p[0] * J23;
+    const T third_trC = trace(C) / T(3);
+    Mat3<T> S;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j)
+        S.m[i][j] = (vol - iso * third_trC) * Cinv.m[i][j] + (i == j ? iso : T(0));
+    return F * S;
   }
 };
 

@@ -35,5 +35,22 @@ TEST(Mat3, InverseAndDeterminant) {
   EXPECT_NEAR(det(a * a), det(a) * det(a), 1e-14);
 }
 
+TEST(Mat3, CofactorIsDeterminantTimesInverseTranspose) {
+  Mat3<double> a;
+  const double v[9] = {1.1, 0.2, -0.3, 0.05, 0.9, 0.4, -0.2, 0.1, 1.3};
+  for (int k = 0; k < 9; ++k) a(k / 3, k % 3) = v[k];
+  const Mat3<double> c = cofactor(a), expected = det(a) * transpose(inverse(a));
+  for (int r = 0; r < 3; ++r)
+    for (int s = 0; s < 3; ++s) EXPECT_NEAR(c(r, s), expected(r, s), 1e-15);
+  // d det(a) / d a_ij = cof(a)_ij, checked by central differences.
+  for (int r = 0; r < 3; ++r)
+    for (int s = 0; s < 3; ++s) {
+      Mat3<double> hi = a, lo = a;
+      hi(r, s) += 1e-6;
+      lo(r, s) -= 1e-6;
+      EXPECT_NEAR((det(hi) - det(lo)) / 2e-6, c(r, s), 1e-9);
+    }
+}
+
 }  // namespace
 }  // namespace fem

@@ -12,8 +12,8 @@ namespace fem::test {
 using ElementCase = std::pair<std::string, std::string>;
 
 inline auto all_element_types() {
-  return ::testing::Values(ElementCase{"tet4", "tet4"}, ElementCase{"hex8", "hex8"},
-                           ElementCase{"hex8r", "hex8"});
+  return ::testing::Values(ElementCase{"tet4", "tet4"}, ElementCase{"tet4_anp", "tet4"},
+                           ElementCase{"hex8", "hex8"}, ElementCase{"hex8r", "hex8"});
 }
 
 inline std::string element_name(const ::testing::TestParamInfo<ElementCase>& info) {

@@ -2,9 +2,11 @@
 //
 // Each step is three launches: a one-thread-block tick (advances the device step counter and
 // evaluates the amplitude curves), the material plugin's element kernel per block, and the fused
-// node kernel (deterministic gather of element forces, loads, damped central difference,
-// prescribed displacements). Steps between outputs are replayed from captured CUDA graphs, so
-// the host neither launches per step nor copies anything until the next output.
+// node kernel (two more with averaged-nodal-pressure blocks: their element pressures and the
+// nodal averages, before the element kernels) (deterministic gather of element forces, loads,
+// damped central difference, prescribed displacements). Steps between outputs are replayed from
+// captured CUDA graphs, so the host neither launches per step nor copies anything until the next
+// output.
 #include <cuda_runtime.h>
 
 #include <array>
@@ -123,6 +125,18 @@ __global__ void gather_kernel(std::int64_t count, const std::int32_t* nodes,
   for (int i = 0; i < 3; ++i) out[3 * k + i] = p[i];
 }
 
+/// Averaged nodal pressure, pass 2: every node's volume-weighted mean of its ANP elements' values.
+template <class T>
+__global__ void __launch_bounds__(kNodeThreads)
+    nodal_average_kernel(std::int64_t num_nodes, const std::int64_t* offsets,
+                         const std::int32_t* elements, const T* element_values,
+                         const T* inverse_volume, T* out, const Failure* failure) {
+  if (failure && failure->element != kNoFailure) return;
+  const std::int64_t n = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (n < num_nodes)
+    out[n] = kernels::nodal_average(n, offsets, elements, element_values, inverse_volume);
+}
+
 /// u and u_prev at a list of nodes, in double.
 template <class T>
 __global__ void pick_nodes_kernel(std::int64_t count, const std::int32_t* nodes, const T* u,
@@ -154,6 +168,7 @@ struct DeviceBlock {
       state;
   ForceLaunch<T> forces = nullptr;
   EvaluateLaunch<T> evaluate = nullptr;
+  PressureLaunch<T> pressure = nullptr;  ///< averaged-nodal-pressure blocks only
 };
 
 template <class T>
@@ -178,11 +193,13 @@ class ExplicitProblemImpl final : public ExplicitProblem {
                                     T(0)));
       const KernelShape shape = kernel_shape(b.family, b.nodes_per_element, b.quadrature_points);
       if constexpr (std::is_same_v<T, float>) {
-        d.forces = k.forces_single[shape];
-        d.evaluate = k.evaluate_single[shape];
+        d.forces = kernels::required_kernel(k.forces_single[shape], b);
+        d.evaluate = kernels::required_kernel(k.evaluate_single[shape], b);
+        if (b.pressure_offset >= 0) d.pressure = kernels::required_kernel(k.pressure_single, b);
       } else {
-        d.forces = k.forces_double[shape];
-        d.evaluate = k.evaluate_double[shape];
+        d.forces = kernels::required_kernel(k.forces_double[shape], b);
+        d.evaluate = kernels::required_kernel(k.evaluate_double[shape], b);
+        if (b.pressure_offset >= 0) d.pressure = kernels::required_kernel(k.pressure_double, b);
       }
       blocks_.push_back(std::move(d));
     }
@@ -232,6 +249,16 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     failure_.resize(1);
     scratch_failure_.resize(1);
     reset_failure(failure_);
+
+    if (s.num_pressure_elements > 0) {
+      element_pressure_.resize(static_cast<std::size_t>(s.num_pressure_elements));
+      element_volume_ratio_.resize(static_cast<std::size_t>(s.num_pressure_elements));
+      nodal_pressure_.resize(static_cast<std::size_t>(s.num_nodes));
+      nodal_volume_ratio_.resize(static_cast<std::size_t>(s.num_nodes));
+      pressure_offsets_.upload(s.pressure_incidence_offsets);
+      pressure_elements_.upload(s.pressure_incidence_elements);
+      pressure_inverse_volume_.upload(s.pressure_inverse_volume);
+    }
 
     set_displacement(s.initial_displacement, s.initial_previous_displacement);
     FEM_CUDA_CHECK(cudaEventCreate(&start_));
@@ -335,6 +362,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     d_u.upload(u);
     DeviceArray<T> scratch(static_cast<std::size_t>(3 * sys_.num_force_slots));
     reset_failure(scratch_failure_);
+    pressure_passes(d_u.data(), nullptr, false);  // every step recomputes what it uses
     for (std::size_t b = 0; b < blocks_.size(); ++b)
       blocks_[b].forces(pass_args(blocks_[b], d_u.data(), scratch.data(), nullptr),
                         static_cast<int>(b), scratch_failure_.data(), stream_);
@@ -350,13 +378,16 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   void element_results(const std::vector<double>& u, std::vector<BlockResults>& out) override {
     DeviceArray<T> d_u;
     d_u.upload(u);
+    pressure_passes(d_u.data(), nullptr, true);
     out.resize(blocks_.size());
     for (std::size_t b = 0; b < blocks_.size(); ++b) {
       const std::size_t ne = static_cast<std::size_t>(blocks_[b].system->num_elements);
       DeviceArray<double> cauchy(6 * ne), strain(6 * ne), energy(ne), hourglass(ne), min_j(ne);
       const ElementResultsOut r{cauchy.data(), strain.data(), energy.data(), hourglass.data(),
                                 min_j.data()};
-      blocks_[b].evaluate(pass_args(blocks_[b], d_u.data(), nullptr, nullptr), r, stream_);
+      ElementPassArgs<T> args = pass_args(blocks_[b], d_u.data(), nullptr, nullptr);
+      args.nodal_volume_ratio = nodal_volume_ratio_.data_or_null();
+      blocks_[b].evaluate(args, r, stream_);
       FEM_CUDA_CHECK(cudaStreamSynchronize(stream_));
       cauchy.download(out[b].cauchy_stress);
       strain.download(out[b].green_lagrange);
@@ -381,22 +412,53 @@ class ExplicitProblemImpl final : public ExplicitProblem {
 
   ElementPassArgs<T> pass_args(DeviceBlock<T>& b, const T* u, T* forces, T* node_forces) {
     const BlockSystem& s = *b.system;
-    return ElementPassArgs<T>{s.num_elements,
-                              s.nodes_per_element,
-                              s.quadrature_points,
-                              b.connectivity.data(),
-                              b.gradients.data(),
-                              b.volumes.data(),
-                              b.hourglass_vectors.data_or_null(),
-                              b.hourglass_base.data_or_null(),
-                              b.hourglass_stiffness.data_or_null(),
-                              b.params.data_or_null(),
-                              b.state.data_or_null(),
-                              b.system->material->host.num_state,
-                              u,
-                              forces ? forces + 3 * s.force_offset : nullptr,
-                              node_forces,
-                              node_force_stride_};
+    return ElementPassArgs<T>{
+        s.num_elements,
+        s.nodes_per_element,
+        s.quadrature_points,
+        b.connectivity.data(),
+        b.gradients.data(),
+        b.volumes.data(),
+        b.hourglass_vectors.data_or_null(),
+        b.hourglass_base.data_or_null(),
+        b.hourglass_stiffness.data_or_null(),
+        b.params.data_or_null(),
+        b.state.data_or_null(),
+        b.system->material->host.num_state,
+        u,
+        forces ? forces + 3 * s.force_offset : nullptr,
+        node_forces,
+        node_force_stride_,
+        s.pressure_offset >= 0 ? element_pressure_.data() + s.pressure_offset : nullptr,
+        nullptr,
+        nodal_pressure_.data_or_null(),
+        nullptr};
+  }
+
+  /// Averaged nodal pressure, passes 1 and 2 (fem/kernels/averaged_pressure.hpp), enqueued on
+  /// the stream: each ANP element's V_e U'(J_e), then every node's volume-weighted mean. With
+  /// volume_ratio (results) also the nodal mean volume ratios, for the volumetric energy.
+  void pressure_passes(const T* u, const Failure* failure, bool volume_ratio) {
+    if (sys_.num_pressure_elements == 0) return;
+    for (DeviceBlock<T>& b : blocks_) {
+      if (!b.pressure) continue;
+      ElementPassArgs<T> args = pass_args(b, u, nullptr, nullptr);
+      if (volume_ratio)
+        args.element_volume_ratio = element_volume_ratio_.data() + b.system->pressure_offset;
+      b.pressure(args, failure, stream_);
+    }
+    const unsigned grid = grid_for(sys_.num_nodes, kNodeThreads);
+    nodal_average_kernel<T><<<grid, kNodeThreads, 0, stream_>>>(
+        sys_.num_nodes, pressure_offsets_.data(), pressure_elements_.data(),
+        element_pressure_.data(), pressure_inverse_volume_.data(), nodal_pressure_.data(), failure);
+    FEM_CUDA_CHECK_LAUNCH();
+    if (volume_ratio) {
+      nodal_average_kernel<T><<<grid, kNodeThreads, 0, stream_>>>(
+          sys_.num_nodes, pressure_offsets_.data(), pressure_elements_.data(),
+          element_volume_ratio_.data(), pressure_inverse_volume_.data(), nodal_volume_ratio_.data(),
+          failure);
+      FEM_CUDA_CHECK_LAUNCH();
+    }
   }
 
   /// Enqueues one step reading u_[from] and writing u_[1 - from].
@@ -405,6 +467,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
                                         static_cast<int>(sys_.amplitudes.size()), amp_now_.data(),
                                         amp_next_.data(), failure_.data());
     FEM_CUDA_CHECK_LAUNCH();
+    pressure_passes(u_[from].data(), failure_.data(), false);
     T* node_forces = node_forces_.data_or_null();
     if (node_forces)
       FEM_CUDA_CHECK(cudaMemsetAsync(node_forces, 0, node_forces_.size() * sizeof(T), stream_));
@@ -472,6 +535,10 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     bytes += 4.0 * static_cast<double>(s.incidence_offsets.size() + s.incidence_slots.size());
     bytes += static_cast<double>(3 * s.num_nodes) * (2.0 * sizeof(T) + 2.0 * 4 + 2.0 * sizeof(T));
     bytes += static_cast<double>(s.num_nodes) * sizeof(T);
+    if (s.num_pressure_elements > 0)  // averaged nodal pressure
+      bytes += 2.0 * sizeof(T) * static_cast<double>(s.num_pressure_elements) +
+               (3.0 * sizeof(T) + 8.0) * static_cast<double>(s.num_nodes) +
+               4.0 * static_cast<double>(s.pressure_incidence_elements.size());
     std::size_t free_bytes = 0, total_bytes = 0;
     FEM_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
     if (bytes > 0.95 * static_cast<double>(free_bytes))
@@ -494,6 +561,11 @@ class ExplicitProblemImpl final : public ExplicitProblem {
 #else
   static constexpr int node_force_stride_ = sizeof(T) == sizeof(float) ? 4 : 3;
 #endif
+  // Averaged nodal pressure: per ANP element (global order) and per node, and the gather.
+  DeviceArray<T> element_pressure_, element_volume_ratio_, nodal_pressure_, nodal_volume_ratio_,
+      pressure_inverse_volume_;
+  DeviceArray<std::int64_t> pressure_offsets_;
+  DeviceArray<std::int32_t> pressure_elements_;
   DeviceArray<T> u_[2];
   int parity_ = 0;  // u_[parity_] holds the current displacement
   DeviceArray<std::int32_t> offsets_, slots_;

@@ -88,6 +88,23 @@ struct DeviceBlock {
       state;
   ForceLoop<T> forces = nullptr;
   EvaluateLoop<T> evaluate = nullptr;
+  PressureLoop<T> pressure = nullptr;  ///< averaged-nodal-pressure blocks only
+};
+
+/// Averaged nodal pressure, pass 2: every node's volume-weighted mean of its ANP elements'
+/// values (fem/kernels/averaged_pressure.hpp).
+template <class T>
+struct NodalAverage {
+  const std::int64_t* offsets;
+  const std::int32_t* elements;
+  const T* element_values;
+  const T* inverse_volume;
+  T* out;
+  const FailureSlot* failure;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t n) const {
+    if (failure && failure->step != kNoFailure) return;
+    out[n] = kernels::nodal_average(n, offsets, elements, element_values, inverse_volume);
+  }
 };
 
 template <class Space, class T>
@@ -192,6 +209,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
                            static_cast<std::size_t>(3 * sys_.num_force_slots));
     Kokkos::View<FailureSlot, typename Space::memory_space> failure("fem::scratch_failure");
     Kokkos::deep_copy(failure, FailureSlot{kNoFailure, kNoFailure});
+    pressure_passes(d_u.data(), failure.data(), false);  // every step recomputes what it uses
     for (std::size_t b = 0; b < blocks_.size(); ++b)
       blocks_[b].forces(pass_args(blocks_[b], d_u.data(), scratch.data(), nullptr),
                         static_cast<int>(b), failure.data());
@@ -204,6 +222,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
 
   void element_results(const std::vector<double>& u, std::vector<BlockResults>& out) override {
     const auto d_u = upload<Space, T>("fem::u", u);
+    pressure_passes(d_u.data(), nullptr, true);
     out.resize(blocks_.size());
     for (std::size_t b = 0; b < blocks_.size(); ++b) {
       const auto ne = static_cast<std::size_t>(blocks_[b].system->num_elements);
@@ -212,7 +231,9 @@ class ExplicitProblemImpl final : public ExplicitProblem {
           min_j("fem::min_jacobian", ne);
       const ElementResultsOut r{cauchy.data(), strain.data(), energy.data(), hourglass.data(),
                                 min_j.data()};
-      blocks_[b].evaluate(pass_args(blocks_[b], d_u.data(), nullptr, nullptr), r);
+      ElementPassArgs<T> args = pass_args(blocks_[b], d_u.data(), nullptr, nullptr);
+      args.nodal_volume_ratio = data_or_null(nodal_volume_ratio_);
+      blocks_[b].evaluate(args, r);
       copy_out(cauchy, out[b].cauchy_stress);
       copy_out(strain, out[b].green_lagrange);
       copy_out(energy, out[b].strain_energy);
@@ -248,11 +269,15 @@ class ExplicitProblemImpl final : public ExplicitProblem {
                                                         b.material->host.num_state));
       const KernelShape shape = kernel_shape(b.family, b.nodes_per_element, b.quadrature_points);
       if constexpr (std::is_same_v<T, float>) {
-        d.forces = k.forces_single[kTableRow][shape];
-        d.evaluate = k.evaluate_single[kTableRow][shape];
+        d.forces = kernels::required_kernel(k.forces_single[kTableRow][shape], b);
+        d.evaluate = kernels::required_kernel(k.evaluate_single[kTableRow][shape], b);
+        if (b.pressure_offset >= 0)
+          d.pressure = kernels::required_kernel(k.pressure_single[kTableRow], b);
       } else {
-        d.forces = k.forces_double[kTableRow][shape];
-        d.evaluate = k.evaluate_double[kTableRow][shape];
+        d.forces = kernels::required_kernel(k.forces_double[kTableRow][shape], b);
+        d.evaluate = kernels::required_kernel(k.evaluate_double[kTableRow][shape], b);
+        if (b.pressure_offset >= 0)
+          d.pressure = kernels::required_kernel(k.pressure_double[kTableRow], b);
       }
       blocks_.push_back(std::move(d));
     }
@@ -290,6 +315,20 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     amplitudes_ = upload<Space, Amplitude>("fem::amplitudes", s.amplitudes);
     failure_ = Kokkos::View<FailureSlot, typename Space::memory_space>("fem::failure");
     for (auto& u : u_) u = View<Space, T>("fem::u", static_cast<std::size_t>(3 * s.num_nodes));
+    if (s.num_pressure_elements > 0) {
+      const auto ne = static_cast<std::size_t>(s.num_pressure_elements);
+      const auto nn = static_cast<std::size_t>(s.num_nodes);
+      element_pressure_ = View<Space, T>("fem::element_pressure", ne);
+      element_volume_ratio_ = View<Space, T>("fem::element_volume_ratio", ne);
+      nodal_pressure_ = View<Space, T>("fem::nodal_pressure", nn);
+      nodal_volume_ratio_ = View<Space, T>("fem::nodal_volume_ratio", nn);
+      pressure_offsets_ =
+          upload<Space, std::int64_t>("fem::pressure_offsets", s.pressure_incidence_offsets);
+      pressure_elements_ =
+          upload<Space, std::int32_t>("fem::pressure_elements", s.pressure_incidence_elements);
+      pressure_inverse_volume_ =
+          upload<Space, T>("fem::pressure_inverse_volume", s.pressure_inverse_volume);
+    }
     set_displacement(s.initial_displacement, s.initial_previous_displacement);
     det_scratch_ = View<Space, T>("fem::det_scratch", 3 * kernels::kMaxNodesPerElement + 1);
   }
@@ -302,25 +341,54 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   ElementPassArgs<T> pass_args(const DeviceBlock<Space, T>& b, const T* u, T* forces,
                                T* node_forces) const {
     const BlockSystem& s = *b.system;
-    return ElementPassArgs<T>{s.num_elements,
-                              s.nodes_per_element,
-                              s.quadrature_points,
-                              b.connectivity.data(),
-                              b.gradients.data(),
-                              b.volumes.data(),
-                              data_or_null(b.hourglass_vectors),
-                              data_or_null(b.hourglass_base),
-                              data_or_null(b.hourglass_stiffness),
-                              data_or_null(b.params),
-                              data_or_null(b.state),
-                              s.material->host.num_state,
-                              u,
-                              forces ? forces + 3 * s.force_offset : nullptr,
-                              node_forces,
-                              kNodeForceStride};
+    return ElementPassArgs<T>{
+        s.num_elements,
+        s.nodes_per_element,
+        s.quadrature_points,
+        b.connectivity.data(),
+        b.gradients.data(),
+        b.volumes.data(),
+        data_or_null(b.hourglass_vectors),
+        data_or_null(b.hourglass_base),
+        data_or_null(b.hourglass_stiffness),
+        data_or_null(b.params),
+        data_or_null(b.state),
+        s.material->host.num_state,
+        u,
+        forces ? forces + 3 * s.force_offset : nullptr,
+        node_forces,
+        kNodeForceStride,
+        s.pressure_offset >= 0 ? element_pressure_.data() + s.pressure_offset : nullptr,
+        nullptr,
+        data_or_null(nodal_pressure_),
+        nullptr};
+  }
+
+  /// Averaged nodal pressure, passes 1 and 2: each ANP element's V_e U'(J_e), then every
+  /// node's volume-weighted mean. With volume_ratio (results) also the nodal mean volume ratios.
+  void pressure_passes(const T* u, const FailureSlot* failure, bool volume_ratio) {
+    if (sys_.num_pressure_elements == 0) return;
+    for (const DeviceBlock<Space, T>& b : blocks_) {
+      if (!b.pressure) continue;
+      ElementPassArgs<T> args = pass_args(b, u, nullptr, nullptr);
+      if (volume_ratio)
+        args.element_volume_ratio = element_volume_ratio_.data() + b.system->pressure_offset;
+      b.pressure(args, failure);
+    }
+    Kokkos::parallel_for("fem::kokkos::nodal_pressure", Range<Space>(0, sys_.num_nodes),
+                         NodalAverage<T>{pressure_offsets_.data(), pressure_elements_.data(),
+                                         element_pressure_.data(), pressure_inverse_volume_.data(),
+                                         nodal_pressure_.data(), failure});
+    if (volume_ratio)
+      Kokkos::parallel_for(
+          "fem::kokkos::nodal_volume_ratio", Range<Space>(0, sys_.num_nodes),
+          NodalAverage<T>{pressure_offsets_.data(), pressure_elements_.data(),
+                          element_volume_ratio_.data(), pressure_inverse_volume_.data(),
+                          nodal_volume_ratio_.data(), failure});
   }
 
   void element_pass(const T* u, FailureSlot* failure) {
+    pressure_passes(u, failure, false);
     T* node_forces = data_or_null(node_forces_);
     if (node_forces) Kokkos::deep_copy(Space(), node_forces_, T(0));
     for (std::size_t b = 0; b < blocks_.size(); ++b)
@@ -388,6 +456,11 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   const ExplicitSystem& sys_;
   std::vector<DeviceBlock<Space, T>> blocks_;
   View<Space, T> acoef_, forces_, node_forces_, prescribed_value_, load_value_, det_scratch_;
+  // Averaged nodal pressure: per ANP element (global order) and per node, and the gather.
+  View<Space, T> element_pressure_, element_volume_ratio_, nodal_pressure_, nodal_volume_ratio_,
+      pressure_inverse_volume_;
+  View<Space, std::int64_t> pressure_offsets_;
+  View<Space, std::int32_t> pressure_elements_;
   View<Space, T> u_[2];
   int parity_ = 0;  // u_[parity_] holds the current displacement
   View<Space, std::int64_t> offsets_, slots_;

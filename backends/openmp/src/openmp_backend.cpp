@@ -50,6 +50,7 @@ struct BlockData {
   int num_state = 0;
   ForceLoop<T> forces = nullptr;
   EvaluateLoop<T> evaluate = nullptr;
+  PressureLoop<T> pressure = nullptr;  ///< averaged-nodal-pressure blocks only
 };
 
 template <class T>
@@ -73,11 +74,13 @@ class ExplicitProblemImpl final : public ExplicitProblem {
                      T(0));
       const KernelShape shape = kernel_shape(b.family, b.nodes_per_element, b.quadrature_points);
       if constexpr (std::is_same_v<T, float>) {
-        d.forces = table.forces_single[shape];
-        d.evaluate = table.evaluate_single[shape];
+        d.forces = kernels::required_kernel(table.forces_single[shape], b);
+        d.evaluate = kernels::required_kernel(table.evaluate_single[shape], b);
+        if (b.pressure_offset >= 0) d.pressure = kernels::required_kernel(table.pressure_single, b);
       } else {
-        d.forces = table.forces_double[shape];
-        d.evaluate = table.evaluate_double[shape];
+        d.forces = kernels::required_kernel(table.forces_double[shape], b);
+        d.evaluate = kernels::required_kernel(table.evaluate_double[shape], b);
+        if (b.pressure_offset >= 0) d.pressure = kernels::required_kernel(table.pressure_double, b);
       }
       blocks_.push_back(std::move(d));
     }
@@ -98,6 +101,12 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     amp_next_.resize(s.amplitudes.size());
     u_ = convert<T>(s.initial_displacement);
     u_prev_ = convert<T>(s.initial_previous_displacement);
+    if (s.num_pressure_elements > 0) {
+      element_pressure_.assign(static_cast<std::size_t>(s.num_pressure_elements), T(0));
+      element_volume_ratio_.assign(static_cast<std::size_t>(s.num_pressure_elements), T(0));
+      nodal_pressure_.assign(static_cast<std::size_t>(s.num_nodes), T(0));
+      pressure_inverse_volume_ = convert<T>(s.pressure_inverse_volume);
+    }
   }
 
   AdvanceResult advance(std::int64_t first_step, std::int64_t num_steps) override {
@@ -156,6 +165,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
 
   void element_results(const std::vector<double>& u, std::vector<BlockResults>& out) override {
     const std::vector<T> ut(u.begin(), u.end());
+    pressure_passes(ut.data(), true);  // every step recomputes the nodal pressures it uses
     out.resize(blocks_.size());
     for (std::size_t b = 0; b < blocks_.size(); ++b) {
       const std::int64_t ne = blocks_[b].system->num_elements;
@@ -168,7 +178,9 @@ class ExplicitProblemImpl final : public ExplicitProblem {
       const ElementResultsOut results{r.cauchy_stress.data(), r.green_lagrange.data(),
                                       r.strain_energy.data(), r.hourglass_energy.data(),
                                       r.min_jacobian.data()};
-      blocks_[b].evaluate(pass_args(blocks_[b], ut.data()), results);
+      ElementPassArgs<T> args = pass_args(blocks_[b], ut.data());
+      args.nodal_volume_ratio = nodal_volume_ratio_.empty() ? nullptr : nodal_volume_ratio_.data();
+      blocks_[b].evaluate(args, results);
     }
   }
 
@@ -194,11 +206,47 @@ class ExplicitProblemImpl final : public ExplicitProblem {
         b.num_state,
         u,
         forces_.data() + 3 * s.force_offset,
-        nullptr};  // always deterministic: the node pass gathers per-slot forces
+        nullptr,  // always deterministic: the node pass gathers per-slot forces
+        3,
+        s.pressure_offset >= 0 ? element_pressure_.data() + s.pressure_offset : nullptr,
+        nullptr,
+        nodal_pressure_.empty() ? nullptr : nodal_pressure_.data(),
+        nullptr};
+  }
+
+  /// Averaged nodal pressure, passes 1 and 2 (fem/kernels/averaged_pressure.hpp): each ANP
+  /// element's V_e U'(J_e), then every node's volume-weighted mean. With volume_ratio (results)
+  /// also the nodal mean volume ratios, for the volumetric energy.
+  void pressure_passes(const T* u, bool volume_ratio) {
+    if (sys_.num_pressure_elements == 0) return;
+    for (BlockData<T>& b : blocks_) {
+      if (!b.pressure) continue;
+      ElementPassArgs<T> args = pass_args(b, u);
+      if (volume_ratio)
+        args.element_volume_ratio = element_volume_ratio_.data() + b.system->pressure_offset;
+      b.pressure(args);
+    }
+    nodal_average(element_pressure_, nodal_pressure_);
+    if (volume_ratio) {
+      nodal_volume_ratio_.resize(nodal_pressure_.size());
+      nodal_average(element_volume_ratio_, nodal_volume_ratio_);
+    }
+  }
+
+  void nodal_average(const std::vector<T>& element_values, std::vector<T>& nodal) const {
+    const std::int64_t* offsets = sys_.pressure_incidence_offsets.data();
+    const std::int32_t* elements = sys_.pressure_incidence_elements.data();
+    const T* values = element_values.data();
+    const T* inverse_volume = pressure_inverse_volume_.data();
+    T* out = nodal.data();
+#pragma omp parallel for schedule(static)
+    for (std::int64_t n = 0; n < sys_.num_nodes; ++n)
+      out[n] = kernels::nodal_average(n, offsets, elements, values, inverse_volume);
   }
 
   AdvanceResult element_pass(const std::vector<T>& u) {
     AdvanceResult r;
+    pressure_passes(u.data(), false);
     for (std::size_t b = 0; b < blocks_.size(); ++b) {
       const BadElement<T> bad = blocks_[b].forces(pass_args(blocks_[b], u.data()));
       if (bad.element >= 0 && r.status == AdvanceResult::Status::Ok) {
@@ -254,6 +302,9 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   const ExplicitSystem& sys_;
   std::vector<BlockData<T>> blocks_;
   std::vector<T> a_, forces_, u_, u_prev_, prescribed_value_, load_value_, amp_now_, amp_next_;
+  // Averaged nodal pressure: per ANP element (global order) and per node.
+  std::vector<T> element_pressure_, element_volume_ratio_, nodal_pressure_, nodal_volume_ratio_,
+      pressure_inverse_volume_;
   double dt_ = 0.0, gravity_scale_ = 0.0;
   T b_ = 0, c_ = 0;
   PhaseTimes times_;

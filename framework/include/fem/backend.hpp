@@ -40,6 +40,9 @@ struct BlockSystem {
   /// First slot of this block in the global element-force buffer; element e, node a of the block
   /// writes its force to slot force_offset + e * nodes_per_element + a.
   std::int64_t force_offset = 0;
+  /// AveragedNodalPressureTet: first index of this block's elements in the global per-element
+  /// pressure buffer (such blocks one after another); -1 for other families.
+  std::int64_t pressure_offset = -1;
 };
 
 /// Everything an explicit central-difference run needs.
@@ -51,6 +54,14 @@ struct ExplicitSystem {
   /// Node-to-slot incidence (CSR): the deterministic gather of element forces into nodes.
   std::vector<std::int64_t> incidence_offsets;  ///< num_nodes + 1
   std::vector<std::int64_t> incidence_slots;
+  /// Averaged nodal pressure (AveragedNodalPressureTet blocks; empty without them): node-to-
+  /// element incidence over the ANP elements of all blocks (CSR; entries index the global
+  /// per-element pressure buffer, in block order) and each node's inverse reference volume
+  /// 1 / sum_e V_e (0 at nodes without ANP elements, whose nodal pressure is then 0 and unused).
+  std::int64_t num_pressure_elements = 0;
+  std::vector<std::int64_t> pressure_incidence_offsets;  ///< num_nodes + 1
+  std::vector<std::int32_t> pressure_incidence_elements;
+  std::vector<double> pressure_inverse_volume;  ///< num_nodes
   /// Per dof (3 * num_nodes). prescribed_amplitude < 0: free; otherwise
   /// u = prescribed_value * amplitude(t).
   std::vector<std::int32_t> prescribed_amplitude;

@@ -15,6 +15,12 @@ enum class Family : std::int32_t {
   /// One-point hexahedron (uniform strain at the centroid) plus Flanagan-Belytschko hourglass
   /// control in the total Lagrangian form of Joldes et al. (2008): f_hg = k Y Y^T u.
   Hex8Hourglass = 1,
+  /// Linear tetrahedron with averaged nodal pressure: the improved ANP of seed 003 (Joldes,
+  /// Wittek & Miller), after Bonet & Burton (1998). Deviatoric stress from the element's own F;
+  /// the pressure is the mean of its nodes' pressures, each the reference-volume-weighted mean of
+  /// the element pressures around the node over all ANP elements, whatever their material.
+  /// 4 nodes, 1 quadrature point; the material must provide a volumetric split.
+  AveragedNodalPressureTet = 2,
 };
 
 const char* to_string(Family f);

@@ -17,6 +17,21 @@
 //   };
 //   FEM_MATERIAL(MyMaterial)
 //
+// Optionally, a volumetric/deviatoric split W(F) = W_dev(F) + U(J), which the averaged-nodal-
+// pressure tetrahedron (Family::AveragedNodalPressureTet, element tet4_anp) needs: it replaces
+// the element's own pressure U'(J) by an average over neighbouring elements. All three or none:
+//
+//     template <class T> FEM_HD static T volumetric_pressure(const T* params, T J);  // U'(J)
+//     template <class T> FEM_HD static T volumetric_energy(const T* params, T J);    // U(J)
+//     template <class T> FEM_HD static fem::Mat3<T> deviatoric_stress(const T* params,
+//                                                   const fem::Mat3<T>& F, T* state);
+//
+// such that stress(F) = deviatoric_stress(F) + U'(J) cof(F) (the first Piola-Kirchhoff form of
+// sigma_vol = U'(J) I) and strain_energy(F) = W_dev(F) + U(J). Small-strain laws use the
+// linearised volume ratio J = 1 + tr(eps) and sigma = deviatoric_stress + U'(J) I. Whether a
+// material has the split is detected at compile time (fem::has_volumetric_split); tet4_anp refuses
+// materials without it.
+//
 // fem_add_material(<name> <header>) compiles it once per enabled backend against that backend's
 // kernel templates, which fuse stress() into the element kernels of every formulation family.
 // Laws written in the Lame constants can derive from fem::LameParameters (materials/isotropic.hpp)
@@ -24,6 +39,8 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
+#include <utility>
 
 #include "fem/config.hpp"
 #include "fem/param_reader.hpp"
@@ -41,7 +58,27 @@ struct MaterialHostApi {
   bool small_strain;
   void (*parse)(ParamReader& in, double* params);
   double (*dilatational_modulus)(const double* params);
+  bool volumetric_split;  ///< provides the volumetric/deviatoric split (see above)
 };
+
+namespace detail {
+template <class M, class = void>
+struct VolumetricSplit {
+  static constexpr bool value = false;
+};
+template <class M>
+struct VolumetricSplit<M,
+                       std::void_t<decltype(M::template volumetric_pressure<double>(nullptr, 1.0)),
+                                   decltype(M::template volumetric_energy<double>(nullptr, 1.0)),
+                                   decltype(M::template deviatoric_stress<double>(
+                                       nullptr, std::declval<const Mat3<double>&>(), nullptr))>> {
+  static constexpr bool value = true;
+};
+}  // namespace detail
+
+/// Whether material M has the optional volumetric/deviatoric split (C++17: CUDA builds use it).
+template <class M>
+inline constexpr bool has_volumetric_split = detail::VolumetricSplit<M>::value;
 
 /// What a material plugin's descriptor points at: host API plus the backend's kernel table.
 struct MaterialApi {
@@ -54,7 +91,8 @@ template <class M>
 constexpr MaterialHostApi make_material_host_api() {
   return MaterialHostApi{
       sizeof(MaterialHostApi), M::description,  M::num_params, M::num_state,
-      M::param_names,          M::small_strain, &M::parse,     &M::dilatational_modulus};
+      M::param_names,          M::small_strain, &M::parse,     &M::dilatational_modulus,
+      has_volumetric_split<M>};
 }
 
 /// Common algebra for hyperelastic laws.

@@ -111,6 +111,23 @@ FEM_INLINE Mat3<T> inverse(const Mat3<T>& a, T det_a) {
   return r;
 }
 
+/// Cofactor matrix cof(a) = det(a) a^-T, without a division: d det(a) / d a. For a deformation
+/// gradient it maps a pressure p to the first Piola-Kirchhoff stress J p F^-T = p cof(F).
+template <class T>
+FEM_INLINE Mat3<T> cofactor(const Mat3<T>& a) {
+  Mat3<T> r;
+  r.m[0][0] = a.m[1][1] * a.m[2][2] - a.m[1][2] * a.m[2][1];
+  r.m[0][1] = a.m[1][2] * a.m[2][0] - a.m[1][0] * a.m[2][2];
+  r.m[0][2] = a.m[1][0] * a.m[2][1] - a.m[1][1] * a.m[2][0];
+  r.m[1][0] = a.m[0][2] * a.m[2][1] - a.m[0][1] * a.m[2][2];
+  r.m[1][1] = a.m[0][0] * a.m[2][2] - a.m[0][2] * a.m[2][0];
+  r.m[1][2] = a.m[0][1] * a.m[2][0] - a.m[0][0] * a.m[2][1];
+  r.m[2][0] = a.m[0][1] * a.m[1][2] - a.m[0][2] * a.m[1][1];
+  r.m[2][1] = a.m[0][2] * a.m[1][0] - a.m[0][0] * a.m[1][2];
+  r.m[2][2] = a.m[0][0] * a.m[1][1] - a.m[0][1] * a.m[1][0];
+  return r;
+}
+
 template <class T>
 FEM_INLINE Mat3<T> inverse(const Mat3<T>& a) {
   return inverse(a, det(a));

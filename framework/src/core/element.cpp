@@ -8,6 +8,8 @@ const char* to_string(Family f) {
       return "isoparametric";
     case Family::Hex8Hourglass:
       return "hex8 one-point with hourglass control";
+    case Family::AveragedNodalPressureTet:
+      return "tet4 with averaged nodal pressure";
   }
   return "?";
 }

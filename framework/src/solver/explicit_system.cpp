@@ -162,6 +162,50 @@ BlockGeometry precompute_block(const Model& model, const ModelBlock& b, BlockSys
   return g;
 }
 
+/// The averaged-nodal-pressure gather: for each node its ANP elements (all ANP blocks, whatever
+/// their material: the improved ANP of seed 003 takes the nodal pressure constant over the nodal
+/// volume) and 1 / sum of their reference volumes. Other families neither give nor take.
+void build_pressure_incidence(ExplicitSystem& sys) {
+  std::int64_t count = 0;
+  for (BlockSystem& b : sys.blocks)
+    if (b.family == Family::AveragedNodalPressureTet) {
+      b.pressure_offset = count;
+      count += b.num_elements;
+    }
+  if (count == 0) return;
+  if (count > std::numeric_limits<std::int32_t>::max())
+    throw Error("more than 2^31 averaged-nodal-pressure elements are not supported");
+  const std::int64_t nn = sys.num_nodes;
+  sys.num_pressure_elements = count;
+  sys.pressure_incidence_offsets.assign(nn + 1, 0);
+  std::vector<double> volume(nn, 0.0);
+  for (const BlockSystem& b : sys.blocks) {
+    if (b.pressure_offset < 0) continue;
+    for (std::int64_t e = 0; e < b.num_elements; ++e)
+      for (int a = 0; a < 4; ++a) {
+        const std::int32_t n = b.connectivity[4 * e + a];
+        ++sys.pressure_incidence_offsets[n + 1];
+        volume[n] += b.quadrature_volumes[e];
+      }
+  }
+  for (std::int64_t n = 0; n < nn; ++n)
+    sys.pressure_incidence_offsets[n + 1] += sys.pressure_incidence_offsets[n];
+  sys.pressure_incidence_elements.resize(
+      static_cast<std::size_t>(sys.pressure_incidence_offsets[nn]));
+  std::vector<std::int64_t> fill(sys.pressure_incidence_offsets.begin(),
+                                 sys.pressure_incidence_offsets.end() - 1);
+  for (const BlockSystem& b : sys.blocks) {
+    if (b.pressure_offset < 0) continue;
+    for (std::int64_t e = 0; e < b.num_elements; ++e)
+      for (int a = 0; a < 4; ++a)
+        sys.pressure_incidence_elements[fill[b.connectivity[4 * e + a]]++] =
+            static_cast<std::int32_t>(b.pressure_offset + e);
+  }
+  sys.pressure_inverse_volume.resize(nn);
+  for (std::int64_t n = 0; n < nn; ++n)
+    sys.pressure_inverse_volume[n] = volume[n] > 0.0 ? 1.0 / volume[n] : 0.0;
+}
+
 }  // namespace
 
 ExplicitSetup setup_explicit(const Model& model) {
@@ -212,6 +256,8 @@ ExplicitSetup setup_explicit(const Model& model) {
   for (const BlockSystem& b : sys.blocks)
     for (std::int64_t s = 0; s < static_cast<std::int64_t>(b.connectivity.size()); ++s)
       sys.incidence_slots[fill[b.connectivity[s]]++] = b.force_offset + s;
+
+  build_pressure_incidence(sys);
 
   // Time step: the critical estimate of seed 000 (eq. 15) scaled by the safety factor, then
   // shortened so that a whole number of steps ends exactly at end_time.

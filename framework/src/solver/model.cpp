@@ -55,6 +55,26 @@ std::vector<std::int32_t> to_element_order(const CellRegion& region, const Eleme
   return conn;
 }
 
+/// Refuses element/material pairs that the element's formulation family cannot run.
+void check_family(const BlockSpec& bs, const ElementData& element, const MaterialSpec& ms,
+                  const MaterialApi& material) {
+  if (element.family != Family::AveragedNodalPressureTet) return;
+  if (element.num_nodes != 4 || element.num_quadrature_points != 1)
+    throw PluginError("element '" + bs.element + "' declares the family '" +
+                      to_string(element.family) + "', which needs 4 nodes and 1 quadrature " +
+                      "point, but has " + std::to_string(element.num_nodes) + " and " +
+                      std::to_string(element.num_quadrature_points));
+  if (!material.host.volumetric_split)
+    throw InputError(bs.where,
+                     "block '" + bs.name + "': element '" + bs.element +
+                         "' (averaged nodal pressure) needs a material with a volumetric/"
+                         "deviatoric split, but material '" +
+                         ms.name + "' (type '" + ms.type + "') has none",
+                     "use a material that has it (neo_hookean, linear_elastic) or the element "
+                     "tet4; a material plugin gains it by defining volumetric_pressure, "
+                     "volumetric_energy and deviatoric_stress (fem/material.hpp)");
+}
+
 }  // namespace
 
 Model build_model(const CaseSpec& spec, const PluginRegistry& plugins) {
@@ -102,6 +122,7 @@ Model build_model(const CaseSpec& spec, const PluginRegistry& plugins) {
                        ms.reserved_keys);
     b.material->host.parse(reader, b.params.data());
     reader.finish();
+    check_family(bs, *b.element, ms, *b.material);
     b.connectivity = to_element_order(*region, *b.element);
     b.first_element = first;
     first += b.num_elements();

@@ -10,6 +10,7 @@
 
 #include "fem/config.hpp"
 #include "fem/element.hpp"
+#include "fem/kernels/averaged_pressure.hpp"
 #include "fem/tensor.hpp"
 
 namespace fem::kernels {
@@ -43,6 +44,13 @@ struct ElementPassArgs {
   /// 3, or 4 where a backend adds a node's three components with one vector atomic
   /// (CUDA, single precision: red.global.add.v4.f32 on sm_90), the fourth lane unused.
   int node_force_stride = 3;
+  /// AveragedNodalPressureTet (fem/kernels/averaged_pressure.hpp). Pass 1 writes V_e U'(J_e)
+  /// per element of this block (already offset) and, if set, V_e J_e (results only).
+  T* element_pressure = nullptr;
+  T* element_volume_ratio = nullptr;
+  /// Pass 3 reads the nodal pressures [node] and, if set, the nodal volume ratios (results).
+  const T* nodal_pressure = nullptr;
+  const T* nodal_volume_ratio = nullptr;
 };
 
 /// Per-element results at a displacement (quadrature averages, double).
@@ -59,24 +67,28 @@ enum KernelShape : int {
   kTet4 = 0,
   kHex8Full = 1,
   kHex8Hourglass = 2,
-  kGeneric = 3,
-  kNumShapes = 4
+  kTet4AveragedPressure = 3,
+  kGeneric = 4,
+  kNumShapes = 5
 };
 
 inline KernelShape kernel_shape(Family family, int npe, int nqp) {
   if (family == Family::Hex8Hourglass) return kHex8Hourglass;
+  if (family == Family::AveragedNodalPressureTet) return kTet4AveragedPressure;
   if (npe == 4 && nqp == 1) return kTet4;
   if (npe == 8 && nqp == 8) return kHex8Full;
   return kGeneric;
 }
 
-/// Calls f(shape, NPE, NQP, HOURGLASS) with the compile-time sizes of every shape: the one list
-/// each backend's kernel table is built from.
-#define FEM_FOR_EACH_KERNEL_SHAPE(F)            \
-  F(::fem::kernels::kTet4, 4, 1, false)         \
-  F(::fem::kernels::kHex8Full, 8, 8, false)     \
-  F(::fem::kernels::kHex8Hourglass, 8, 1, true) \
-  F(::fem::kernels::kGeneric, 0, 0, false)
+/// Calls f(shape, NPE, NQP, FAMILY) with the compile-time sizes and family of every shape: the one
+/// list each backend's kernel table is built from. A backend fills an entry only where
+/// family_supported<M>(FAMILY) (the ANP family needs the material's volumetric split).
+#define FEM_FOR_EACH_KERNEL_SHAPE(F)                                                      \
+  F(::fem::kernels::kTet4, 4, 1, ::fem::Family::Isoparametric)                            \
+  F(::fem::kernels::kHex8Full, 8, 8, ::fem::Family::Isoparametric)                        \
+  F(::fem::kernels::kHex8Hourglass, 8, 1, ::fem::Family::Hex8Hourglass)                   \
+  F(::fem::kernels::kTet4AveragedPressure, 4, 1, ::fem::Family::AveragedNodalPressureTet) \
+  F(::fem::kernels::kGeneric, 0, 0, ::fem::Family::Isoparametric)
 
 /// False for NaN and infinities (no <cmath> needed on the device; no fast-math in fem builds).
 template <class T>
@@ -160,11 +172,26 @@ FEM_INLINE void atomic_add_force(T* node_force, const T (&f)[3], int stride) {
 
 }  // namespace detail
 
+/// Pass 1 of the averaged-nodal-pressure tetrahedron: V_e U'(J_e) of element e (and V_e J_e when
+/// results ask for it). The material must have the volumetric split.
+template <class M, class T>
+FEM_INLINE void element_pressure(const ElementPassArgs<T>& a, std::int64_t e) {
+  T ue[4][3];
+  detail::gather_displacements<T, 4>(a, e, 4, ue);
+  const Mat3<T> F = detail::deformation_gradient<T, 4>(ue, a.gradients + e * 12, 4);
+  const T J = volume_ratio<M, T>(F);
+  const T v = a.volumes[e];
+  a.element_pressure[e] = v * M::template volumetric_pressure<T>(a.params, J);
+  if (a.element_volume_ratio) a.element_volume_ratio[e] = v * J;
+}
+
 /// Nodal forces of element e, written to a.forces. Returns the smallest det F over its
 /// quadrature points (the caller reports an element whose value is not finite and positive).
-template <class M, class T, int NPE, int NQP, bool HOURGLASS>
+template <class M, class T, int NPE, int NQP, Family FAMILY>
 FEM_INLINE T element_forces(const ElementPassArgs<T>& a, std::int64_t e) {
   constexpr int CAP = NPE ? NPE : kMaxNodesPerElement;
+  constexpr bool HOURGLASS = FAMILY == Family::Hex8Hourglass;
+  constexpr bool AVERAGED_PRESSURE = FAMILY == Family::AveragedNodalPressureTet;
   const int npe = NPE ? NPE : a.nodes_per_element;
   const int nqp = NQP ? NQP : a.quadrature_points;
   T ue[CAP][3];
@@ -178,7 +205,12 @@ FEM_INLINE T element_forces(const ElementPassArgs<T>& a, std::int64_t e) {
     // Track the smallest det F; a non-finite value, once seen, is kept.
     if (is_finite(min_j) && (!(J >= min_j) || !is_finite(J))) min_j = J;
     T* state = a.num_state ? a.state + (e * nqp + q) * a.num_state : nullptr;
-    const Mat3<T> P = M::template stress<T>(a.params, F, state);
+    Mat3<T> P;
+    if constexpr (AVERAGED_PRESSURE)
+      P = stress_with_pressure<M, T>(
+          a.params, F, state, element_mean<T, NPE>(a.nodal_pressure, a.connectivity + e * npe));
+    else
+      P = M::template stress<T>(a.params, F, state);
     const T v = a.volumes[e * nqp + q];
     for (int n = 0; n < npe; ++n)
       for (int i = 0; i < 3; ++i)
@@ -212,11 +244,13 @@ FEM_INLINE T element_forces(const ElementPassArgs<T>& a, std::int64_t e) {
 
 /// Stress, strain and energies of element e, averaged over quadrature points (volume-weighted).
 /// Never advances material history: the law sees a copy of the state.
-template <class M, class T, int NPE, int NQP, bool HOURGLASS>
+template <class M, class T, int NPE, int NQP, Family FAMILY>
 FEM_INLINE void element_evaluate(const ElementPassArgs<T>& a, std::int64_t e,
                                  const ElementResultsOut& r) {
   static_assert(M::num_state <= kMaxMaterialState, "too many state variables per point");
   constexpr int CAP = NPE ? NPE : kMaxNodesPerElement;
+  constexpr bool HOURGLASS = FAMILY == Family::Hex8Hourglass;
+  constexpr bool AVERAGED_PRESSURE = FAMILY == Family::AveragedNodalPressureTet;
   const int npe = NPE ? NPE : a.nodes_per_element;
   const int nqp = NQP ? NQP : a.quadrature_points;
   T ue[CAP][3];
@@ -230,7 +264,13 @@ FEM_INLINE void element_evaluate(const ElementPassArgs<T>& a, std::int64_t e,
     const T* state = a.num_state ? a.state + (e * nqp + q) * a.num_state : nullptr;
     T scratch[kMaxMaterialState > 0 ? kMaxMaterialState : 1];
     for (int s = 0; s < a.num_state; ++s) scratch[s] = state[s];
-    const Mat3<T> P = M::template stress<T>(a.params, F, state ? scratch : nullptr);
+    Mat3<T> P;
+    if constexpr (AVERAGED_PRESSURE)
+      P = stress_with_pressure<M, T>(
+          a.params, F, state ? scratch : nullptr,
+          element_mean<T, NPE>(a.nodal_pressure, a.connectivity + e * npe));
+    else
+      P = M::template stress<T>(a.params, F, state ? scratch : nullptr);
     Mat3<T> s_cauchy;
     Mat3<T> E;
     if constexpr (M::small_strain) {
@@ -243,6 +283,19 @@ FEM_INLINE void element_evaluate(const ElementPassArgs<T>& a, std::int64_t e,
     const double v = static_cast<double>(a.volumes[e * nqp + q]);
     volume += v;
     energy += v * static_cast<double>(M::template strain_energy<T>(a.params, F, state));
+    if constexpr (AVERAGED_PRESSURE) {
+      // The volumetric energy is the nodes' (sum_a V_a U(J_a) / 4, J_a the nodal mean volume
+      // ratio), shared among elements by reference volume: V_e mean_a U(J_a) replaces V_e U(J_e).
+      if (a.nodal_volume_ratio) {
+        const std::int32_t* conn = a.connectivity + e * npe;
+        T nodal = T(0);
+        for (int n = 0; n < npe; ++n)
+          nodal += M::template volumetric_energy<T>(a.params, a.nodal_volume_ratio[conn[n]]);
+        energy += v * (static_cast<double>(nodal) / npe -
+                       static_cast<double>(
+                           M::template volumetric_energy<T>(a.params, volume_ratio<M, T>(F))));
+      }
+    }
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) {
         sigma[i][j] += v * static_cast<double>(s_cauchy.m[i][j]);

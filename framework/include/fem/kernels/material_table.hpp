@@ -29,4 +29,18 @@ const Table& checked_material_kernels(const BlockSystem& b, const char* backend)
   return *table;
 }
 
+/// A kernel-table entry for block b, or a clear refusal when the material was built without it
+/// (the averaged-nodal-pressure family needs the material's volumetric split).
+template <class Fn>
+Fn required_kernel(Fn fn, const BlockSystem& b) {
+  if (fn == nullptr)
+    throw PluginError("block '" + b.name + "': its material has no kernels for the formulation " +
+                      "family '" + to_string(b.family) + "'" +
+                      (b.family == Family::AveragedNodalPressureTet
+                           ? "; it needs a material with a volumetric/deviatoric split "
+                             "(volumetric_pressure, volumetric_energy, deviatoric_stress)"
+                           : ""));
+  return fn;
+}
+
 }  // namespace fem::kernels

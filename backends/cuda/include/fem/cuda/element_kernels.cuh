@@ -36,6 +36,8 @@ template <class T>
 using ForceLaunch = void (*)(const ElementPassArgs<T>&, int block, Failure*, cudaStream_t);
 template <class T>
 using EvaluateLaunch = void (*)(const ElementPassArgs<T>&, const ElementResultsOut&, cudaStream_t);
+template <class T>
+using PressureLaunch = void (*)(const ElementPassArgs<T>&, const Failure*, cudaStream_t);
 
 /// What a material plugin built for the CUDA backend provides.
 struct MaterialKernels {
@@ -44,6 +46,10 @@ struct MaterialKernels {
   ForceLaunch<double> forces_double[kNumShapes];
   EvaluateLaunch<float> evaluate_single[kNumShapes];
   EvaluateLaunch<double> evaluate_double[kNumShapes];
+  /// Pass 1 of the averaged-nodal-pressure tetrahedron; null without a volumetric split (as
+  /// are that family's force and evaluate entries).
+  PressureLaunch<float> pressure_single;
+  PressureLaunch<double> pressure_double;
 };
 
 // Threads per block of the element kernels; a compile-time knob (-DFEM_CUDA_ELEMENT_THREADS=N in
@@ -63,13 +69,13 @@ inline unsigned grid_for(std::int64_t n, int threads) {
   return static_cast<unsigned>((n + threads - 1) / threads);
 }
 
-template <class M, class T, int NPE, int NQP, bool HOURGLASS>
+template <class M, class T, int NPE, int NQP, Family FAMILY>
 __global__ void __launch_bounds__(kElementThreads, kElementMinBlocks)
     element_forces_kernel(const ElementPassArgs<T> a, int block, Failure* failure) {
   if (failure->element != kNoFailure) return;  // frozen after a failed step
   const std::int64_t e = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (e >= a.num_elements) return;
-  const T j = kernels::element_forces<M, T, NPE, NQP, HOURGLASS>(a, e);
+  const T j = kernels::element_forces<M, T, NPE, NQP, FAMILY>(a, e);
   if (!(j > T(0)) || !kernels::is_finite(j)) {
     const auto id = static_cast<unsigned long long>(e);
     if (atomicMin(&failure->element, id) > id) {
@@ -79,26 +85,42 @@ __global__ void __launch_bounds__(kElementThreads, kElementMinBlocks)
   }
 }
 
-template <class M, class T, int NPE, int NQP, bool HOURGLASS>
+template <class M, class T, int NPE, int NQP, Family FAMILY>
 __global__ void __launch_bounds__(kElementThreads)
     element_evaluate_kernel(const ElementPassArgs<T> a, const ElementResultsOut r) {
   const std::int64_t e = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (e < a.num_elements) kernels::element_evaluate<M, T, NPE, NQP, HOURGLASS>(a, e, r);
+  if (e < a.num_elements) kernels::element_evaluate<M, T, NPE, NQP, FAMILY>(a, e, r);
 }
 
-template <class M, class T, int NPE, int NQP, bool HOURGLASS>
+template <class M, class T>
+__global__ void __launch_bounds__(kElementThreads)
+    element_pressure_kernel(const ElementPassArgs<T> a, const Failure* failure) {
+  if (failure && failure->element != kNoFailure) return;  // frozen after a failed step
+  const std::int64_t e = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (e < a.num_elements) kernels::element_pressure<M, T>(a, e);
+}
+
+template <class M, class T, int NPE, int NQP, Family FAMILY>
 void launch_forces(const ElementPassArgs<T>& a, int block, Failure* failure, cudaStream_t s) {
   if (a.num_elements == 0) return;
-  element_forces_kernel<M, T, NPE, NQP, HOURGLASS>
+  element_forces_kernel<M, T, NPE, NQP, FAMILY>
       <<<grid_for(a.num_elements, kElementThreads), kElementThreads, 0, s>>>(a, block, failure);
   FEM_CUDA_CHECK_LAUNCH();
 }
 
-template <class M, class T, int NPE, int NQP, bool HOURGLASS>
+template <class M, class T, int NPE, int NQP, Family FAMILY>
 void launch_evaluate(const ElementPassArgs<T>& a, const ElementResultsOut& r, cudaStream_t s) {
   if (a.num_elements == 0) return;
-  element_evaluate_kernel<M, T, NPE, NQP, HOURGLASS>
+  element_evaluate_kernel<M, T, NPE, NQP, FAMILY>
       <<<grid_for(a.num_elements, kElementThreads), kElementThreads, 0, s>>>(a, r);
+  FEM_CUDA_CHECK_LAUNCH();
+}
+
+template <class M, class T>
+void launch_pressure(const ElementPassArgs<T>& a, const Failure* failure, cudaStream_t s) {
+  if (a.num_elements == 0) return;
+  element_pressure_kernel<M, T>
+      <<<grid_for(a.num_elements, kElementThreads), kElementThreads, 0, s>>>(a, failure);
   FEM_CUDA_CHECK_LAUNCH();
 }
 
@@ -107,13 +129,19 @@ template <class M>
 MaterialKernels make_material_kernels() {
   MaterialKernels k{};
   k.struct_size = sizeof(MaterialKernels);
-#define FEM_CUDA_SHAPE(SHAPE, NPE, NQP, HG)                            \
-  k.forces_single[SHAPE] = &launch_forces<M, float, NPE, NQP, HG>;     \
-  k.forces_double[SHAPE] = &launch_forces<M, double, NPE, NQP, HG>;    \
-  k.evaluate_single[SHAPE] = &launch_evaluate<M, float, NPE, NQP, HG>; \
-  k.evaluate_double[SHAPE] = &launch_evaluate<M, double, NPE, NQP, HG>;
+#define FEM_CUDA_SHAPE(SHAPE, NPE, NQP, FAMILY)                               \
+  if constexpr (kernels::family_supported<M>(FAMILY)) {                       \
+    k.forces_single[SHAPE] = &launch_forces<M, float, NPE, NQP, FAMILY>;      \
+    k.forces_double[SHAPE] = &launch_forces<M, double, NPE, NQP, FAMILY>;     \
+    k.evaluate_single[SHAPE] = &launch_evaluate<M, float, NPE, NQP, FAMILY>;  \
+    k.evaluate_double[SHAPE] = &launch_evaluate<M, double, NPE, NQP, FAMILY>; \
+  }
   FEM_FOR_EACH_KERNEL_SHAPE(FEM_CUDA_SHAPE)
 #undef FEM_CUDA_SHAPE
+  if constexpr (has_volumetric_split<M>) {
+    k.pressure_single = &launch_pressure<M, float>;
+    k.pressure_double = &launch_pressure<M, double>;
+  }
   return k;
 }
 

@@ -37,6 +37,8 @@ template <class T>
 using ForceLoop = void (*)(const ElementPassArgs<T>&, int block, FailureSlot* failure);
 template <class T>
 using EvaluateLoop = void (*)(const ElementPassArgs<T>&, const ElementResultsOut&);
+template <class T>
+using PressureLoop = void (*)(const ElementPassArgs<T>&, const FailureSlot* failure);
 
 /// What a material plugin built for the Kokkos backend provides: [space][shape].
 struct MaterialKernels {
@@ -45,9 +47,13 @@ struct MaterialKernels {
   ForceLoop<double> forces_double[kNumSpaces][kNumShapes];
   EvaluateLoop<float> evaluate_single[kNumSpaces][kNumShapes];
   EvaluateLoop<double> evaluate_double[kNumSpaces][kNumShapes];
+  /// Pass 1 of the averaged-nodal-pressure tetrahedron; null without a volumetric split (as
+  /// are that family's force and evaluate entries).
+  PressureLoop<float> pressure_single[kNumSpaces];
+  PressureLoop<double> pressure_double[kNumSpaces];
 };
 
-template <class Space, class M, class T, int NPE, int NQP, bool HOURGLASS>
+template <class Space, class M, class T, int NPE, int NQP, Family FAMILY>
 void element_forces(const ElementPassArgs<T>& args, int block, FailureSlot* failure) {
   const ElementPassArgs<T> a = args;
   const unsigned long long base = static_cast<unsigned long long>(block) << kBlockShift;
@@ -55,20 +61,31 @@ void element_forces(const ElementPassArgs<T>& args, int block, FailureSlot* fail
       "fem::kokkos::element_forces", Range<Space>(0, a.num_elements),
       KOKKOS_LAMBDA(const std::int64_t e) {
         if (failure->step != kNoFailure) return;  // frozen after a failed step
-        const T j = kernels::element_forces<M, T, NPE, NQP, HOURGLASS>(a, e);
+        const T j = kernels::element_forces<M, T, NPE, NQP, FAMILY>(a, e);
         if (!(j > T(0)) || !kernels::is_finite(j))
           Kokkos::atomic_fetch_min(&failure->key, base + static_cast<unsigned long long>(e));
       });
 }
 
-template <class Space, class M, class T, int NPE, int NQP, bool HOURGLASS>
+template <class Space, class M, class T, int NPE, int NQP, Family FAMILY>
 void element_evaluate(const ElementPassArgs<T>& args, const ElementResultsOut& out) {
   const ElementPassArgs<T> a = args;
   const ElementResultsOut r = out;
   Kokkos::parallel_for(
       "fem::kokkos::element_evaluate", Range<Space>(0, a.num_elements),
       KOKKOS_LAMBDA(const std::int64_t e) {
-        kernels::element_evaluate<M, T, NPE, NQP, HOURGLASS>(a, e, r);
+        kernels::element_evaluate<M, T, NPE, NQP, FAMILY>(a, e, r);
+      });
+}
+
+template <class Space, class M, class T>
+void element_pressure(const ElementPassArgs<T>& args, const FailureSlot* failure) {
+  const ElementPassArgs<T> a = args;
+  Kokkos::parallel_for(
+      "fem::kokkos::element_pressure", Range<Space>(0, a.num_elements),
+      KOKKOS_LAMBDA(const std::int64_t e) {
+        if (failure && failure->step != kNoFailure) return;  // frozen after a failed step
+        kernels::element_pressure<M, T>(a, e);
       });
 }
 
@@ -77,13 +94,19 @@ void element_evaluate(const ElementPassArgs<T>& args, const ElementResultsOut& o
 template <class M, int I>
 void fill_material_kernels(MaterialKernels& k) {
   using Space = SpaceOf<I>;
-#define FEM_KOKKOS_SHAPE(SHAPE, NPE, NQP, HG)                                     \
-  k.forces_single[I][SHAPE] = &element_forces<Space, M, float, NPE, NQP, HG>;     \
-  k.forces_double[I][SHAPE] = &element_forces<Space, M, double, NPE, NQP, HG>;    \
-  k.evaluate_single[I][SHAPE] = &element_evaluate<Space, M, float, NPE, NQP, HG>; \
-  k.evaluate_double[I][SHAPE] = &element_evaluate<Space, M, double, NPE, NQP, HG>;
+#define FEM_KOKKOS_SHAPE(SHAPE, NPE, NQP, FAMILY)                                        \
+  if constexpr (kernels::family_supported<M>(FAMILY)) {                                  \
+    k.forces_single[I][SHAPE] = &element_forces<Space, M, float, NPE, NQP, FAMILY>;      \
+    k.forces_double[I][SHAPE] = &element_forces<Space, M, double, NPE, NQP, FAMILY>;     \
+    k.evaluate_single[I][SHAPE] = &element_evaluate<Space, M, float, NPE, NQP, FAMILY>;  \
+    k.evaluate_double[I][SHAPE] = &element_evaluate<Space, M, double, NPE, NQP, FAMILY>; \
+  }
   FEM_FOR_EACH_KERNEL_SHAPE(FEM_KOKKOS_SHAPE)
 #undef FEM_KOKKOS_SHAPE
+  if constexpr (has_volumetric_split<M>) {
+    k.pressure_single[I] = &element_pressure<Space, M, float>;
+    k.pressure_double[I] = &element_pressure<Space, M, double>;
+  }
 }
 
 /// The kernel table of material M: every space, shape and precision.

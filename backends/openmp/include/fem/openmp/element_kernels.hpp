@@ -34,6 +34,8 @@ template <class T>
 using ForceLoop = BadElement<T> (*)(const ElementPassArgs<T>&);
 template <class T>
 using EvaluateLoop = void (*)(const ElementPassArgs<T>&, const ElementResultsOut&);
+template <class T>
+using PressureLoop = void (*)(const ElementPassArgs<T>&);
 
 /// What a material plugin built for the OpenMP backend provides.
 struct MaterialKernels {
@@ -42,14 +44,18 @@ struct MaterialKernels {
   ForceLoop<double> forces_double[kNumShapes];
   EvaluateLoop<float> evaluate_single[kNumShapes];
   EvaluateLoop<double> evaluate_double[kNumShapes];
+  /// Pass 1 of the averaged-nodal-pressure tetrahedron; null without a volumetric split (as
+  /// are that family's force and evaluate entries).
+  PressureLoop<float> pressure_single;
+  PressureLoop<double> pressure_double;
 };
 
-template <class M, class T, int NPE, int NQP, bool HOURGLASS>
+template <class M, class T, int NPE, int NQP, Family FAMILY>
 BadElement<T> element_forces(const ElementPassArgs<T>& a) {
   BadElement<T> bad;
 #pragma omp parallel for schedule(static)
   for (std::int64_t e = 0; e < a.num_elements; ++e) {
-    const T j = kernels::element_forces<M, T, NPE, NQP, HOURGLASS>(a, e);
+    const T j = kernels::element_forces<M, T, NPE, NQP, FAMILY>(a, e);
     if (!(j > T(0)) || !kernels::is_finite(j)) {
 #pragma omp critical(fem_openmp_bad_element)
       if (bad.element < 0 || e < bad.element) bad = {e, j};
@@ -58,11 +64,17 @@ BadElement<T> element_forces(const ElementPassArgs<T>& a) {
   return bad;
 }
 
-template <class M, class T, int NPE, int NQP, bool HOURGLASS>
+template <class M, class T, int NPE, int NQP, Family FAMILY>
 void element_evaluate(const ElementPassArgs<T>& a, const ElementResultsOut& r) {
 #pragma omp parallel for schedule(static)
   for (std::int64_t e = 0; e < a.num_elements; ++e)
-    kernels::element_evaluate<M, T, NPE, NQP, HOURGLASS>(a, e, r);
+    kernels::element_evaluate<M, T, NPE, NQP, FAMILY>(a, e, r);
+}
+
+template <class M, class T>
+void element_pressure(const ElementPassArgs<T>& a) {
+#pragma omp parallel for schedule(static)
+  for (std::int64_t e = 0; e < a.num_elements; ++e) kernels::element_pressure<M, T>(a, e);
 }
 
 /// The kernel table of material M: every shape, both precisions.
@@ -70,13 +82,19 @@ template <class M>
 MaterialKernels make_material_kernels() {
   MaterialKernels k{};
   k.struct_size = sizeof(MaterialKernels);
-#define FEM_OPENMP_SHAPE(SHAPE, NPE, NQP, HG)                           \
-  k.forces_single[SHAPE] = &element_forces<M, float, NPE, NQP, HG>;     \
-  k.forces_double[SHAPE] = &element_forces<M, double, NPE, NQP, HG>;    \
-  k.evaluate_single[SHAPE] = &element_evaluate<M, float, NPE, NQP, HG>; \
-  k.evaluate_double[SHAPE] = &element_evaluate<M, double, NPE, NQP, HG>;
+#define FEM_OPENMP_SHAPE(SHAPE, NPE, NQP, FAMILY)                              \
+  if constexpr (kernels::family_supported<M>(FAMILY)) {                        \
+    k.forces_single[SHAPE] = &element_forces<M, float, NPE, NQP, FAMILY>;      \
+    k.forces_double[SHAPE] = &element_forces<M, double, NPE, NQP, FAMILY>;     \
+    k.evaluate_single[SHAPE] = &element_evaluate<M, float, NPE, NQP, FAMILY>;  \
+    k.evaluate_double[SHAPE] = &element_evaluate<M, double, NPE, NQP, FAMILY>; \
+  }
   FEM_FOR_EACH_KERNEL_SHAPE(FEM_OPENMP_SHAPE)
 #undef FEM_OPENMP_SHAPE
+  if constexpr (has_volumetric_split<M>) {
+    k.pressure_single = &element_pressure<M, float>;
+    k.pressure_double = &element_pressure<M, double>;
+  }
   return k;
 }
 
