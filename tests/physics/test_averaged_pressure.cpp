@@ -193,7 +193,7 @@ TEST(AveragedNodalPressure, SoftStiffInterfaceHasContinuousPressure) {
       "[ anp ] pressure jump between face neighbours / mean |p|: tet4_anp interface %.3f, "
       "interior %.3f; tet4 interface %.3f, interior %.3f\n",
       jumps.interface, jumps.interior, plain_jumps.interface, plain_jumps.interior);
-  EXPECT_LT(jumps.interface, 2.0 * jumps.interior);  // measured 1.6x; tet4: 3.1x
+  EXPECT_LT(jumps.interface, 2.0 * jumps.interior);          // measured 1.6x; tet4: 3.1x
   EXPECT_LT(jumps.interface, 0.25 * plain_jumps.interface);  // measured 0.14x
 }
 

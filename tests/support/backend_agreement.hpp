@@ -39,8 +39,8 @@ inline std::string agreement_name(const ::testing::TestParamInfo<AgreementCase>&
 /// order, so single precision rounds differently from run to run and gets a looser bound.
 inline std::vector<AgreementCase> agreement_cases(bool atomic) {
   std::vector<AgreementCase> cases;
-  for (const ElementCase& e :
-       {ElementCase{"tet4", "tet4"}, ElementCase{"hex8", "hex8"}, ElementCase{"hex8r", "hex8"}}) {
+  for (const ElementCase& e : {ElementCase{"tet4", "tet4"}, ElementCase{"tet4_anp", "tet4"},
+                               ElementCase{"hex8", "hex8"}, ElementCase{"hex8r", "hex8"}}) {
     cases.push_back({e, "single", "deterministic", 1e-5});
     cases.push_back({e, "double", "deterministic", 1e-10});
     if (atomic) {

@@ -127,7 +127,7 @@ struct ElementDetF {
   T* out;
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t) const {
-    *out = kernels::element_forces<DetOnly, T, 0, 0, false>(a, 0);
+    *out = kernels::element_forces<DetOnly, T, 0, 0, Family::Isoparametric>(a, 0);
   }
 };
 
