@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <utility>
 
 #include "support/backend.hpp"
 #include "support/case_runner.hpp"
@@ -195,6 +196,88 @@ TEST(AveragedNodalPressure, SoftStiffInterfaceHasContinuousPressure) {
       jumps.interface, jumps.interior, plain_jumps.interface, plain_jumps.interior);
   EXPECT_LT(jumps.interface, 2.0 * jumps.interior);          // measured 1.6x; tet4: 3.1x
   EXPECT_LT(jumps.interface, 0.25 * plain_jumps.interface);  // measured 0.14x
+}
+
+/// A conforming mixed mesh as an Abaqus deck: n x n x 2n cubes of size h, the lower half
+/// hexahedra (ELSET lower), the upper half each cube split into 6 tetrahedra along its main
+/// diagonal (ELSET upper). Returns the file's path.
+std::string write_mixed_column(int n, double h) {
+  const std::string path = ::testing::TempDir() + "anp_mixed_column.inp";
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  const int nz = 2 * n;
+  const auto id = [&](int i, int j, int k) { return 1 + i + (n + 1) * (j + (n + 1) * k); };
+  std::fprintf(f, "*NODE\n");
+  for (int k = 0; k <= nz; ++k)
+    for (int j = 0; j <= n; ++j)
+      for (int i = 0; i <= n; ++i)
+        std::fprintf(f, "%d, %g, %g, %g\n", id(i, j, k), i * h, j * h, k * h);
+  int element = 1;
+  std::fprintf(f, "*ELEMENT, TYPE=C3D8R, ELSET=lower\n");
+  for (int k = 0; k < n; ++k)
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i)
+        std::fprintf(f, "%d, %d, %d, %d, %d, %d, %d, %d, %d\n", element++, id(i, j, k),
+                     id(i + 1, j, k), id(i + 1, j + 1, k), id(i, j + 1, k), id(i, j, k + 1),
+                     id(i + 1, j, k + 1), id(i + 1, j + 1, k + 1), id(i, j + 1, k + 1));
+  std::fprintf(f, "*ELEMENT, TYPE=C3D4, ELSET=upper\n");
+  const int axes[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+  for (int k = n; k < nz; ++k)
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i)
+        for (const auto& ax : axes) {
+          // Path from corner (0,0,0) to (1,1,1) along the axes in this order (Kuhn split).
+          int c[4][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {1, 1, 1}};
+          c[1][ax[0]] = 1;
+          c[2][ax[0]] = c[2][ax[1]] = 1;
+          int v[4];
+          for (int a = 0; a < 4; ++a) v[a] = id(i + c[a][0], j + c[a][1], k + c[a][2]);
+          // Positive volume: odd permutations of the axes are mirrored; swap two nodes.
+          const bool odd = (ax[0] == 0 && ax[1] == 2) || (ax[0] == 1 && ax[1] == 0) ||
+                           (ax[0] == 2 && ax[1] == 1);
+          if (odd) std::swap(v[1], v[2]);
+          std::fprintf(f, "%d, %d, %d, %d, %d\n", element++, v[0], v[1], v[2], v[3]);
+        }
+  std::fclose(f);
+  return path;
+}
+
+TEST(AveragedNodalPressure, MixedMeshPatchTestAcrossTheHexInterface) {
+  // tet4_anp over hex8r, sharing the nodes of their interface. A node there averages the
+  // pressure of its ANP elements only (the hexahedra keep their own): under a linear field,
+  // every interior node, on the interface too, must stay in equilibrium to round-off.
+  const int n = 3;
+  const double h = 0.01;
+  const std::string yaml = "mesh: {file: " + write_mixed_column(n, h) + R"(}
+materials:
+  m: {type: linear_elastic, density: 1000, youngs_modulus: 1000, poisson_ratio: 0.45}
+blocks:
+  - {name: hexahedra, region: lower, element: hex8r, material: m}
+  - {name: tetrahedra, region: upper, element: tet4_anp, material: m}
+solver: {end_time: 1.0}
+)";
+  PreparedRun run = prepare(yaml, on_backend({{"precision", "double"}}));
+  ASSERT_EQ(run.model.blocks[1].num_elements(), 6 * n * n * n);
+  const Mesh& mesh = run.model.mesh;
+  const std::int64_t nn = mesh.num_nodes();
+  std::vector<double> u(3 * nn), f;
+  const double A[3][3] = {{1e-3, 2e-3, -1e-3}, {0.5e-3, -2e-3, 1.5e-3}, {-1e-3, 0.7e-3, 3e-3}};
+  for (std::int64_t i = 0; i < nn; ++i)
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) u[3 * i + r] += A[r][c] * mesh.coords[3 * i + c];
+  run.solver->problem().internal_forces(u, f);
+  double interior = 0.0, boundary = 0.0;
+  int interface_nodes = 0;
+  for (std::int64_t i = 0; i < nn; ++i) {
+    const double* x = mesh.coords.data() + 3 * i;
+    const bool inside = x[0] > 1e-9 && x[0] < n * h - 1e-9 && x[1] > 1e-9 && x[1] < n * h - 1e-9 &&
+                        x[2] > 1e-9 && x[2] < 2 * n * h - 1e-9;
+    const double norm = std::hypot(f[3 * i], f[3 * i + 1], f[3 * i + 2]);
+    (inside ? interior : boundary) = std::max(inside ? interior : boundary, norm);
+    interface_nodes += inside && std::abs(x[2] - n * h) < 1e-9;
+  }
+  EXPECT_EQ(interface_nodes, (n - 1) * (n - 1));
+  ASSERT_GT(boundary, 0.0);
+  EXPECT_LT(interior, 1e-10 * boundary);
 }
 
 TEST(AveragedNodalPressure, MaterialWithoutVolumetricSplitIsRefused) {
