@@ -11,6 +11,8 @@
 #include <map>
 #include <utility>
 
+#include <unistd.h>
+
 #include "support/backend.hpp"
 #include "support/case_runner.hpp"
 
@@ -22,12 +24,9 @@ constexpr double kWidth = 0.02, kHeight = 0.04, kPress = 0.004;  // 10 % compres
 /// A 2:1 neo-Hookean block (nu = 0.49) clamped at its base and pressed down 10 % at its top,
 /// which is free to move sideways: the clamped base forces a non-uniform, nearly isochoric
 /// deformation (barrelling) that linear tetrahedra cannot follow without changing volume.
-std::string block_case(const std::string& cells, const std::string& blocks,
-                       const std::string& materials, int nx) {
-  const std::string d = std::to_string(nx), dz = std::to_string(2 * nx);
-  return R"(
-mesh: {generator: box, cells: )" +
-         cells + ", size: [0.02, 0.02, 0.04], divisions: [" + d + ", " + d + ", " + dz + R"(]}
+std::string block_case(const std::string& mesh, const std::string& blocks,
+                       const std::string& materials) {
+  return "mesh: " + mesh + R"(
 materials:
 )" + materials +
          R"(
@@ -45,14 +44,21 @@ solver: {end_time: 1.5, mass_damping: 30}
 )";
 }
 
+/// The generated 0.02 x 0.02 x 0.04 box, nx x nx x 2nx cells.
+std::string box_mesh(const std::string& cells, int nx) {
+  const std::string d = std::to_string(nx), dz = std::to_string(2 * nx);
+  return "{generator: box, cells: " + cells + ", size: [0.02, 0.02, 0.04], divisions: [" + d +
+         ", " + d + ", " + dz + "]}";
+}
+
 const std::string kTissue =
     "  tissue: {type: neo_hookean, density: 1000, youngs_modulus: 3000, poisson_ratio: 0.49}";
 
 /// Vertical force the top plate needs (N, positive in compression) at rest.
 double press_force(const std::string& element, const std::string& cells, int nx) {
-  PreparedRun run =
-      prepare(block_case(cells, "[{element: " + element + ", material: tissue}]", kTissue, nx),
-              on_backend({{"precision", "double"}}));
+  PreparedRun run = prepare(
+      block_case(box_mesh(cells, nx), "[{element: " + element + ", material: tissue}]", kTissue),
+      on_backend({{"precision", "double"}}));
   run_in_memory(run);
   return -support_reaction(run, "top")[2];
 }
@@ -75,37 +81,62 @@ TEST(AveragedNodalPressure, RemovesTheVolumetricLockingOfTet4) {
   EXPECT_LT(std::abs(anp / hex - 1), 0.35 * (tet4 / hex - 1));
 }
 
-/// The block of block_case() with two blocks split at mid-height: cells whose centroid lies
-/// below go to block 0, the rest to block 1 (generated meshes have one region; both blocks
-/// name it and are narrowed here).
+/// A column as an Abaqus deck: n x n x 2n cubes of size h, the lower half hexahedra (or
+/// tetrahedra: lower_hex false) in ELSET lower, the upper half each cube split into 6
+/// tetrahedra along its main diagonal in ELSET upper, both in ELSET all. Returns the path.
+std::string write_column(int n, double h, bool lower_hex) {
+  const std::string path = ::testing::TempDir() + "anp_column_" + std::to_string(::getpid()) +
+                           (lower_hex ? "_mixed" : "_tets") + ".inp";
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  const int nz = 2 * n;
+  const auto id = [&](int i, int j, int k) { return 1 + i + (n + 1) * (j + (n + 1) * k); };
+  std::fprintf(f, "*NODE\n");
+  for (int k = 0; k <= nz; ++k)
+    for (int j = 0; j <= n; ++j)
+      for (int i = 0; i <= n; ++i)
+        std::fprintf(f, "%d, %g, %g, %g\n", id(i, j, k), i * h, j * h, k * h);
+  int element = 1;
+  std::fprintf(f, "*ELEMENT, TYPE=C3D8R, ELSET=lower\n");
+  for (int k = 0; k < (lower_hex ? n : 0); ++k)
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i)
+        std::fprintf(f, "%d, %d, %d, %d, %d, %d, %d, %d, %d\n", element++, id(i, j, k),
+                     id(i + 1, j, k), id(i + 1, j + 1, k), id(i, j + 1, k), id(i, j, k + 1),
+                     id(i + 1, j, k + 1), id(i + 1, j + 1, k + 1), id(i, j + 1, k + 1));
+  const int axes[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+  for (int k = lower_hex ? n : 0; k < nz; ++k) {
+    if (k == 0) std::fprintf(f, "*ELEMENT, TYPE=C3D4, ELSET=lower\n");
+    if (k == n) std::fprintf(f, "*ELEMENT, TYPE=C3D4, ELSET=upper\n");
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i)
+        for (const auto& ax : axes) {
+          // Path from corner (0,0,0) to (1,1,1) along the axes in this order (Kuhn split).
+          int c[4][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {1, 1, 1}};
+          c[1][ax[0]] = 1;
+          c[2][ax[0]] = c[2][ax[1]] = 1;
+          int v[4];
+          for (int a = 0; a < 4; ++a) v[a] = id(i + c[a][0], j + c[a][1], k + c[a][2]);
+          // Positive volume: odd permutations of the axes are mirrored; swap two nodes.
+          const bool odd = (ax[0] == 0 && ax[1] == 2) || (ax[0] == 1 && ax[1] == 0) ||
+                           (ax[0] == 2 && ax[1] == 1);
+          if (odd) std::swap(v[1], v[2]);
+          std::fprintf(f, "%d, %d, %d, %d, %d\n", element++, v[0], v[1], v[2], v[3]);
+        }
+  }
+  std::fprintf(f, "*ELSET, ELSET=all\nlower, upper\n");
+  std::fclose(f);
+  return path;
+}
+
+/// The block of block_case() as a mesh file of two tetrahedral layers (3 x 3 x 3 cubes each),
+/// each its own block: `lower` (z < H/2) and `upper`.
 PreparedRun prepare_two_layers(const std::string& materials, const std::string& lower,
                                const std::string& upper, const std::string& element) {
-  const std::string blocks = "[{name: lower, element: " + element + ", material: " + lower +
-                             "}, {name: upper, element: " + element + ", material: " + upper + "}]";
-  PreparedRun r;
-  r.plugins = std::make_unique<PluginRegistry>();
-  r.model = build_model(parse_case(block_case("tet4", blocks, materials, 3), "<test>",
-                                   on_backend({{"precision", "double"}})),
-                        *r.plugins);
-  std::int64_t first = 0;
-  for (int b = 0; b < 2; ++b) {
-    ModelBlock& block = r.model.blocks[b];
-    std::vector<std::int32_t> kept;
-    for (std::size_t e = 0; e < block.connectivity.size() / 4; ++e) {
-      double z = 0.0;
-      for (int a = 0; a < 4; ++a)
-        z += 0.25 * r.model.mesh.coords[3 * block.connectivity[4 * e + a] + 2];
-      if ((z < 0.5 * kHeight) == (b == 0))
-        kept.insert(kept.end(), block.connectivity.begin() + 4 * e,
-                    block.connectivity.begin() + 4 * e + 4);
-    }
-    block.connectivity = kept;
-    block.first_element = first;
-    first += block.num_elements();
-  }
-  r.backend = r.plugins->create_backend(r.model.spec.backend);
-  r.solver = std::make_unique<ExplicitSolver>(r.model, *r.backend, r.model.spec.backend);
-  return r;
+  const std::string blocks =
+      "[{name: lower, region: lower, element: " + element + ", material: " + lower +
+      "}, {name: upper, region: upper, element: " + element + ", material: " + upper + "}]";
+  const std::string mesh = "{file: " + write_column(3, kWidth / 3, false) + "}";
+  return prepare(block_case(mesh, blocks, materials), on_backend({{"precision", "double"}}));
 }
 
 TEST(AveragedNodalPressure, EqualMaterialsAcrossAnInterfaceActAsOne) {
@@ -117,7 +148,8 @@ TEST(AveragedNodalPressure, EqualMaterialsAcrossAnInterfaceActAsOne) {
       kTissue +
       "\n  same: {type: neo_hookean, density: 1000, youngs_modulus: 3000, poisson_ratio: 0.49}";
   PreparedRun one =
-      prepare(block_case("tet4", "[{element: tet4_anp, material: tissue}]", kTissue, 3),
+      prepare(block_case("{file: " + write_column(3, kWidth / 3, false) + "}",
+                         "[{region: all, element: tet4_anp, material: tissue}]", kTissue),
               on_backend({{"precision", "double"}}));
   run_in_memory(one);
   PreparedRun two = prepare_two_layers(materials, "tissue", "same", "tet4_anp");
@@ -198,56 +230,13 @@ TEST(AveragedNodalPressure, SoftStiffInterfaceHasContinuousPressure) {
   EXPECT_LT(jumps.interface, 0.25 * plain_jumps.interface);  // measured 0.14x
 }
 
-/// A conforming mixed mesh as an Abaqus deck: n x n x 2n cubes of size h, the lower half
-/// hexahedra (ELSET lower), the upper half each cube split into 6 tetrahedra along its main
-/// diagonal (ELSET upper). Returns the file's path.
-std::string write_mixed_column(int n, double h) {
-  const std::string path = ::testing::TempDir() + "anp_mixed_column.inp";
-  std::FILE* f = std::fopen(path.c_str(), "w");
-  const int nz = 2 * n;
-  const auto id = [&](int i, int j, int k) { return 1 + i + (n + 1) * (j + (n + 1) * k); };
-  std::fprintf(f, "*NODE\n");
-  for (int k = 0; k <= nz; ++k)
-    for (int j = 0; j <= n; ++j)
-      for (int i = 0; i <= n; ++i)
-        std::fprintf(f, "%d, %g, %g, %g\n", id(i, j, k), i * h, j * h, k * h);
-  int element = 1;
-  std::fprintf(f, "*ELEMENT, TYPE=C3D8R, ELSET=lower\n");
-  for (int k = 0; k < n; ++k)
-    for (int j = 0; j < n; ++j)
-      for (int i = 0; i < n; ++i)
-        std::fprintf(f, "%d, %d, %d, %d, %d, %d, %d, %d, %d\n", element++, id(i, j, k),
-                     id(i + 1, j, k), id(i + 1, j + 1, k), id(i, j + 1, k), id(i, j, k + 1),
-                     id(i + 1, j, k + 1), id(i + 1, j + 1, k + 1), id(i, j + 1, k + 1));
-  std::fprintf(f, "*ELEMENT, TYPE=C3D4, ELSET=upper\n");
-  const int axes[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
-  for (int k = n; k < nz; ++k)
-    for (int j = 0; j < n; ++j)
-      for (int i = 0; i < n; ++i)
-        for (const auto& ax : axes) {
-          // Path from corner (0,0,0) to (1,1,1) along the axes in this order (Kuhn split).
-          int c[4][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {1, 1, 1}};
-          c[1][ax[0]] = 1;
-          c[2][ax[0]] = c[2][ax[1]] = 1;
-          int v[4];
-          for (int a = 0; a < 4; ++a) v[a] = id(i + c[a][0], j + c[a][1], k + c[a][2]);
-          // Positive volume: odd permutations of the axes are mirrored; swap two nodes.
-          const bool odd = (ax[0] == 0 && ax[1] == 2) || (ax[0] == 1 && ax[1] == 0) ||
-                           (ax[0] == 2 && ax[1] == 1);
-          if (odd) std::swap(v[1], v[2]);
-          std::fprintf(f, "%d, %d, %d, %d, %d\n", element++, v[0], v[1], v[2], v[3]);
-        }
-  std::fclose(f);
-  return path;
-}
-
 TEST(AveragedNodalPressure, MixedMeshPatchTestAcrossTheHexInterface) {
   // tet4_anp over hex8r, sharing the nodes of their interface. A node there averages the
   // pressure of its ANP elements only (the hexahedra keep their own): under a linear field,
   // every interior node, on the interface too, must stay in equilibrium to round-off.
   const int n = 3;
   const double h = 0.01;
-  const std::string yaml = "mesh: {file: " + write_mixed_column(n, h) + R"(}
+  const std::string yaml = "mesh: {file: " + write_column(n, h, true) + R"(}
 materials:
   m: {type: linear_elastic, density: 1000, youngs_modulus: 1000, poisson_ratio: 0.45}
 blocks:
@@ -281,10 +270,9 @@ solver: {end_time: 1.0}
 }
 
 TEST(AveragedNodalPressure, MaterialWithoutVolumetricSplitIsRefused) {
-  const std::string yaml = block_case("tet4", "[{element: tet4_anp, material: svk}]",
+  const std::string yaml = block_case(box_mesh("tet4", 1), "[{element: tet4_anp, material: svk}]",
                                       "  svk: {type: saint_venant_kirchhoff, density: 1000, "
-                                      "youngs_modulus: 3000, poisson_ratio: 0.3}",
-                                      1);
+                                      "youngs_modulus: 3000, poisson_ratio: 0.3}");
   const PluginRegistry plugins;
   try {
     build_model(parse_case(yaml, "<test>", on_backend()), plugins);
