@@ -77,6 +77,41 @@ TEST(AbaqusFromGmsh, ElementSetsOfSurfacesAreNodeSets) {
   EXPECT_EQ(read, expected);
 }
 
+/// The triangles of a soup as sorted lists of sorted vertices, for comparing across formats.
+std::vector<std::vector<Point>> triangles(const std::vector<double>& soup) {
+  std::vector<std::vector<Point>> out;
+  for (std::size_t t = 0; t + 9 <= soup.size(); t += 9) {
+    std::vector<Point> tri;
+    for (int v = 0; v < 3; ++v)
+      tri.push_back({soup[t + 3 * v], soup[t + 3 * v + 1], soup[t + 3 * v + 2]});
+    std::sort(tri.begin(), tri.end());
+    out.push_back(tri);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST(SurfaceTriangles, SurfaceGroupsOfGmshAndAbaqusFiles) {
+  // 'top' is two triangles, 'bottom' one quadrilateral, split along its diagonal 0-2.
+  const std::vector<std::vector<Point>> top = {{{0, 0, 20}, {0, 10, 20}, {10, 10, 20}},
+                                               {{0, 0, 20}, {10, 0, 20}, {10, 10, 20}}};
+  const std::vector<std::vector<Point>> bottom = {{{0, 0, 0}, {0, 10, 0}, {10, 10, 0}},
+                                                  {{0, 0, 0}, {10, 0, 0}, {10, 10, 0}}};
+  for (const char* file : {"column_41.msh", "column_22_bin.msh", "column_gmsh.inp"}) {
+    EXPECT_EQ(triangles(read_surface_triangles(kData + file, "top")), top) << file;
+    EXPECT_EQ(triangles(read_surface_triangles(kData + file, "bottom")), bottom) << file;
+  }
+  try {
+    (void)read_surface_triangles(kData + "column_41.msh", "tops");
+    FAIL() << "unknown surface accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(e.message().find("no surface group 'tops'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("did you mean 'top'?"), std::string::npos) << e.what();
+  }
+  if (!vtk_output_available()) GTEST_SKIP() << "built without VTK: .vtu surfaces not read";
+  EXPECT_EQ(triangles(read_surface_triangles(kData + "column.vtu", "surface")), bottom);
+}
+
 /// Displacement of a short run of the column, keyed by reference position.
 std::map<Point, Point> run_column(const std::string& file) {
   const std::string yaml = "mesh: {file: " + kData + file + R"(, scale: 0.001}

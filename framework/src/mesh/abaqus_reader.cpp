@@ -21,6 +21,7 @@
 
 #include "fem/mesh/readers.hpp"
 #include "mesh_builder.hpp"
+#include "parsers.hpp"
 #include "read_file.hpp"
 
 namespace fem {
@@ -115,12 +116,14 @@ class AbaqusReader {
  public:
   explicit AbaqusReader(const std::string& path) : builder_(path) {}
 
-  Mesh read(const std::string& path) {
+  /// Reads the deck and its includes into the builder; then `builder` has it.
+  void read(const std::string& path) {
     load(path, 0, 0);
     parse();
     resolve_sets();
-    return builder_.finish();
   }
+
+  detail::MeshBuilder& builder() { return builder_; }
 
  private:
   detail::MeshBuilder builder_;
@@ -412,7 +415,10 @@ class AbaqusReader {
           builder_.add_to_region(cell, s.name);
         } else {
           const std::vector<std::int64_t>& nodes = other_nodes_.at(id);
-          builder_.add_to_node_set(s.name, nodes.data(), static_cast<int>(nodes.size()), where);
+          const int count = static_cast<int>(nodes.size());
+          builder_.add_to_node_set(s.name, nodes.data(), count, where);
+          if (count == 3 || count == 4)
+            builder_.add_surface_face(s.name, nodes.data(), count, where);
         }
       }
     }
@@ -421,8 +427,14 @@ class AbaqusReader {
 
 }  // namespace
 
+detail::MeshBuilder detail::parse_abaqus(const std::string& path) {
+  AbaqusReader reader(path);
+  reader.read(path);
+  return std::move(reader.builder());
+}
+
 Mesh read_abaqus(const std::string& path) {
-  return AbaqusReader(path).read(path);
+  return detail::parse_abaqus(path).finish();
 }
 
 }  // namespace fem

@@ -16,6 +16,7 @@
 
 #include "fem/mesh/readers.hpp"
 #include "mesh_builder.hpp"
+#include "parsers.hpp"
 #include "read_file.hpp"
 
 namespace fem {
@@ -82,7 +83,8 @@ class GmshReader {
  public:
   GmshReader(const std::string& path, std::string data) : data_(std::move(data)), builder_(path) {}
 
-  Mesh read() {
+  /// Reads the whole file into the builder; then `builder` has it.
+  void parse() {
     skip_ws();
     if (data_.compare(pos_, 11, "$MeshFormat") != 0)
       fail("not a Gmsh mesh file: it does not start with $MeshFormat",
@@ -123,8 +125,9 @@ class GmshReader {
       token_line_ = line_;
       fail("the file has no $Elements section", "the file is truncated or holds no mesh");
     }
-    return builder_.finish();
   }
+
+  detail::MeshBuilder& builder() { return builder_; }
 
  private:
   std::string data_;
@@ -392,6 +395,12 @@ class GmshReader {
       builder_.add_other_element(id, line);
       for (const std::string& name : names)
         builder_.add_to_node_set(name, nodes.data(), t->nodes, line);
+      if (t->dim == 2) {
+        const int corners =
+            std::string_view(t->name).find("triangle") != std::string_view::npos ? 3 : 4;
+        for (const std::string& name : names)
+          builder_.add_surface_face(name, nodes.data(), corners, line);
+      }
     }
   }
 
@@ -469,8 +478,14 @@ class GmshReader {
 
 }  // namespace
 
+detail::MeshBuilder detail::parse_gmsh(const std::string& path) {
+  GmshReader reader(path, read_mesh_file_bytes(path));
+  reader.parse();
+  return std::move(reader.builder());
+}
+
 Mesh read_gmsh(const std::string& path) {
-  return GmshReader(path, detail::read_mesh_file_bytes(path)).read();
+  return detail::parse_gmsh(path).finish();
 }
 
 }  // namespace fem

@@ -72,6 +72,44 @@ void MeshBuilder::add_to_node_set(const std::string& set, const std::int64_t* no
   s.lines.insert(s.lines.end(), count, line);
 }
 
+void MeshBuilder::add_surface_face(const std::string& group, const std::int64_t* corners, int count,
+                                   FilePos where) {
+  SetNodes& s = surfaces_[group];
+  const int triangles[2][3] = {{0, 1, 2}, {0, 2, 3}};
+  for (int t = 0; t < (count == 4 ? 2 : 1); ++t)
+    for (const int corner : triangles[t]) {
+      s.ids.push_back(corners[corner]);
+      s.lines.push_back(where);
+    }
+}
+
+std::vector<double> MeshBuilder::surface_soup(const std::string& group) const {
+  const auto it = surfaces_.find(group);
+  if (it == surfaces_.end()) {
+    std::vector<std::string> names;
+    for (const auto& [name, faces] : surfaces_) names.push_back(name);
+    const std::string guess = did_you_mean(group, names.data(), names.data() + names.size());
+    std::string list;
+    for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+    throw InputError(at(0), "the mesh file has no surface group '" + group + "'",
+                     (guess.empty() ? "" : guess + " ") +
+                         (names.empty() ? "it has no triangles or quadrilaterals in groups"
+                                        : "surface groups: " + list));
+  }
+  std::vector<double> soup;
+  soup.reserve(it->second.ids.size() * 3);
+  for (std::size_t i = 0; i < it->second.ids.size(); ++i) {
+    const auto node = node_index_.find(it->second.ids[i]);
+    if (node == node_index_.end())
+      throw InputError(at(it->second.lines[i]),
+                       "a face of surface '" + group + "' refers to node " +
+                           std::to_string(it->second.ids[i]) + ", which the file does not define");
+    soup.insert(soup.end(), coords_.begin() + 3 * node->second,
+                coords_.begin() + 3 * node->second + 3);
+  }
+  return soup;
+}
+
 Mesh MeshBuilder::finish() {
   const auto num_cells = static_cast<std::int64_t>(cell_shape_.size());
   if (num_cells == 0)

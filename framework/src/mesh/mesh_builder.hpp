@@ -53,6 +53,13 @@ class MeshBuilder {
   /// Nodes (file ids) that belong to a named node set; `line` is where the file names them.
   void add_to_node_set(const std::string& set, const std::int64_t* nodes, int count, FilePos where);
 
+  /// A face (3 or 4 corner nodes, file ids) of a surface group, for rigid contact surfaces.
+  void add_surface_face(const std::string& group, const std::int64_t* corners, int count,
+                        FilePos where);
+  /// The group's faces as triangles (quadrilaterals split along 0-2): [t][3 vertices][x, y, z]
+  /// in file units, from every node the file defines. Unknown group or node: InputError.
+  [[nodiscard]] std::vector<double> surface_soup(const std::string& group) const;
+
   /// Resolves node ids (a cell or set naming an undefined node is an InputError at its line),
   /// rejects inverted cells, drops nodes that no volume cell uses, and names the regions: cells of
   /// one shape keep the group's name, a group of several shapes becomes '<name>/<shape>' per
@@ -80,6 +87,7 @@ class MeshBuilder {
     std::vector<FilePos> lines;
   };
   std::map<std::string, SetNodes> node_sets_;
+  std::map<std::string, SetNodes> surfaces_;  ///< 3 node ids per triangle
 
   void check_new_element(std::int64_t id, FilePos where);
 };

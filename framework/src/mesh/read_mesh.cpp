@@ -9,6 +9,7 @@
 
 #include "fem/error.hpp"
 #include "fem/mesh/readers.hpp"
+#include "parsers.hpp"
 #include "read_file.hpp"
 
 namespace fem {
@@ -56,6 +57,20 @@ Mesh read_mesh(const std::string& path) {
   if (ext == ".vtu" || ext == ".vtk") return read_vtk_mesh(path);
   throw InputError({path, 0, 0}, "unknown mesh file format '" + (ext.empty() ? path : ext) + "'",
                    std::string("fem reads ") + mesh_file_formats() + ", chosen by extension");
+}
+
+}  // namespace fem
+
+namespace fem {
+
+std::vector<double> read_surface_triangles(const std::string& path, const std::string& group) {
+  const std::string ext = detail::lower_extension(path);
+  if (ext == ".msh") return detail::parse_gmsh(path).surface_soup(group);
+  if (ext == ".inp") return detail::parse_abaqus(path).surface_soup(group);
+  if (ext == ".vtu" || ext == ".vtk") return detail::parse_vtk(path).surface_soup(group);
+  throw InputError(
+      {path, 0, 0}, "unknown mesh file format '" + (ext.empty() ? path : ext) + "'",
+      std::string("fem reads surfaces from ") + mesh_file_formats() + ", chosen by extension");
 }
 
 }  // namespace fem

@@ -28,6 +28,7 @@
 #include "../output/vtk_error_capture.hpp"
 #include "../output/vtk_grid.hpp"
 #include "mesh_builder.hpp"
+#include "parsers.hpp"
 #include "read_file.hpp"
 
 namespace fem {
@@ -92,7 +93,7 @@ vtkSmartPointer<vtkUnstructuredGrid> load_grid(const std::string& path, bool xml
 
 }  // namespace
 
-Mesh read_vtk_mesh(const std::string& path) {
+detail::MeshBuilder detail::parse_vtk(const std::string& path) {
   // A missing file gets the same message as with the other formats.
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) detail::read_mesh_file_bytes(path);
@@ -141,6 +142,14 @@ Mesh read_vtk_mesh(const std::string& path) {
                type == VTK_POLY_LINE || type == VTK_TRIANGLE || type == VTK_QUAD ||
                type == VTK_POLYGON || type == VTK_TRIANGLE_STRIP) {
       b.add_other_element(c, 0);
+      // Triangles and quadrilaterals: the surface 'surface', and those of their region arrays.
+      if (type == VTK_TRIANGLE || type == VTK_QUAD) {
+        const int corners = type == VTK_TRIANGLE ? 3 : 4;
+        b.add_surface_face("surface", nodes.data(), corners, 0);
+        for (const Field* f : flags)
+          if (f->values[static_cast<std::size_t>(c)] != 0.0)
+            b.add_surface_face(f->name.substr(kRegionPrefix.size()), nodes.data(), corners, 0);
+      }
       continue;
     } else {
       throw InputError({path, 0, 0},
@@ -163,16 +172,26 @@ Mesh read_vtk_mesh(const std::string& path) {
     b.add_to_node_set(f.name.substr(kSetPrefix.size()), members.data(),
                       static_cast<int>(members.size()), 0);
   }
-  return b.finish();
+  return b;
+}
+
+Mesh read_vtk_mesh(const std::string& path) {
+  return detail::parse_vtk(path).finish();
 }
 
 }  // namespace fem
 
 #else  // FEM_WITH_VTK
 
+#include "parsers.hpp"
+
 namespace fem {
 
 Mesh read_vtk_mesh(const std::string& path) {
+  return detail::parse_vtk(path).finish();
+}
+
+detail::MeshBuilder detail::parse_vtk(const std::string& path) {
   throw InputError({path, 0, 0},
                    "fem was built without VTK (FEM_WITH_VTK=OFF): .vtu and .vtk mesh files "
                    "cannot be read",

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "fem/mesh.hpp"
 
@@ -23,6 +24,13 @@ Mesh read_gmsh(const std::string& path);
 Mesh read_abaqus(const std::string& path);
 /// .vtu (XML) or legacy .vtk, through the VTK library; without VTK an InputError says so.
 Mesh read_vtk_mesh(const std::string& path);
+
+/// The faces of a surface group of a mesh file, as triangles (quadrilaterals split in two):
+/// [t][3 vertices][x, y, z], in the file's units, for rigid contact surfaces. Groups: Gmsh
+/// physical surfaces; Abaqus element sets of triangles and quadrilaterals (S3, CPS4, ...); in a
+/// VTK file all triangles and quads form 'surface', and those flagged by a `region:<name>`
+/// array '<name>'. The file needs no volume cells. Throws InputError for an unknown group.
+std::vector<double> read_surface_triangles(const std::string& path, const std::string& group);
 
 /// "'.msh' (Gmsh), ..." for messages.
 const char* mesh_file_formats();
