@@ -8,7 +8,8 @@
 namespace {
 
 constexpr fem::ElementData kTet4Anp = fem::tet4::element_data(
-    "tet4_anp", "linear tetrahedron with averaged nodal pressure (improved ANP, no locking)",
+    "tet4_anp",
+    "linear tetrahedron with averaged nodal pressure (improved ANP: nearly incompressible)",
     fem::Family::AveragedNodalPressureTet);
 
 }  // namespace
