@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 
@@ -27,9 +28,17 @@ int run_command(const CaseOptions& options, bool quiet) {
 
     ExplicitSolver solver(model, *backend, spec.backend);
     const ExplicitSetup& setup = solver.setup();
-    spdlog::info("time step {:.4g} s (critical {:.4g} s x safety {}), {} steps to t = {} s",
-                 setup.system.time_step, setup.critical_time_step, spec.solver.safety_factor,
-                 setup.num_steps, spec.solver.end_time);
+    const bool relaxation = spec.solver.type == "dynamic_relaxation";
+    if (relaxation)
+      spdlog::info(
+          "dynamic relaxation: fictitious step 1 (mass scaled to critical step 1/{}), at most {} "
+          "iterations, tolerance {} m, force_tolerance {}",
+          spec.solver.safety_factor, spec.solver.max_iterations, spec.solver.tolerance,
+          spec.solver.force_tolerance);
+    else
+      spdlog::info("time step {:.4g} s (critical {:.4g} s x safety {}), {} steps to t = {} s",
+                   setup.system.time_step, setup.critical_time_step, spec.solver.safety_factor,
+                   setup.num_steps, spec.solver.end_time);
 
     ExplicitRunOptions run;
     run.output_directory = output_directory(spec);
@@ -48,6 +57,16 @@ int run_command(const CaseOptions& options, bool quiet) {
                                   ? fmt::format("time steps {:.3f} s", r.fused_step_s)
                                   : fmt::format("element pass {:.3f} s, node pass {:.3f} s",
                                                 r.element_pass_s, r.node_pass_s);
+    if (relaxation)
+      fmt::print(
+          "converged in {} iterations: estimated error {:.3g} m, relative force residual {:.3g}, "
+          "rate {:.5f} per iteration\n",
+          r.steps, r.relaxation.error_estimate, r.relaxation.residual_relative,
+          std::max(r.relaxation.estimated_rate, r.relaxation.observed_rate));
+    for (std::size_t k = 0; k < r.contact_force.size(); ++k)
+      fmt::print("  contact '{}': force [{:.4g}, {:.4g}, {:.4g}] N\n",
+                 solver.setup().system.surfaces[k].name, r.contact_force[k][0],
+                 r.contact_force[k][1], r.contact_force[k][2]);
     fmt::print(
         "completed {} steps of {:.4g} s to t = {} s on {} ({}, {} precision)\n"
         "  elements {}, nodes {}\n"

@@ -175,14 +175,14 @@ output: {fields: [displacement, von_mieses]}
   EXPECT_SAYS(e, "did you mean 'von_mises'?");
 }
 
-TEST(CaseErrors, OnlyTheExplicitSolverExists) {
+TEST(CaseErrors, UnknownSolverType) {
   const InputError e = case_error(R"(mesh: {}
 materials: {brain: {type: neo_hookean}}
 blocks: [{element: hex8r, material: brain}]
 solver: {type: implicit, end_time: 1}
 )");
   EXPECT_AT(e, 4, 16);
-  EXPECT_SAYS(e, "'type' must be explicit, got 'implicit'");
+  EXPECT_SAYS(e, "'type' must be explicit or dynamic_relaxation, got 'implicit'");
 }
 
 TEST(CaseErrors, MaterialThatIsNotAMapping) {

@@ -36,13 +36,16 @@ TEST(CaseReference, CompleteExampleIsValidAndComplete) {
   EXPECT_EQ(c.loads.size(), 1u);
   EXPECT_TRUE(c.gravity.has_value());
   EXPECT_EQ(c.initial_velocities.size(), 1u);
+  ASSERT_EQ(c.contacts.size(), 2u);
+  EXPECT_EQ(c.contacts[1].side, 1);
+  EXPECT_EQ(c.contacts[1].set, "top");
   EXPECT_EQ(c.output.histories.size(), 2u);
   EXPECT_EQ(c.output.histories[1].name, "watched");
   EXPECT_EQ(c.plugin_paths, (std::vector<std::string>{FEM_SOURCE_DIR "/docs/plugins"}));
 
   for (const char* key : {"name:", "backend:", "precision:", "plugin_paths:", "mesh:", "materials:",
                           "blocks:", "node_sets:", "amplitudes:", "boundary_conditions:", "loads:",
-                          "gravity:", "initial_conditions:", "solver:", "output:"})
+                          "gravity:", "initial_conditions:", "contact:", "solver:", "output:"})
     EXPECT_NE(("\n" + yaml).find(std::string("\n") + key), std::string::npos)
         << key << " is missing from the complete example";
 }

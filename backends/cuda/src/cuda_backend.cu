@@ -20,6 +20,7 @@
 
 #include <fem/amplitude.hpp>
 #include <fem/backend.hpp>
+#include <fem/contact/rigid_surface.hpp>
 #include <fem/cuda/check.hpp>
 #include <fem/cuda/element_kernels.cuh>
 #include <fem/kernels/material_table.hpp>
@@ -46,6 +47,13 @@ __global__ void tick_kernel(long long* step, double dt, const Amplitude* amplitu
   }
 }
 
+/// Node-update coefficients in device memory, so that captured graphs stay valid when dynamic
+/// relaxation changes its damping: b, c, then gravity (2 dt^2 / (2 + q dt) * g).
+constexpr int kCoefB = 0, kCoefC = 1, kCoefGravity = 2, kNumCoef = 5;
+/// StepNorms reductions, per block then finalised: maxima first, then sums.
+constexpr int kNormIncMax = 0, kNormResMax = 1, kNormIntMax = 2, kNormIncSq = 3, kNormResSq = 4,
+              kNormNum = 5, kNormDen = 6, kNumNorms = 7, kNumMaxNorms = 3;
+
 template <class T>
 struct NodePassArgs {
   std::int64_t num_nodes;
@@ -54,54 +62,159 @@ struct NodePassArgs {
   const T* forces;
   const T* node_forces;  // atomic assembly: already summed per node (then `forces` is unused)
   int node_force_stride;
-  const T* acoef;  // 2 dt^2 / ((2 + q dt) m)
-  T b, c;
-  /// Per node: bit i set if dof i is prescribed, bit 3 + i if it carries a nodal load. Most
-  /// nodes have neither, and then the per-dof boundary-condition arrays are not read at all.
+  const T* acoef;              // force_scale / m
+  const T* coef;               // kCoef*
+  const T* gravity_weight;     // physical / iteration mass, or null
+  const double* inverse_mass;  // of the iteration mass (measured steps)
+  /// Per node: bit i set if dof i is prescribed, bit 3 + i if it carries a nodal load, bit 6 if
+  /// it is a contact node. Most nodes have none, and then the per-dof boundary-condition arrays
+  /// are not read at all.
   const std::uint8_t* dof_flags;
   const std::int32_t* prescribed_amplitude;
   const T* prescribed_value;
   const std::int32_t* load_amplitude;
   const T* load_value;
-  T gravity[3];  // 2 dt^2 / (2 + q dt) * g
   int gravity_amplitude;
   const double* amp_now;
   const double* amp_next;
   const T* u;
   T* u_next;  // holds u_{n-1} on entry
   const Failure* failure;
+  // Contact (only read for nodes with bit 6).
+  const std::uint8_t* contact_mask;
+  const T* coords;
+  const contact::SurfaceView<T>* surfaces;
+  // Measured steps: P(u_n) kept for the next step (keep), per-block partial norms and contact
+  // forces (measure).
+  T* saved_forces;
+  bool keep;
+  double* partials;       // [block][kNumNorms]
+  double* contact_force;  // [surface][3], atomically added
+  unsigned long long* contact_count;
 };
 
-template <class T>
+template <class T, bool Measure>
 __global__ void __launch_bounds__(kNodeThreads) node_kernel(const NodePassArgs<T> a) {
   if (a.failure->element != kNoFailure) return;
   const std::int64_t n = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (n >= a.num_nodes) return;
-  T p[3] = {T(0), T(0), T(0)};
-  if (a.node_forces) {
-    for (int i = 0; i < 3; ++i) p[i] = a.node_forces[a.node_force_stride * n + i];
-  } else {
-    for (std::int64_t j = a.offsets[n]; j < a.offsets[n + 1]; ++j) {
-      const T* f = a.forces + 3 * static_cast<std::int64_t>(a.slots[j]);
-      p[0] += f[0];
-      p[1] += f[1];
-      p[2] += f[2];
-    }
-  }
-  const T g_amp = a.gravity_amplitude >= 0 ? static_cast<T>(a.amp_now[a.gravity_amplitude]) : T(0);
-  const unsigned flags = a.dof_flags[n];
-  for (int i = 0; i < 3; ++i) {
-    const std::int64_t d = 3 * n + i;
-    T next;
-    if (flags & (1u << i)) {
-      next = a.prescribed_value[d] * static_cast<T>(a.amp_next[a.prescribed_amplitude[d]]);
+  double norms[kNumNorms] = {0, 0, 0, 0, 0, 0, 0};
+  if (n < a.num_nodes) {
+    T p[3] = {T(0), T(0), T(0)};
+    if (a.node_forces) {
+      for (int i = 0; i < 3; ++i) p[i] = a.node_forces[a.node_force_stride * n + i];
     } else {
-      T r = -p[i];
-      if (flags & (8u << i)) r += a.load_value[d] * static_cast<T>(a.amp_now[a.load_amplitude[d]]);
-      next = a.acoef[n] * r + a.gravity[i] * g_amp + a.b * a.u[d] - a.c * a.u_next[d];
+      for (std::int64_t j = a.offsets[n]; j < a.offsets[n + 1]; ++j) {
+        const T* f = a.forces + 3 * static_cast<std::int64_t>(a.slots[j]);
+        p[0] += f[0];
+        p[1] += f[1];
+        p[2] += f[2];
+      }
     }
-    a.u_next[d] = next;
+    const T g_amp =
+        a.gravity_amplitude >= 0 ? static_cast<T>(a.amp_now[a.gravity_amplitude]) : T(0);
+    const T b = a.coef[kCoefB], c = a.coef[kCoefC], acoef = a.acoef[n];
+    const unsigned flags = a.dof_flags[n];
+    T next[3], r[3], gravity[3];
+    for (int i = 0; i < 3; ++i) {
+      const std::int64_t d = 3 * n + i;
+      gravity[i] = a.coef[kCoefGravity + i] * g_amp;
+      if (a.gravity_weight) gravity[i] = gravity[i] * a.gravity_weight[n];
+      if (flags & (1u << i)) {
+        next[i] = a.prescribed_value[d] * static_cast<T>(a.amp_next[a.prescribed_amplitude[d]]);
+        r[i] = T(0);
+      } else {
+        r[i] = -p[i];
+        if (flags & (8u << i))
+          r[i] += a.load_value[d] * static_cast<T>(a.amp_now[a.load_amplitude[d]]);
+        next[i] = acoef * r[i] + gravity[i] + b * a.u[d] - c * a.u_next[d];
+      }
+    }
+    if (flags & 64u) {
+      const unsigned mask = a.contact_mask[n];
+      for (int s = 0; s < kMaxSurfaces; ++s) {
+        if (!(mask & (1u << s))) continue;
+        const contact::SurfaceView<T>& surf = a.surfaces[s];
+        const T amp = surf.amplitude >= 0 ? static_cast<T>(a.amp_next[surf.amplitude]) : T(0);
+        T moved[3];
+        if (!contact::correct_node(surf, amp, a.coords + 3 * n, next, moved)) continue;
+        if constexpr (Measure) {
+          atomicAdd(a.contact_count, 1ull);
+          for (int i = 0; i < 3; ++i) {
+            const double force = static_cast<double>(moved[i]) / static_cast<double>(acoef);
+            atomicAdd(a.contact_force + 3 * s + i, force);
+            r[i] += static_cast<T>(force);
+          }
+        }
+      }
+    }
+    for (int i = 0; i < 3; ++i) {
+      const std::int64_t d = 3 * n + i;
+      if constexpr (Measure) {
+        norms[kNormIntMax] = fmax(norms[kNormIntMax], fabs(static_cast<double>(p[i])));
+        if (!(flags & (1u << i))) {
+          const double inc = static_cast<double>(next[i]) - static_cast<double>(a.u[d]);
+          const double du = static_cast<double>(a.u[d]) - static_cast<double>(a.u_next[d]);
+          const double res = static_cast<double>(r[i]) +
+                             static_cast<double>(gravity[i]) / static_cast<double>(acoef);
+          norms[kNormIncMax] = fmax(norms[kNormIncMax], fabs(inc));
+          norms[kNormResMax] = fmax(norms[kNormResMax], fabs(res));
+          norms[kNormIncSq] += inc * inc;
+          norms[kNormResSq] += res * res;
+          norms[kNormNum] +=
+              du * (static_cast<double>(p[i]) - static_cast<double>(a.saved_forces[d]));
+          norms[kNormDen] += du * du / a.inverse_mass[n];
+        }
+      }
+      if (a.keep) a.saved_forces[d] = p[i];
+      a.u_next[d] = next[i];
+    }
   }
+  if constexpr (Measure) {
+    // Block reduction in shared memory, one quantity at a time, in a fixed order.
+    __shared__ double buf[kNodeThreads];
+    for (int q = 0; q < kNumNorms; ++q) {
+      buf[threadIdx.x] = norms[q];
+      __syncthreads();
+      for (int stride = kNodeThreads / 2; stride > 0; stride /= 2) {
+        if (threadIdx.x < stride)
+          buf[threadIdx.x] = q < kNumMaxNorms ? fmax(buf[threadIdx.x], buf[threadIdx.x + stride])
+                                              : buf[threadIdx.x] + buf[threadIdx.x + stride];
+        __syncthreads();
+      }
+      if (threadIdx.x == 0) a.partials[blockIdx.x * kNumNorms + q] = buf[0];
+      __syncthreads();
+    }
+  }
+}
+
+/// The second stage: one block reduces the per-block partials, in a fixed order.
+__global__ void finish_norms_kernel(const double* partials, int blocks, double* out) {
+  __shared__ double buf[kNodeThreads];
+  for (int q = 0; q < kNumNorms; ++q) {
+    double v = 0.0;
+    for (int k = threadIdx.x; k < blocks; k += blockDim.x) {
+      const double x = partials[k * kNumNorms + q];
+      v = q < kNumMaxNorms ? fmax(v, x) : v + x;
+    }
+    buf[threadIdx.x] = v;
+    __syncthreads();
+    for (int stride = kNodeThreads / 2; stride > 0; stride /= 2) {
+      if (threadIdx.x < stride)
+        buf[threadIdx.x] = q < kNumMaxNorms ? fmax(buf[threadIdx.x], buf[threadIdx.x + stride])
+                                            : buf[threadIdx.x] + buf[threadIdx.x + stride];
+      __syncthreads();
+    }
+    if (threadIdx.x == 0) out[q] = buf[0];
+    __syncthreads();
+  }
+}
+
+/// acoef[n] = force_scale * inverse_mass[n], rounded once (as the OpenMP backend does).
+template <class T>
+__global__ void scale_kernel(std::int64_t count, const double* inverse_mass, double force_scale,
+                             T* acoef) {
+  const std::int64_t n = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (n < count) acoef[n] = static_cast<T>(force_scale * inverse_mass[n]);
 }
 
 /// out[3k + i] = sum of element forces at nodes[k] (the per-node gather, for a subset of nodes).
@@ -176,7 +289,6 @@ class ExplicitProblemImpl final : public ExplicitProblem {
  public:
   explicit ExplicitProblemImpl(const ExplicitSystem& s) : sys_(s) {
     check_memory();
-    FEM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     for (const BlockSystem& b : s.blocks) {
       const MaterialKernels& k = kernels::checked_material_kernels<MaterialKernels>(b, "cuda");
       DeviceBlock<T> d;
@@ -203,15 +315,23 @@ class ExplicitProblemImpl final : public ExplicitProblem {
       }
       blocks_.push_back(std::move(d));
     }
-    const double dt = s.time_step, q = s.mass_damping;
-    dt_ = dt;
-    const double force_scale = 2.0 * dt * dt / (2.0 + q * dt);
-    std::vector<double> acoef(s.num_nodes);
-    for (std::int64_t i = 0; i < s.num_nodes; ++i) acoef[i] = force_scale / s.lumped_mass[i];
-    acoef_.upload(acoef);
-    b_ = static_cast<T>(4.0 / (2.0 + q * dt));
-    c_ = static_cast<T>((2.0 - q * dt) / (2.0 + q * dt));
-    for (int i = 0; i < 3; ++i) gravity_[i] = static_cast<T>(force_scale * s.gravity[i]);
+    dt_ = s.time_step;
+    const std::vector<double>& mass = s.iteration_mass.empty() ? s.lumped_mass : s.iteration_mass;
+    std::vector<double> inverse_mass(s.num_nodes);
+    for (std::int64_t i = 0; i < s.num_nodes; ++i) inverse_mass[i] = 1.0 / mass[i];
+    inverse_mass_.upload(inverse_mass);
+    acoef_.resize(static_cast<std::size_t>(s.num_nodes));
+    coef_.resize(kNumCoef);
+    if (!s.iteration_mass.empty()) {
+      // Gravity is a force m g on the physical mass; the update divides by the iteration mass.
+      std::vector<double> weight(s.num_nodes);
+      for (std::int64_t i = 0; i < s.num_nodes; ++i)
+        weight[i] = s.lumped_mass[i] / s.iteration_mass[i];
+      gravity_weight_.upload(weight);
+    }
+    FEM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    set_node_update(central_difference_update(s.time_step, s.mass_damping));
+    if (!s.contact_mask.empty()) upload_contact(s);
     // The node-to-slot incidence in 32 bits: the deterministic gather reads it every step.
     if (s.num_force_slots > std::numeric_limits<std::int32_t>::max())
       throw Error(
@@ -236,6 +356,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
       for (int i = 0; i < 3; ++i) {
         if (s.prescribed_amplitude[3 * n + i] >= 0) flags[n] |= static_cast<std::uint8_t>(1u << i);
         if (s.load_amplitude[3 * n + i] >= 0) flags[n] |= static_cast<std::uint8_t>(8u << i);
+        if (!s.contact_mask.empty() && s.contact_mask[n]) flags[n] |= 64u;
       }
     dof_flags_.upload(flags);
     prescribed_amplitude_.upload(s.prescribed_amplitude);
@@ -273,16 +394,59 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   }
 
   AdvanceResult advance(std::int64_t first_step, std::int64_t num_steps) override {
+    return run_steps(first_step, num_steps, nullptr);
+  }
+
+  AdvanceResult advance_measured(std::int64_t first_step, std::int64_t num_steps,
+                                 StepNorms& norms) override {
+    norms = StepNorms{};
+    return run_steps(first_step, num_steps, &norms);
+  }
+
+  void set_node_update(const NodeUpdate& update) override {
+    scale_kernel<T><<<grid_for(sys_.num_nodes, kNodeThreads), kNodeThreads, 0, stream_>>>(
+        sys_.num_nodes, inverse_mass_.data(), update.force_scale, acoef_.data());
+    FEM_CUDA_CHECK_LAUNCH();
+    std::vector<T> coef(kNumCoef);
+    coef[kCoefB] = static_cast<T>(update.b);
+    coef[kCoefC] = static_cast<T>(update.c);
+    for (int i = 0; i < 3; ++i)
+      coef[kCoefGravity + i] = static_cast<T>(update.force_scale * sys_.gravity[i]);
+    FEM_CUDA_CHECK(cudaMemcpyAsync(coef_.data(), coef.data(), kNumCoef * sizeof(T),
+                                   cudaMemcpyHostToDevice, stream_));
+    FEM_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+
+ private:
+  AdvanceResult run_steps(std::int64_t first_step, std::int64_t num_steps, StepNorms* norms) {
     const long long before = first_step - 1;
     FEM_CUDA_CHECK(
         cudaMemcpyAsync(step_.data(), &before, sizeof before, cudaMemcpyHostToDevice, stream_));
     FEM_CUDA_CHECK(cudaEventRecord(start_, stream_));
-    std::int64_t left = num_steps;
+    // Measured: the last two steps are launched directly (keep P, then reduce); the rest replays
+    // graphs.
+    const std::int64_t direct = norms ? std::min<std::int64_t>(num_steps, 2) : 0;
+    std::int64_t left = num_steps - direct;
     while (left > 0) {
       const std::int64_t n = std::min(left, kGraphSteps);
       FEM_CUDA_CHECK(cudaGraphLaunch(graph_for(n), stream_));
       parity_ ^= static_cast<int>(n & 1);
       left -= n;
+    }
+    if (norms) {
+      FEM_CUDA_CHECK(
+          cudaMemsetAsync(contact_sums_.data(), 0, contact_sums_.size() * sizeof(double), stream_));
+      FEM_CUDA_CHECK(
+          cudaMemsetAsync(contact_count_.data(), 0, sizeof(unsigned long long), stream_));
+      for (std::int64_t k = 0; k < direct; ++k) {
+        const bool measure = k + 1 == direct;
+        enqueue_step(parity_, measure, !measure);
+        parity_ ^= 1;
+      }
+      const int blocks = grid_for(sys_.num_nodes, kNodeThreads);
+      finish_norms_kernel<<<1, kNodeThreads, 0, stream_>>>(partials_.data(), blocks,
+                                                           norm_out_.data());
+      FEM_CUDA_CHECK_LAUNCH();
     }
     FEM_CUDA_CHECK(cudaEventRecord(stop_, stream_));
     Failure failure{};
@@ -295,6 +459,26 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     float ms = 0.0f;
     FEM_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
     times_.fused_step_s += 1e-3 * ms;
+    if (norms) {
+      std::vector<double> out, forces;
+      norm_out_.download(out);
+      contact_sums_.download(forces);
+      unsigned long long count = 0;
+      FEM_CUDA_CHECK(
+          cudaMemcpy(&count, contact_count_.data(), sizeof count, cudaMemcpyDeviceToHost));
+      *norms = StepNorms{out[kNormIncMax],
+                         out[kNormIncSq],
+                         out[kNormResMax],
+                         out[kNormResSq],
+                         out[kNormIntMax],
+                         out[kNormNum],
+                         out[kNormDen],
+                         {},
+                         static_cast<std::int64_t>(count)};
+      if (direct < 2) norms->rayleigh_num = norms->rayleigh_den = 0.0;
+      for (int k = 0; k < kMaxSurfaces; ++k)
+        for (int i = 0; i < 3; ++i) norms->contact_force[k][i] = forces[3 * k + i];
+    }
 
     AdvanceResult r;
     if (failure.element == kNoFailure) {
@@ -314,6 +498,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     return r;
   }
 
+ public:
   void displacement(std::vector<double>& u) const override { current().download(u); }
   void previous_displacement(std::vector<double>& u) const override { previous().download(u); }
   void set_displacement(const std::vector<double>& u, const std::vector<double>& u_prev) override {
@@ -462,7 +647,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   }
 
   /// Enqueues one step reading u_[from] and writing u_[1 - from].
-  void enqueue_step(int from) {
+  void enqueue_step(int from, bool measure = false, bool keep = false) {
     tick_kernel<<<1, 128, 0, stream_>>>(step_.data(), dt_, amplitudes_.data(),
                                         static_cast<int>(sys_.amplitudes.size()), amp_now_.data(),
                                         amp_next_.data(), failure_.data());
@@ -475,6 +660,13 @@ class ExplicitProblemImpl final : public ExplicitProblem {
       blocks_[b].forces(pass_args(blocks_[b], u_[from].data(),
                                   node_forces ? nullptr : forces_.data(), node_forces),
                         static_cast<int>(b), failure_.data(), stream_);
+    if ((measure || keep) && saved_forces_.empty()) {
+      saved_forces_.resize(static_cast<std::size_t>(3 * sys_.num_nodes));
+      FEM_CUDA_CHECK(
+          cudaMemsetAsync(saved_forces_.data(), 0, saved_forces_.size() * sizeof(T), stream_));
+      partials_.resize(static_cast<std::size_t>(grid_for(sys_.num_nodes, kNodeThreads)) *
+                       kNumNorms);
+    }
     NodePassArgs<T> a{sys_.num_nodes,
                       offsets_.data(),
                       slots_.data(),
@@ -482,22 +674,82 @@ class ExplicitProblemImpl final : public ExplicitProblem {
                       node_forces_.data_or_null(),
                       node_force_stride_,
                       acoef_.data(),
-                      b_,
-                      c_,
+                      coef_.data(),
+                      gravity_weight_.data_or_null(),
+                      inverse_mass_.data(),
                       dof_flags_.data(),
                       prescribed_amplitude_.data(),
                       prescribed_value_.data(),
                       load_amplitude_.data(),
                       load_value_.data(),
-                      {gravity_[0], gravity_[1], gravity_[2]},
                       sys_.gravity_amplitude,
                       amp_now_.data(),
                       amp_next_.data(),
                       u_[from].data(),
                       u_[1 - from].data(),
-                      failure_.data()};
-    node_kernel<T><<<grid_for(sys_.num_nodes, kNodeThreads), kNodeThreads, 0, stream_>>>(a);
+                      failure_.data(),
+                      contact_mask_.data_or_null(),
+                      coords_.data_or_null(),
+                      surfaces_.data_or_null(),
+                      saved_forces_.data_or_null(),
+                      keep,
+                      partials_.data_or_null(),
+                      contact_sums_.data(),
+                      contact_count_.data()};
+    const int grid = grid_for(sys_.num_nodes, kNodeThreads);
+    if (measure)
+      node_kernel<T, true><<<grid, kNodeThreads, 0, stream_>>>(a);
+    else
+      node_kernel<T, false><<<grid, kNodeThreads, 0, stream_>>>(a);
     FEM_CUDA_CHECK_LAUNCH();
+  }
+
+  /// Surfaces as device views: triangle arrays are copied once (the surface is rigid).
+  void upload_contact(const ExplicitSystem& s) {
+    contact_mask_.upload(s.contact_mask);
+    coords_.upload(s.coordinates);
+    triangles_.reserve(s.surfaces.size());
+    std::vector<contact::SurfaceView<T>> views;
+    for (const RigidSurface& surf : s.surfaces) {
+      contact::SurfaceView<T> v{};
+      v.kind = static_cast<int>(surf.kind);
+      for (int i = 0; i < 3; ++i) {
+        v.point[i] = static_cast<T>(surf.point[i]);
+        v.normal[i] = static_cast<T>(surf.normal[i]);
+        v.translation[i] = static_cast<T>(surf.translation[i]);
+      }
+      v.radius = static_cast<T>(surf.radius);
+      v.side = surf.side;
+      v.amplitude = surf.amplitude;
+      if (surf.kind == SurfaceKind::Triangles) {
+        const TriangleMesh& m = surf.mesh;
+        DeviceTriangles& d = triangles_.emplace_back();
+        d.vertices.upload(m.vertices);
+        d.triangles.upload(m.triangles);
+        d.face_normals.upload(m.face_normals);
+        d.edge_normals.upload(m.edge_normals);
+        d.vertex_normals.upload(m.vertex_normals);
+        d.cell_offsets.upload(m.cell_offsets);
+        d.cell_triangles.upload(m.cell_triangles);
+        v.mesh.vertices = d.vertices.data();
+        v.mesh.triangles = d.triangles.data();
+        v.mesh.face_normals = d.face_normals.data();
+        v.mesh.edge_normals = d.edge_normals.data();
+        v.mesh.vertex_normals = d.vertex_normals.data();
+        v.mesh.cell_offsets = d.cell_offsets.data();
+        v.mesh.cell_triangles = d.cell_triangles.data();
+        for (int i = 0; i < 3; ++i) {
+          v.mesh.origin[i] = static_cast<T>(m.grid_origin[i]);
+          v.mesh.dims[i] = m.grid_dims[i];
+        }
+        v.mesh.cell_size = static_cast<T>(m.cell_size);
+      }
+      views.push_back(v);
+    }
+    surfaces_.resize(views.size());
+    FEM_CUDA_CHECK(cudaMemcpy(surfaces_.data(), views.data(),
+                              views.size() * sizeof(contact::SurfaceView<T>),
+                              cudaMemcpyHostToDevice));
   }
 
   /// A graph of n steps starting from the current buffer parity, captured once and replayed.
@@ -553,7 +805,18 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   cudaStream_t stream_ = nullptr;
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
   std::vector<DeviceBlock<T>> blocks_;
-  DeviceArray<T> acoef_, forces_, node_forces_, prescribed_value_, load_value_;
+  DeviceArray<T> acoef_, coef_, gravity_weight_, forces_, node_forces_, prescribed_value_,
+      load_value_, saved_forces_, coords_;
+  DeviceArray<double> inverse_mass_, partials_, norm_out_{kNumNorms},
+      contact_sums_{3 * kMaxSurfaces};
+  DeviceArray<unsigned long long> contact_count_{1};
+  DeviceArray<std::uint8_t> contact_mask_;
+  struct DeviceTriangles {
+    DeviceArray<T> vertices, face_normals, edge_normals, vertex_normals;
+    DeviceArray<std::int32_t> triangles, cell_offsets, cell_triangles;
+  };
+  std::vector<DeviceTriangles> triangles_;  // reserved: views hold their pointers
+  DeviceArray<contact::SurfaceView<T>> surfaces_;
   /// Atomic assembly: node forces as [node][4] in single precision, so that an element adds a
   /// node's force with one vector atomic (see kernels::detail::atomic_add_force).
 #ifdef FEM_CUDA_SCALAR_ATOMICS
@@ -576,7 +839,6 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   DeviceArray<long long> step_;
   DeviceArray<Failure> failure_, scratch_failure_;
   double dt_ = 0.0;
-  T b_ = 0, c_ = 0, gravity_[3] = {0, 0, 0};
   std::map<std::pair<std::int64_t, int>, cudaGraphExec_t> graphs_;
   PhaseTimes times_;
 };

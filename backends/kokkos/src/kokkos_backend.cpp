@@ -23,6 +23,7 @@
 #include <vector>
 
 #include <fem/backend.hpp>
+#include <fem/contact/rigid_surface.hpp>
 #include <fem/error.hpp>
 #include <fem/kernels/material_table.hpp>
 #include <fem/kokkos/element_kernels.hpp>
@@ -123,48 +124,26 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   }
 
   AdvanceResult advance(std::int64_t first_step, std::int64_t num_steps) override {
-    if constexpr (kRunsOnHost<Space>) flush_denormals<Space>();
-    Kokkos::deep_copy(failure_, FailureSlot{kNoFailure, kNoFailure});
-    FailureSlot* failure = failure_.data();
-    Kokkos::Timer total;
-    std::int64_t launched = 0;
-    for (std::int64_t k = 0; k < num_steps; ++k) {
-      const std::int64_t step = first_step + k;
-      Kokkos::Timer phase;
-      element_pass(current().data(), failure);
-      if constexpr (kRunsOnHost<Space>) {
-        // Synchronous here: stop at once, like the reference.
-        times_.element_pass_s += phase.seconds();
-        if (failure->key != kNoFailure) {
-          failure->step = static_cast<unsigned long long>(step);
-          break;
-        }
-        phase.reset();
-      }
-      node_pass(step, failure);
-      if constexpr (kRunsOnHost<Space>) times_.node_pass_s += phase.seconds();
-      parity_ ^= 1;
-      ++launched;
-    }
-    FailureSlot slot{};
-    Kokkos::deep_copy(slot, failure_);  // waits for the steps
-    if constexpr (!kRunsOnHost<Space>) times_.fused_step_s += total.seconds();
+    return run_steps(first_step, num_steps, nullptr);
+  }
 
-    AdvanceResult r;
-    if (slot.step == kNoFailure) {
-      r.steps_done = num_steps;
-      return r;
-    }
-    // The failing step's element pass flagged and everything after it returned: the state is
-    // u_{bad} and u_{bad-1}. Undo the buffer flips of the passes that did not run.
-    r.steps_done = static_cast<std::int64_t>(slot.step) - first_step;
-    parity_ ^= static_cast<int>((launched - r.steps_done) & 1);
-    r.block = static_cast<int>(slot.key >> kBlockShift);
-    r.element = static_cast<std::int64_t>(slot.key & ((1ull << kBlockShift) - 1));
-    r.value = static_cast<double>(det_f(r.block, r.element));
-    r.status = kernels::is_finite(r.value) ? AdvanceResult::Status::InvertedElement
-                                           : AdvanceResult::Status::NotFinite;
-    return r;
+  AdvanceResult advance_measured(std::int64_t first_step, std::int64_t num_steps,
+                                 StepNorms& norms) override {
+    norms = StepNorms{};
+    return run_steps(first_step, num_steps, &norms);
+  }
+
+  void set_node_update(const NodeUpdate& update) override {
+    force_scale_ = update.force_scale;
+    b_ = static_cast<T>(update.b);
+    c_ = static_cast<T>(update.c);
+    std::vector<double> acoef(static_cast<std::size_t>(sys_.num_nodes));
+    for (std::int64_t i = 0; i < sys_.num_nodes; ++i)
+      acoef[i] = update.force_scale * inverse_mass_host_[i];
+    if (acoef_.extent(0) == 0)
+      acoef_ = upload<Space, T>("fem::acoef", acoef);
+    else
+      copy_in(acoef_, acoef);
   }
 
   void displacement(std::vector<double>& u) const override { copy_out(current(), u); }
@@ -245,6 +224,54 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   [[nodiscard]] PhaseTimes phase_times() const override { return times_; }
 
  private:
+  AdvanceResult run_steps(std::int64_t first_step, std::int64_t num_steps, StepNorms* norms) {
+    if constexpr (kRunsOnHost<Space>) flush_denormals<Space>();
+    Kokkos::deep_copy(failure_, FailureSlot{kNoFailure, kNoFailure});
+    FailureSlot* failure = failure_.data();
+    Kokkos::Timer total;
+    std::int64_t launched = 0;
+    for (std::int64_t k = 0; k < num_steps; ++k) {
+      const std::int64_t step = first_step + k;
+      Kokkos::Timer phase;
+      element_pass(current().data(), failure);
+      if constexpr (kRunsOnHost<Space>) {
+        // Synchronous here: stop at once, like the reference.
+        times_.element_pass_s += phase.seconds();
+        if (failure->key != kNoFailure) {
+          failure->step = static_cast<unsigned long long>(step);
+          break;
+        }
+        phase.reset();
+      }
+      // Measured: the step before the last keeps P(u_{n-1}); the last one reduces the norms.
+      node_pass(step, failure, norms && k + 2 == num_steps,
+                norms && k + 1 == num_steps ? norms : nullptr);
+      if constexpr (kRunsOnHost<Space>) times_.node_pass_s += phase.seconds();
+      parity_ ^= 1;
+      ++launched;
+    }
+    FailureSlot slot{};
+    Kokkos::deep_copy(slot, failure_);  // waits for the steps
+    if constexpr (!kRunsOnHost<Space>) times_.fused_step_s += total.seconds();
+
+    if (norms && num_steps < 2) norms->rayleigh_num = norms->rayleigh_den = 0.0;
+    AdvanceResult r;
+    if (slot.step == kNoFailure) {
+      r.steps_done = num_steps;
+      return r;
+    }
+    // The failing step's element pass flagged and everything after it returned: the state is
+    // u_{bad} and u_{bad-1}. Undo the buffer flips of the passes that did not run.
+    r.steps_done = static_cast<std::int64_t>(slot.step) - first_step;
+    parity_ ^= static_cast<int>((launched - r.steps_done) & 1);
+    r.block = static_cast<int>(slot.key >> kBlockShift);
+    r.element = static_cast<std::int64_t>(slot.key & ((1ull << kBlockShift) - 1));
+    r.value = static_cast<double>(det_f(r.block, r.element));
+    r.status = kernels::is_finite(r.value) ? AdvanceResult::Status::InvertedElement
+                                           : AdvanceResult::Status::NotFinite;
+    return r;
+  }
+
   static constexpr int kTableRow = std::is_same_v<Space, DeviceSpace> ? kDeviceSpace : kHostSpace;
   /// Atomic assembly on a GPU in single precision: node forces as [node][4], so that an element
   /// adds a node's force with one vector atomic (kernels::detail::atomic_add_force), as the CUDA
@@ -281,15 +308,21 @@ class ExplicitProblemImpl final : public ExplicitProblem {
       }
       blocks_.push_back(std::move(d));
     }
-    // Central-difference coefficients with mass-proportional damping q (seed 000, eqs. 4-5).
-    const double dt = s.time_step, q = s.mass_damping;
-    dt_ = dt;
-    force_scale_ = 2.0 * dt * dt / (2.0 + q * dt);
-    b_ = static_cast<T>(4.0 / (2.0 + q * dt));
-    c_ = static_cast<T>((2.0 - q * dt) / (2.0 + q * dt));
-    std::vector<double> acoef(static_cast<std::size_t>(s.num_nodes));
-    for (std::int64_t i = 0; i < s.num_nodes; ++i) acoef[i] = force_scale_ / s.lumped_mass[i];
-    acoef_ = upload<Space, T>("fem::acoef", acoef);
+    // Node-update coefficients: central differences with mass-proportional damping q (seed 000,
+    // eqs. 4-5); dynamic relaxation changes them through set_node_update().
+    dt_ = s.time_step;
+    const std::vector<double>& mass = s.iteration_mass.empty() ? s.lumped_mass : s.iteration_mass;
+    inverse_mass_host_.resize(static_cast<std::size_t>(s.num_nodes));
+    for (std::int64_t i = 0; i < s.num_nodes; ++i) inverse_mass_host_[i] = 1.0 / mass[i];
+    inverse_mass_ = upload<Space, double>("fem::inverse_mass", inverse_mass_host_);
+    if (!s.iteration_mass.empty()) {
+      std::vector<double> weight(static_cast<std::size_t>(s.num_nodes));
+      for (std::int64_t i = 0; i < s.num_nodes; ++i)
+        weight[i] = s.lumped_mass[i] / s.iteration_mass[i];
+      gravity_weight_ = upload<Space, T>("fem::gravity_weight", weight);
+    }
+    set_node_update(central_difference_update(s.time_step, s.mass_damping));
+    if (!s.contact_mask.empty()) upload_contact(s);
     offsets_ = upload<Space, std::int64_t>("fem::incidence_offsets", s.incidence_offsets);
     slots_ = upload<Space, std::int64_t>("fem::incidence_slots", s.incidence_slots);
     // Deterministic assembly keeps every element-node force and gathers per node; atomic
@@ -305,6 +338,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
       for (int i = 0; i < 3; ++i) {
         if (s.prescribed_amplitude[3 * n + i] >= 0) flags[n] |= static_cast<std::uint8_t>(1u << i);
         if (s.load_amplitude[3 * n + i] >= 0) flags[n] |= static_cast<std::uint8_t>(8u << i);
+        if (!s.contact_mask.empty() && s.contact_mask[n]) flags[n] |= 64u;
       }
     dof_flags_ = upload<Space, std::uint8_t>("fem::dof_flags", flags);
     prescribed_amplitude_ =
@@ -397,13 +431,16 @@ class ExplicitProblemImpl final : public ExplicitProblem {
           static_cast<int>(b), failure);
   }
 
-  void node_pass(std::int64_t step, FailureSlot* failure) {
+  void node_pass(std::int64_t step, FailureSlot* failure, bool keep, StepNorms* norms) {
     const double t = static_cast<double>(step) * dt_;
     T gravity[3] = {T(0), T(0), T(0)};
     if (sys_.gravity_amplitude >= 0) {
       const T amp = static_cast<T>(evaluate(sys_.amplitudes[sys_.gravity_amplitude], t));
       for (int i = 0; i < 3; ++i) gravity[i] = static_cast<T>(force_scale_ * sys_.gravity[i]) * amp;
     }
+    if ((keep || norms) && saved_forces_.extent(0) == 0)
+      saved_forces_ =
+          View<Space, T>("fem::saved_forces", static_cast<std::size_t>(3 * sys_.num_nodes));
     detail::NodePass<T> pass{static_cast<unsigned long long>(step),
                              t,
                              t + dt_,
@@ -422,10 +459,74 @@ class ExplicitProblemImpl final : public ExplicitProblem {
                              data_or_null(load_value_),
                              data_or_null(amplitudes_),
                              {gravity[0], gravity[1], gravity[2]},
+                             data_or_null(gravity_weight_),
+                             inverse_mass_.data(),
                              current().data(),
                              previous().data(),
-                             failure};
-    Kokkos::parallel_for("fem::kokkos::node_pass", Range<Space>(0, sys_.num_nodes), pass);
+                             failure,
+                             data_or_null(contact_mask_),
+                             data_or_null(coords_),
+                             data_or_null(surfaces_),
+                             data_or_null(saved_forces_),
+                             keep};
+    if (!norms) {
+      Kokkos::parallel_for("fem::kokkos::node_pass", Range<Space>(0, sys_.num_nodes), pass);
+      return;
+    }
+    detail::NormAccumulator acc{};
+    Kokkos::parallel_reduce("fem::kokkos::node_pass_measured", Range<Space>(0, sys_.num_nodes),
+                            pass, acc);
+    *norms = StepNorms{acc.inc_max, acc.inc_sq, acc.res_max, acc.res_sq,       acc.int_max,
+                       acc.num,     acc.den,    {},          acc.contact_nodes};
+    for (int k = 0; k < kMaxSurfaces; ++k)
+      for (int i = 0; i < 3; ++i) norms->contact_force[k][i] = acc.contact[3 * k + i];
+  }
+
+  /// Surfaces as views into this space's memory (triangle arrays copied once: rigid surfaces).
+  void upload_contact(const ExplicitSystem& s) {
+    contact_mask_ = upload<Space, std::uint8_t>("fem::contact_mask", s.contact_mask);
+    coords_ = upload<Space, T>("fem::coordinates", s.coordinates);
+    std::vector<contact::SurfaceView<T>> views;
+    for (const RigidSurface& surf : s.surfaces) {
+      contact::SurfaceView<T> v{};
+      v.kind = static_cast<int>(surf.kind);
+      for (int i = 0; i < 3; ++i) {
+        v.point[i] = static_cast<T>(surf.point[i]);
+        v.normal[i] = static_cast<T>(surf.normal[i]);
+        v.translation[i] = static_cast<T>(surf.translation[i]);
+      }
+      v.radius = static_cast<T>(surf.radius);
+      v.side = surf.side;
+      v.amplitude = surf.amplitude;
+      if (surf.kind == SurfaceKind::Triangles) {
+        const TriangleMesh& m = surf.mesh;
+        SurfaceArrays& d = surface_arrays_.emplace_back();
+        d.vertices = upload<Space, T>("fem::stl_vertices", m.vertices);
+        d.face_normals = upload<Space, T>("fem::stl_face_normals", m.face_normals);
+        d.edge_normals = upload<Space, T>("fem::stl_edge_normals", m.edge_normals);
+        d.vertex_normals = upload<Space, T>("fem::stl_vertex_normals", m.vertex_normals);
+        d.triangles = upload<Space, std::int32_t>("fem::stl_triangles", m.triangles);
+        d.cell_offsets = upload<Space, std::int32_t>("fem::stl_cell_offsets", m.cell_offsets);
+        d.cell_triangles = upload<Space, std::int32_t>("fem::stl_cell_triangles", m.cell_triangles);
+        v.mesh = {d.vertices.data(),
+                  d.triangles.data(),
+                  d.face_normals.data(),
+                  d.edge_normals.data(),
+                  d.vertex_normals.data(),
+                  {static_cast<T>(m.grid_origin[0]), static_cast<T>(m.grid_origin[1]),
+                   static_cast<T>(m.grid_origin[2])},
+                  static_cast<T>(m.cell_size),
+                  {m.grid_dims[0], m.grid_dims[1], m.grid_dims[2]},
+                  d.cell_offsets.data(),
+                  d.cell_triangles.data()};
+      }
+      views.push_back(v);
+    }
+    surfaces_ = View<Space, contact::SurfaceView<T>>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "fem::surfaces"), views.size());
+    const auto h = Kokkos::create_mirror_view(surfaces_);
+    for (std::size_t i = 0; i < views.size(); ++i) h(i) = views[i];
+    Kokkos::deep_copy(surfaces_, h);
   }
 
   /// det F of a failed element at the current state, by the element pass's own arithmetic.
@@ -470,6 +571,16 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   Kokkos::View<FailureSlot, typename Space::memory_space> failure_;
   double dt_ = 0.0, force_scale_ = 0.0;
   T b_ = 0, c_ = 0;
+  std::vector<double> inverse_mass_host_;
+  View<Space, double> inverse_mass_;
+  View<Space, T> gravity_weight_, saved_forces_, coords_;
+  View<Space, std::uint8_t> contact_mask_;
+  struct SurfaceArrays {
+    View<Space, T> vertices, face_normals, edge_normals, vertex_normals;
+    View<Space, std::int32_t> triangles, cell_offsets, cell_triangles;
+  };
+  std::vector<SurfaceArrays> surface_arrays_;
+  View<Space, contact::SurfaceView<T>> surfaces_;
   PhaseTimes times_;
 };
 

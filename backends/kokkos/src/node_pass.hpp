@@ -6,15 +6,27 @@
 #include <cstdint>
 
 #include <fem/amplitude.hpp>
+#include <fem/contact/rigid_surface.hpp>
 #include <fem/kokkos/element_kernels.hpp>
 #include <fem/tensor.hpp>
 
 namespace fem::kokkos::detail {
 
-/// Gather forces, loads, damped central difference (seed 000, eqs. 3-5) and prescribed
-/// displacements for one node, with the arithmetic of the OpenMP reference, term for term.
+/// What a measured node pass reduces (StepNorms): maxima, sums, contact forces per surface.
+struct NormAccumulator {
+  double inc_max, res_max, int_max, inc_sq, res_sq, num, den;
+  double contact[3 * kMaxSurfaces];
+  long long contact_nodes;
+};
+
+/// Gather forces, loads, damped central difference (seed 000, eqs. 3-5, and the dynamic
+/// relaxation of seed 003, eqs. 5-6), prescribed displacements and contact for one node, with the
+/// arithmetic of the OpenMP reference, term for term. Launched as a parallel_for, or as a
+/// parallel_reduce that also computes StepNorms.
 template <class T>
 struct NodePass {
+  using value_type = NormAccumulator;
+
   unsigned long long step;  // the step this pass completes (recorded if it finds a failure)
   double t, t_next;         // loads at t(n), prescribed displacements at t(n+1)
   const std::int64_t* offsets;
@@ -22,22 +34,52 @@ struct NodePass {
   const T* forces;       // per-slot element forces (deterministic assembly)
   const T* node_forces;  // or already summed per node (atomic assembly), [node][stride]
   int node_force_stride;
-  const T* acoef;  // 2 dt^2 / ((2 + q dt) m)
+  const T* acoef;  // force_scale / m
   T b, c;
-  /// Per node: bit i set if dof i is prescribed, bit 3 + i if it carries a nodal load; most
-  /// nodes have neither and then read no per-dof boundary-condition data at all.
+  /// Per node: bit i set if dof i is prescribed, bit 3 + i if it carries a nodal load, bit 6 if
+  /// it is a contact node; most nodes have none and then read no per-dof data at all.
   const std::uint8_t* dof_flags;
   const std::int32_t* prescribed_amplitude;
   const T* prescribed_value;
   const std::int32_t* load_amplitude;
   const T* load_value;
   const Amplitude* amplitudes;
-  T gravity[3];  // 2 dt^2 / (2 + q dt) * g * amplitude(t), or 0
+  T gravity[3];                // force_scale * g * amplitude(t), or 0
+  const T* gravity_weight;     // physical / iteration mass, or null
+  const double* inverse_mass;  // iteration mass (measured passes)
   const T* u;
   T* u_next;  // holds u_{n-1} on entry
   FailureSlot* failure;
+  const std::uint8_t* contact_mask;
+  const T* coords;
+  const contact::SurfaceView<T>* surfaces;
+  T* saved_forces;  // P(u_n) kept (keep) or read (measured pass)
+  bool keep;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t n) const {
+  KOKKOS_INLINE_FUNCTION void init(value_type& v) const {
+    v.inc_max = v.res_max = v.int_max = v.inc_sq = v.res_sq = v.num = v.den = 0.0;
+    for (int i = 0; i < 3 * kMaxSurfaces; ++i) v.contact[i] = 0.0;
+    v.contact_nodes = 0;
+  }
+  // Kokkos 3.4 joins through volatile references; no compound assignment on them (C++20).
+  KOKKOS_INLINE_FUNCTION void join(volatile value_type& dst, const volatile value_type& src) const {
+    dst.inc_max = dst.inc_max > src.inc_max ? dst.inc_max : src.inc_max;
+    dst.res_max = dst.res_max > src.res_max ? dst.res_max : src.res_max;
+    dst.int_max = dst.int_max > src.int_max ? dst.int_max : src.int_max;
+    dst.inc_sq = dst.inc_sq + src.inc_sq;
+    dst.res_sq = dst.res_sq + src.res_sq;
+    dst.num = dst.num + src.num;
+    dst.den = dst.den + src.den;
+    for (int i = 0; i < 3 * kMaxSurfaces; ++i) dst.contact[i] = dst.contact[i] + src.contact[i];
+    dst.contact_nodes = dst.contact_nodes + src.contact_nodes;
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t n) const { update(n, nullptr); }
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t n, value_type& acc) const {
+    update(n, &acc);
+  }
+
+  KOKKOS_INLINE_FUNCTION void update(const std::int64_t n, value_type* acc) const {
     if (failure->key != kNoFailure) {
       // This step's element pass failed: freeze the run; nothing moves from here on.
       if (n == 0 && failure->step == kNoFailure) failure->step = step;
@@ -51,19 +93,63 @@ struct NodePass {
         for (int i = 0; i < 3; ++i) p[i] += forces[3 * slots[j] + i];
     }
     const unsigned flags = dof_flags[n];
+    const T g = gravity_weight ? gravity_weight[n] : T(1);
+    T next[3], r[3];
     for (int i = 0; i < 3; ++i) {
       const std::int64_t d = 3 * n + i;
-      T next;
       if (flags & (1u << i)) {
-        next = prescribed_value[d] *
-               static_cast<T>(evaluate(amplitudes[prescribed_amplitude[d]], t_next));
+        next[i] = prescribed_value[d] *
+                  static_cast<T>(evaluate(amplitudes[prescribed_amplitude[d]], t_next));
+        r[i] = T(0);
       } else {
-        T r = -p[i];
+        r[i] = -p[i];
         if (flags & (8u << i))
-          r += load_value[d] * static_cast<T>(evaluate(amplitudes[load_amplitude[d]], t));
-        next = acoef[n] * r + gravity[i] + b * u[d] - c * u_next[d];
+          r[i] += load_value[d] * static_cast<T>(evaluate(amplitudes[load_amplitude[d]], t));
+        next[i] = acoef[n] * r[i] + gravity[i] * g + b * u[d] - c * u_next[d];
       }
-      u_next[d] = next;
+    }
+    if (flags & 64u) {
+      const unsigned mask = contact_mask[n];
+      for (int s = 0; s < kMaxSurfaces; ++s) {
+        if (!(mask & (1u << s))) continue;
+        const contact::SurfaceView<T>& surf = surfaces[s];
+        const T amp = surf.amplitude >= 0
+                          ? static_cast<T>(evaluate(amplitudes[surf.amplitude], t_next))
+                          : T(0);
+        T moved[3];
+        if (!contact::correct_node(surf, amp, coords + 3 * n, next, moved)) continue;
+        if (acc) {
+          ++acc->contact_nodes;
+          for (int i = 0; i < 3; ++i) {
+            const double force = static_cast<double>(moved[i]) / static_cast<double>(acoef[n]);
+            acc->contact[3 * s + i] += force;
+            r[i] += static_cast<T>(force);
+          }
+        }
+      }
+    }
+    for (int i = 0; i < 3; ++i) {
+      const std::int64_t d = 3 * n + i;
+      if (acc) {
+        const double pi =
+            static_cast<double>(p[i]) < 0 ? -static_cast<double>(p[i]) : static_cast<double>(p[i]);
+        if (pi > acc->int_max) acc->int_max = pi;
+        if (!(flags & (1u << i))) {
+          const double inc = static_cast<double>(next[i]) - static_cast<double>(u[d]);
+          const double du = static_cast<double>(u[d]) - static_cast<double>(u_next[d]);
+          const double res = static_cast<double>(r[i]) +
+                             static_cast<double>(gravity[i] * g) / static_cast<double>(acoef[n]);
+          const double ainc = inc < 0 ? -inc : inc, ares = res < 0 ? -res : res;
+          if (ainc > acc->inc_max) acc->inc_max = ainc;
+          if (ares > acc->res_max) acc->res_max = ares;
+          acc->inc_sq += inc * inc;
+          acc->res_sq += res * res;
+          acc->num += du * (static_cast<double>(p[i]) - static_cast<double>(saved_forces[d]));
+          acc->den += du * du / inverse_mass[n];
+        }
+      }
+      if (keep) saved_forces[d] = p[i];
+      u_next[d] = next[i];
     }
   }
 };

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include <fem/backend.hpp>
+#include <fem/contact/rigid_surface.hpp>
 #include <fem/error.hpp>
 #include <fem/kernels/material_table.hpp>
 #include <fem/openmp/element_kernels.hpp>
@@ -84,16 +85,22 @@ class ExplicitProblemImpl final : public ExplicitProblem {
       }
       blocks_.push_back(std::move(d));
     }
-    // Central-difference coefficients with mass-proportional damping q (seed 000, eq. 4-5).
-    const double dt = s.time_step, q = s.mass_damping;
-    dt_ = dt;
-    b_ = static_cast<T>(4.0 / (2.0 + q * dt));
-    c_ = static_cast<T>((2.0 - q * dt) / (2.0 + q * dt));
-    const double force_scale = 2.0 * dt * dt / (2.0 + q * dt);
-    gravity_scale_ = force_scale;
-    a_.resize(s.num_nodes);
-    for (std::int64_t i = 0; i < s.num_nodes; ++i)
-      a_[i] = static_cast<T>(force_scale / s.lumped_mass[i]);
+    dt_ = s.time_step;
+    const std::vector<double>& mass = s.iteration_mass.empty() ? s.lumped_mass : s.iteration_mass;
+    inverse_mass_.resize(s.num_nodes);
+    for (std::int64_t i = 0; i < s.num_nodes; ++i) inverse_mass_[i] = 1.0 / mass[i];
+    if (!s.iteration_mass.empty()) {
+      // Gravity is a force m g on the physical mass; the update divides by the iteration mass.
+      gravity_weight_.resize(s.num_nodes);
+      for (std::int64_t i = 0; i < s.num_nodes; ++i)
+        gravity_weight_[i] = static_cast<T>(s.lumped_mass[i] / s.iteration_mass[i]);
+    }
+    set_node_update(central_difference_update(s.time_step, s.mass_damping));
+    if (!s.contact_mask.empty()) {
+      coords_ = convert<T>(s.coordinates);
+      surface_arrays_.reserve(s.surfaces.size());
+      for (const RigidSurface& surf : s.surfaces) surfaces_.push_back(surface_data(surf));
+    }
     forces_.assign(static_cast<std::size_t>(3 * s.num_force_slots), T(0));
     prescribed_value_ = convert<T>(s.prescribed_value);
     load_value_ = convert<T>(s.load_value);
@@ -110,26 +117,22 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   }
 
   AdvanceResult advance(std::int64_t first_step, std::int64_t num_steps) override {
-    flush_denormals_in_all_threads();  // also in workers the pool created since the last call
-    AdvanceResult result;
-    for (std::int64_t k = 0; k < num_steps; ++k) {
-      const double t = static_cast<double>(first_step + k) * dt_;
-      const double t0 = omp_get_wtime();
-      const AdvanceResult bad = element_pass(u_);
-      const double t1 = omp_get_wtime();
-      times_.element_pass_s += t1 - t0;
-      if (bad.status != AdvanceResult::Status::Ok) {
-        result.status = bad.status;
-        result.block = bad.block;
-        result.element = bad.element;
-        result.value = bad.value;
-        return result;
-      }
-      node_pass(t);
-      times_.node_pass_s += omp_get_wtime() - t1;
-      result.steps_done = k + 1;
-    }
-    return result;
+    return run_steps(first_step, num_steps, nullptr);
+  }
+
+  AdvanceResult advance_measured(std::int64_t first_step, std::int64_t num_steps,
+                                 StepNorms& norms) override {
+    norms = StepNorms{};
+    return run_steps(first_step, num_steps, &norms);
+  }
+
+  void set_node_update(const NodeUpdate& update) override {
+    gravity_scale_ = update.force_scale;
+    b_ = static_cast<T>(update.b);
+    c_ = static_cast<T>(update.c);
+    a_.resize(sys_.num_nodes);
+    for (std::int64_t i = 0; i < sys_.num_nodes; ++i)
+      a_[i] = static_cast<T>(update.force_scale * inverse_mass_[i]);
   }
 
   void displacement(std::vector<double>& u) const override { u.assign(u_.begin(), u_.end()); }
@@ -189,6 +192,36 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   }
 
  private:
+  AdvanceResult run_steps(std::int64_t first_step, std::int64_t num_steps, StepNorms* norms) {
+    flush_denormals_in_all_threads();  // also in workers the pool created since the last call
+    AdvanceResult result;
+    for (std::int64_t k = 0; k < num_steps; ++k) {
+      const double t = static_cast<double>(first_step + k) * dt_;
+      const double t0 = omp_get_wtime();
+      // The step before the measured one keeps P(u_{n-1}) for the Rayleigh quotient.
+      const bool keep = norms && k + 2 == num_steps;
+      const bool measure = norms && k + 1 == num_steps;
+      const AdvanceResult bad = element_pass(u_);
+      const double t1 = omp_get_wtime();
+      times_.element_pass_s += t1 - t0;
+      if (bad.status != AdvanceResult::Status::Ok) {
+        result.status = bad.status;
+        result.block = bad.block;
+        result.element = bad.element;
+        result.value = bad.value;
+        return result;
+      }
+      if (measure)
+        node_pass<true>(t, norms, false);
+      else
+        node_pass<false>(t, nullptr, keep);
+      times_.node_pass_s += omp_get_wtime() - t1;
+      result.steps_done = k + 1;
+    }
+    if (norms && num_steps < 2) norms->rayleigh_num = norms->rayleigh_den = 0.0;
+    return result;
+  }
+
   ElementPassArgs<T> pass_args(BlockData<T>& b, const T* u) {
     const BlockSystem& s = *b.system;
     return ElementPassArgs<T>{
@@ -260,8 +293,46 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     return r;
   }
 
-  /// Gather forces, central-difference update, loads and prescribed displacements: one pass.
-  void node_pass(double t) {
+  /// A surface in this backend's precision; triangle data stays in `surface_arrays_`.
+  contact::SurfaceView<T> surface_data(const RigidSurface& s) {
+    contact::SurfaceView<T> v{};
+    v.kind = static_cast<int>(s.kind);
+    for (int i = 0; i < 3; ++i) {
+      v.point[i] = static_cast<T>(s.point[i]);
+      v.normal[i] = static_cast<T>(s.normal[i]);
+      v.translation[i] = static_cast<T>(s.translation[i]);
+    }
+    v.radius = static_cast<T>(s.radius);
+    v.side = s.side;
+    v.amplitude = s.amplitude;
+    if (s.kind == SurfaceKind::Triangles) {
+      const TriangleMesh& m = s.mesh;
+      auto& arrays = surface_arrays_.emplace_back();
+      arrays.vertices = convert<T>(m.vertices);
+      arrays.face_normals = convert<T>(m.face_normals);
+      arrays.edge_normals = convert<T>(m.edge_normals);
+      arrays.vertex_normals = convert<T>(m.vertex_normals);
+      v.mesh.vertices = arrays.vertices.data();
+      v.mesh.triangles = m.triangles.data();
+      v.mesh.face_normals = arrays.face_normals.data();
+      v.mesh.edge_normals = arrays.edge_normals.data();
+      v.mesh.vertex_normals = arrays.vertex_normals.data();
+      for (int i = 0; i < 3; ++i) {
+        v.mesh.origin[i] = static_cast<T>(m.grid_origin[i]);
+        v.mesh.dims[i] = m.grid_dims[i];
+      }
+      v.mesh.cell_size = static_cast<T>(m.cell_size);
+      v.mesh.cell_offsets = m.cell_offsets.data();
+      v.mesh.cell_triangles = m.cell_triangles.data();
+    }
+    return v;
+  }
+
+  /// Gather forces, central-difference update, loads, prescribed displacements and contact: one
+  /// pass. Measure: also the reductions of StepNorms; keep: store P(u_n) for the next step's
+  /// Rayleigh quotient.
+  template <bool Measure>
+  void node_pass(double t, StepNorms* norms, bool keep) {
     for (std::size_t i = 0; i < sys_.amplitudes.size(); ++i) {
       amp_now_[i] = static_cast<T>(evaluate(sys_.amplitudes[i], t));
       amp_next_[i] = static_cast<T>(evaluate(sys_.amplitudes[i], t + dt_));
@@ -271,32 +342,86 @@ class ExplicitProblemImpl final : public ExplicitProblem {
       for (int i = 0; i < 3; ++i)
         gravity[i] =
             static_cast<T>(gravity_scale_ * sys_.gravity[i]) * amp_now_[sys_.gravity_amplitude];
+    if ((keep || Measure) && saved_forces_.size() != u_.size())
+      saved_forces_.assign(u_.size(), T(0));
     const std::int64_t* offsets = sys_.incidence_offsets.data();
     const std::int64_t* slots = sys_.incidence_slots.data();
     const std::int32_t* pamp = sys_.prescribed_amplitude.data();
     const std::int32_t* lamp = sys_.load_amplitude.data();
+    const std::uint8_t* cmask = sys_.contact_mask.empty() ? nullptr : sys_.contact_mask.data();
+    const T* gweight = gravity_weight_.empty() ? nullptr : gravity_weight_.data();
+    const contact::SurfaceView<T>* surfaces = surfaces_.data();
     const T* f = forces_.data();
     T* u = u_.data();
     T* u_prev = u_prev_.data();  // overwritten with u_{n+1}
-#pragma omp parallel for schedule(static)
+    T* saved = saved_forces_.empty() ? nullptr : saved_forces_.data();
+    double inc_max = 0, inc_sq = 0, res_max = 0, res_sq = 0, int_max = 0, num = 0, den = 0;
+    double cf[3 * kMaxSurfaces] = {};
+    std::int64_t touched = 0;
+#pragma omp parallel for schedule(static) reduction(max : inc_max, res_max, int_max) \
+    reduction(+ : inc_sq, res_sq, num, den, touched, cf[:3 * kMaxSurfaces])
     for (std::int64_t n = 0; n < sys_.num_nodes; ++n) {
       T p[3] = {T(0), T(0), T(0)};
       for (std::int64_t j = offsets[n]; j < offsets[n + 1]; ++j)
         for (int i = 0; i < 3; ++i) p[i] += f[3 * slots[j] + i];
+      const T g = gweight ? gweight[n] : T(1);
+      T next[3], r[3];
       for (int i = 0; i < 3; ++i) {
         const std::int64_t d = 3 * n + i;
-        T next;
         if (pamp[d] >= 0) {
-          next = prescribed_value_[d] * amp_next_[pamp[d]];
+          next[i] = prescribed_value_[d] * amp_next_[pamp[d]];
+          r[i] = T(0);
         } else {
-          T r = -p[i];
-          if (lamp[d] >= 0) r += load_value_[d] * amp_now_[lamp[d]];
-          next = a_[n] * r + gravity[i] + b_ * u[d] - c_ * u_prev[d];
+          r[i] = -p[i];
+          if (lamp[d] >= 0) r[i] += load_value_[d] * amp_now_[lamp[d]];
+          next[i] = a_[n] * r[i] + gravity[i] * g + b_ * u[d] - c_ * u_prev[d];
         }
-        u_prev[d] = next;
+      }
+      if (cmask && cmask[n]) {
+        for (int s = 0; s < kMaxSurfaces; ++s) {
+          if (!(cmask[n] & (1u << s))) continue;
+          const contact::SurfaceView<T>& surf = surfaces[s];
+          T moved[3];
+          const T amp = surf.amplitude >= 0 ? amp_next_[surf.amplitude] : T(0);
+          if (!contact::correct_node(surf, amp, coords_.data() + 3 * n, next, moved)) continue;
+          if constexpr (Measure) {
+            ++touched;
+            for (int i = 0; i < 3; ++i) {
+              const double force = static_cast<double>(moved[i]) / static_cast<double>(a_[n]);
+              cf[3 * s + i] += force;
+              r[i] += static_cast<T>(force);
+            }
+          }
+        }
+      }
+      for (int i = 0; i < 3; ++i) {
+        const std::int64_t d = 3 * n + i;
+        if constexpr (Measure) {
+          int_max = std::max(int_max, std::abs(static_cast<double>(p[i])));
+          if (pamp[d] < 0) {
+            const double inc = static_cast<double>(next[i]) - static_cast<double>(u[d]);
+            const double du = static_cast<double>(u[d]) - static_cast<double>(u_prev[d]);
+            // Gravity is part of R: the update applies it as a_n m g.
+            const double res = static_cast<double>(r[i]) +
+                               static_cast<double>(gravity[i] * g) / static_cast<double>(a_[n]);
+            inc_max = std::max(inc_max, std::abs(inc));
+            inc_sq += inc * inc;
+            res_max = std::max(res_max, std::abs(res));
+            res_sq += res * res;
+            num += du * (static_cast<double>(p[i]) - static_cast<double>(saved[d]));
+            den += du * du / inverse_mass_[n];
+          }
+        }
+        if (keep) saved[d] = p[i];
+        u_prev[d] = next[i];
       }
     }
     u_.swap(u_prev_);
+    if constexpr (Measure) {
+      *norms = StepNorms{inc_max, inc_sq, res_max, res_sq, int_max, num, den, {}, touched};
+      for (int s = 0; s < kMaxSurfaces; ++s)
+        for (int i = 0; i < 3; ++i) norms->contact_force[s][i] = cf[3 * s + i];
+    }
   }
 
   const ExplicitSystem& sys_;
@@ -305,6 +430,13 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   // Averaged nodal pressure: per ANP element (global order) and per node.
   std::vector<T> element_pressure_, element_volume_ratio_, nodal_pressure_, nodal_volume_ratio_,
       pressure_inverse_volume_;
+  std::vector<T> gravity_weight_, saved_forces_, coords_;
+  std::vector<double> inverse_mass_;
+  struct SurfaceArrays {
+    std::vector<T> vertices, face_normals, edge_normals, vertex_normals;
+  };
+  std::vector<SurfaceArrays> surface_arrays_;  // reserved up front: views point into it
+  std::vector<contact::SurfaceView<T>> surfaces_;
   double dt_ = 0.0, gravity_scale_ = 0.0;
   T b_ = 0, c_ = 0;
   PhaseTimes times_;

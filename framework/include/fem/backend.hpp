@@ -14,6 +14,7 @@
 
 #include "fem/amplitude.hpp"
 #include "fem/config.hpp"
+#include "fem/contact/rigid_surface.hpp"
 #include "fem/element.hpp"
 #include "fem/material.hpp"
 
@@ -81,6 +82,45 @@ struct ExplicitSystem {
   double time_step = 0.0;
   double mass_damping = 0.0;  ///< mass-proportional damping coefficient q, 1/s
   bool deterministic = true;  ///< gather through incidence (true) or atomics (backend may ignore)
+  /// Mass the node update divides by, per node; empty: lumped_mass. Dynamic relaxation puts its
+  /// fictitious mass here; lumped_mass stays the physical mass (gravity, energies, reactions).
+  std::vector<double> iteration_mass;
+  /// Reference coordinates (3 per node): contact needs the current position X + u.
+  std::vector<double> coordinates;
+  std::vector<RigidSurface> surfaces;  ///< rigid contact surfaces; empty: no contact
+  /// Per node: bit s set if the node is a contact node of surface s (at most kMaxSurfaces);
+  /// empty when there is no contact. Nodes with a prescribed component are never contact nodes.
+  std::vector<std::uint8_t> contact_mask;
+};
+
+/// Coefficients of the node update, the damped central difference of seed 000 (eqs. 3-5) and
+/// the dynamic-relaxation iteration of seed 003 (eqs. 5-6), which have the same form:
+///   u(n+1) = (force_scale / m_n) (R - P(u_n)) + b u(n) - c u(n-1)
+/// with m_n the iteration mass of the node.
+struct NodeUpdate {
+  double force_scale = 0.0;  ///< 2 h^2 / (2 + q h)
+  double b = 0.0;            ///< 4 / (2 + q h) = 1 + beta
+  double c = 0.0;            ///< (2 - q h) / (2 + q h) = beta
+};
+
+/// The coefficients for step h and mass-proportional damping q (1/s).
+inline NodeUpdate central_difference_update(double h, double q) {
+  return {2.0 * h * h / (2.0 + q * h), 4.0 / (2.0 + q * h), (2.0 - q * h) / (2.0 + q * h)};
+}
+
+/// Reductions over the last step of advance_measured(), computed inside its node pass. Sums and
+/// maxima run over the free dofs (not prescribed) unless said otherwise.
+struct StepNorms {
+  double increment_max = 0.0;  ///< max |u(n+1) - u(n)|
+  double increment_sq = 0.0;   ///< sum (u(n+1) - u(n))^2
+  double residual_max = 0.0;   ///< max |R - P(u_n) + contact force|
+  double residual_sq = 0.0;    ///< sum of its squares
+  double internal_max = 0.0;   ///< max |P(u_n)| over all dofs (a force scale)
+  double rayleigh_num = 0.0;   ///< (u_n - u_{n-1}) . (P(u_n) - P(u_{n-1}))
+  double rayleigh_den = 0.0;   ///< (u_n - u_{n-1}) . M (u_n - u_{n-1}), iteration mass
+  /// Per surface: the sum over its nodes of the contact correction forces, moved / a_n.
+  std::array<std::array<double, 3>, kMaxSurfaces> contact_force = {};
+  std::int64_t contact_nodes = 0;  ///< node-surface corrections in that step
 };
 
 /// How an advance() ended.
@@ -118,6 +158,14 @@ class ExplicitProblem {
   /// Runs num_steps steps starting at step first_step. Stops at the first step whose element
   /// pass meets det F <= 0 or a non-finite value; the state is then the last good one.
   virtual AdvanceResult advance(std::int64_t first_step, std::int64_t num_steps) = 0;
+  /// advance(), and the node pass of the last step also computes `norms` (the one before it keeps
+  /// P(u_{n-1}) for the Rayleigh quotient; with num_steps == 1 that quotient is left 0). Costs
+  /// one reduction, not a copy of the state.
+  virtual AdvanceResult advance_measured(std::int64_t first_step, std::int64_t num_steps,
+                                         StepNorms& norms) = 0;
+  /// Replaces the node-update coefficients (dynamic relaxation changes its damping as it learns
+  /// the lowest eigenvalue). The initial ones are central_difference_update(dt, mass_damping).
+  virtual void set_node_update(const NodeUpdate& update) = 0;
 
   /// Current displacement u_n and the one before, u_{n-1} (3 per node, double).
   virtual void displacement(std::vector<double>& u) const = 0;

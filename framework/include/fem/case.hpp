@@ -119,15 +119,38 @@ struct InitialVelocitySpec {
 
 struct SolverSpec {
   SourceLocation where;
-  std::string type = "explicit";
-  double end_time = 1.0;       ///< s
-  double time_step = 0.0;      ///< s; 0 = automatic (critical step * safety_factor)
-  double safety_factor = 0.8;  ///< Courant number for the automatic step
-  double mass_damping = 0.0;   ///< mass-proportional damping coefficient, 1/s
+  std::string type = "explicit";  ///< "explicit" | "dynamic_relaxation"
+  double end_time = 1.0;          ///< s (dynamic relaxation: when amplitude curves end)
+  double time_step = 0.0;         ///< s; 0 = automatic (critical step * safety_factor)
+  double safety_factor = 0.8;     ///< Courant number for the automatic step / fictitious mass
+  double mass_damping = 0.0;      ///< mass-proportional damping coefficient, 1/s
   std::string assembly = "deterministic";
   /// auto, rcm, input or shuffled (fem/mesh/ordering.hpp). auto: input for the built-in
   /// generators (already numbered layer by layer, measured fastest), rcm for everything else.
   std::string node_ordering = "auto";
+  // dynamic_relaxation
+  double tolerance = 1.0e-5;        ///< m: bound on the estimated error rho/(1-rho) |du|_inf
+  double force_tolerance = 1.0e-3;  ///< |R - P|_inf / max|P| over free dofs; 0: not checked
+  std::int64_t max_iterations = 100000;
+  int check_every = 20;       ///< iterations between convergence checks and rate updates
+  int load_iterations = 200;  ///< iterations over which loads ramp up (0: at once)
+};
+
+/// A rigid contact surface and the mesh nodes that must not penetrate it.
+struct ContactSpec {
+  SourceLocation where;
+  std::string name;
+  std::string type;                         ///< "plane" | "sphere" | "stl"
+  std::array<double, 3> point = {0, 0, 0};  ///< plane point / sphere centre
+  std::array<double, 3> normal = {0, 0, 1};
+  double radius = 0.0;
+  int side = 1;      ///< +1: the body stays outside (sphere, stl); -1: inside
+  std::string file;  ///< stl: resolved path
+  SourceLocation file_where;
+  double scale = 1.0;  ///< stl coordinates times scale = metres
+  std::string set;     ///< contact nodes; empty: every boundary node of the mesh
+  std::array<double, 3> translation = {0, 0, 0};  ///< rigid motion of the surface, m
+  std::string amplitude = "constant";
 };
 
 struct HistorySpec {
@@ -165,6 +188,7 @@ struct CaseSpec {
   std::vector<NodalLoadSpec> loads;
   std::optional<GravitySpec> gravity;
   std::vector<InitialVelocitySpec> initial_velocities;
+  std::vector<ContactSpec> contacts;
   SolverSpec solver;
   OutputSpec output;
 };

@@ -61,7 +61,7 @@ CaseSpec read_case(const Value& root, const std::string& file) {
                      "(see docs/case-reference.md)");
   const Mapping top(root, {"name", "backend", "precision", "plugin_paths", "mesh", "materials",
                            "blocks", "node_sets", "amplitudes", "boundary_conditions", "loads",
-                           "gravity", "initial_conditions", "solver", "output"});
+                           "gravity", "initial_conditions", "contact", "solver", "output"});
   CaseSpec spec;
   spec.file = file;
   spec.name = is_pseudo_file(file) ? "case" : fs::path(file).stem().string();
@@ -90,7 +90,13 @@ CaseSpec read_case(const Value& root, const std::string& file) {
   if (auto v = top.get("loads")) read_loads(*v, spec);
   if (auto v = top.get("gravity")) read_gravity(*v, spec);
   if (auto v = top.get("initial_conditions")) read_initial_conditions(*v, spec);
+  if (auto v = top.get("contact")) read_contacts(*v, spec);
   read_solver(top.required("solver"), spec.solver);
+  if (spec.solver.type == "dynamic_relaxation" && !spec.initial_velocities.empty())
+    throw InputError(spec.initial_velocities.front().where,
+                     "initial_conditions do not apply to solver type dynamic_relaxation",
+                     "dynamic relaxation starts from rest and looks for the static equilibrium; "
+                     "remove initial_conditions");
   close_open_amplitudes(spec);
   read_output(top.get("output"), spec);
   return spec;

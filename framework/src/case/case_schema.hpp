@@ -7,6 +7,7 @@
 #include <string>
 
 #include "fem/case.hpp"
+#include "fem/contact/rigid_surface.hpp"
 #include "yaml_reader.hpp"
 
 namespace fem::case_io {
@@ -36,6 +37,8 @@ void read_gravity(const Value& v, CaseSpec& spec);
 void read_initial_conditions(const Value& v, CaseSpec& spec);
 
 void read_solver(const Value& v, SolverSpec& solver);
+/// `contact:` (after node sets and amplitudes).
+void read_contacts(const Value& v, CaseSpec& spec);
 /// Also fills the defaults that depend on the rest of the case when `output:` is absent.
 void read_output(const std::optional<Value>& v, CaseSpec& spec);
 

@@ -62,7 +62,7 @@ ExplicitRunReport ExplicitSolver::run(const ExplicitRunOptions& options) {
   const auto run_start = Clock::now();
   const CaseSpec& spec = model_.spec;
   const ExplicitSystem& sys = setup_.system;
-  const std::int64_t n = setup_.num_steps;
+  std::int64_t n = setup_.num_steps;  // relaxation: shortened to the converged iteration
   const double dt = sys.time_step;
 
   ExplicitRunReport report;
@@ -76,6 +76,7 @@ ExplicitRunReport ExplicitSolver::run(const ExplicitRunOptions& options) {
   report.backend = backend_name_;
   report.execution_space = backend_.execution_space();
   report.precision = to_string(spec.precision);
+  ExplicitRunReport::Relaxation& rel = report.relaxation;
   for (const std::string& w : setup_.warnings) spdlog::warn("{}", w);
 
   const std::string dir = options.output_directory;
@@ -92,15 +93,20 @@ ExplicitRunReport ExplicitSolver::run(const ExplicitRunOptions& options) {
           "this fem was built without VTK: no .vtu/.pvd output (set output.vtk: false "
           "to silence this)");
   }
+  // Dynamic relaxation writes the start and the converged state, and more frames only when
+  // asked (every_steps counts iterations); its histories follow the convergence checks.
+  const bool relaxation = spec.solver.type == "dynamic_relaxation";
+  const std::int64_t check_every = spec.solver.check_every;
   const std::int64_t frame_every =
-      cadence(spec.output.every_steps, spec.output.every_time, dt, n / 20);
+      relaxation ? (spec.output.every_steps > 0 ? spec.output.every_steps : n)
+                 : cadence(spec.output.every_steps, spec.output.every_time, dt, n / 20);
 
   // Histories and the energy record.
   std::vector<History> histories;
   for (const HistorySpec& h : spec.output.histories) {
     History hist{&h,
                  &model_.mesh.node_sets.at(h.set),
-                 cadence(h.every_steps, h.every_time, dt, frame_every),
+                 cadence(h.every_steps, h.every_time, dt, relaxation ? check_every : frame_every),
                  {}};
     if (files) {
       std::vector<std::string> cols;
@@ -116,6 +122,24 @@ ExplicitRunReport ExplicitSolver::run(const ExplicitRunOptions& options) {
     energy_csv.emplace((std::filesystem::path(dir) / "energy.csv").string(),
                        std::vector<std::string>{"kinetic", "strain", "hourglass"});
     report.files.push_back(energy_csv->path());
+  }
+
+  // Contact forces per surface, at every frame (explicit) or convergence check (relaxation).
+  std::optional<CsvHistory> contact_csv;
+  if (files && !sys.surfaces.empty()) {
+    std::vector<std::string> cols;
+    for (const RigidSurface& surf : sys.surfaces)
+      for (const char* c : {"_x", "_y", "_z"}) cols.push_back(surf.name + c);
+    contact_csv.emplace((std::filesystem::path(dir) / "contact.csv").string(), cols);
+    report.files.push_back(contact_csv->path());
+  }
+  std::optional<CsvHistory> convergence_csv;
+  if (files && relaxation) {
+    convergence_csv.emplace(
+        (std::filesystem::path(dir) / "convergence.csv").string(),
+        std::vector<std::string>{"increment_max", "residual_max", "residual_relative", "lambda_min",
+                                 "damping", "rate", "error_estimate"});
+    report.files.push_back(convergence_csv->path());
   }
 
   std::vector<double> u, u_prev, forces, set_u, set_u_prev;
@@ -242,6 +266,7 @@ ExplicitRunReport ExplicitSolver::run(const ExplicitRunOptions& options) {
     s.set("model.elements", report.num_elements);
     s.set("model.total_mass_kg", setup_.total_mass);
     s.set("model.total_volume_m3", setup_.total_volume);
+    s.set("solver", spec.solver.type);
     s.set("time.end_time_s", report.end_time);
     s.set("time.time_step_s", report.time_step);
     s.set("time.critical_time_step_s", report.critical_time_step);
@@ -254,6 +279,26 @@ ExplicitRunReport ExplicitSolver::run(const ExplicitRunOptions& options) {
     s.set("timing.output_s", report.output_s);
     s.set("timing.total_s", report.total_s);
     s.set("throughput.element_steps_per_s", report.element_steps_per_second());
+    if (relaxation) {
+      s.set("relaxation.iterations", report.steps);
+      s.set("relaxation.converged", rel.converged);
+      s.set("relaxation.checks", rel.checks);
+      s.set("relaxation.tolerance_m", spec.solver.tolerance);
+      s.set("relaxation.force_tolerance", spec.solver.force_tolerance);
+      s.set("relaxation.increment_max_m", rel.increment_max);
+      s.set("relaxation.residual_max_n", rel.residual_max);
+      s.set("relaxation.residual_relative", rel.residual_relative);
+      s.set("relaxation.error_estimate_m", rel.error_estimate);
+      s.set("relaxation.lambda_min", rel.lambda_min);
+      s.set("relaxation.lambda_max", rel.lambda_max);
+      s.set("relaxation.damping", rel.damping);
+      s.set("relaxation.estimated_rate", rel.estimated_rate);
+      s.set("relaxation.observed_rate", rel.observed_rate);
+    }
+    for (std::size_t k = 0; k < sys.surfaces.size(); ++k)
+      for (int i = 0; i < 3; ++i)
+        s.set("contact." + sys.surfaces[k].name + ".force_n." + "xyz"[i],
+              report.contact_force[k][i]);
     if (!report.energies.empty()) {
       s.set("energy.kinetic_j", report.energies.back().kinetic);
       s.set("energy.strain_j", report.energies.back().strain);
@@ -268,12 +313,56 @@ ExplicitRunReport ExplicitSolver::run(const ExplicitRunOptions& options) {
   std::int64_t step = 0;
   std::int64_t next_frame = frame_every;
   write_frame(0);
+  std::int64_t next_check = relaxation ? check_every : n + 1;
+  rel.lambda_min = setup_.lambda_min;
+  rel.lambda_max = setup_.lambda_max;
+  rel.damping = sys.mass_damping;
+  double previous_increment = 0.0;
+  const bool contact = !sys.surfaces.empty();
+  report.contact_force.assign(sys.surfaces.size(), {0, 0, 0});
+  // One convergence check of dynamic relaxation (seed 003, eq. 7) on the norms of the last
+  // iteration; also updates the lowest-eigenvalue estimate and with it the damping.
+  const auto check_convergence = [&](const StepNorms& norms) {
+    ++rel.checks;
+    if (norms.rayleigh_num > 0.0 && norms.rayleigh_den > 0.0) {
+      // Rayleigh quotient of the last increment, K du ~ P(u_n) - P(u_{n-1}).
+      rel.lambda_min = std::clamp(norms.rayleigh_num / norms.rayleigh_den, 1e-12 * rel.lambda_max,
+                                  rel.lambda_max);
+      rel.damping = relaxation_damping(rel.lambda_min, dt);
+      problem_->set_node_update(central_difference_update(dt, rel.damping));
+    }
+    rel.estimated_rate = relaxation_rate(rel.damping, dt);
+    rel.observed_rate = previous_increment > 0.0 && norms.increment_max > 0.0
+                            ? std::pow(norms.increment_max / previous_increment,
+                                       1.0 / static_cast<double>(check_every))
+                            : 0.0;
+    previous_increment = norms.increment_max;
+    const double rho = std::max(rel.estimated_rate, rel.observed_rate);
+    rel.increment_max = norms.increment_max;
+    rel.residual_max = norms.residual_max;
+    rel.residual_relative = norms.internal_max > 0.0 ? norms.residual_max / norms.internal_max
+                                                     : (norms.residual_max > 0.0 ? 1.0 : 0.0);
+    rel.error_estimate = rho < 1.0 ? rho / (1.0 - rho) * norms.increment_max
+                                   : std::numeric_limits<double>::infinity();
+    if (convergence_csv)
+      convergence_csv->append(static_cast<double>(step), step,
+                              {rel.increment_max, rel.residual_max, rel.residual_relative,
+                               rel.lambda_min, rel.damping, rho, rel.error_estimate});
+    const bool loaded = step >= spec.solver.load_iterations;
+    rel.converged = loaded && rel.error_estimate <= spec.solver.tolerance &&
+                    (spec.solver.force_tolerance <= 0.0 ||
+                     rel.residual_relative <= spec.solver.force_tolerance);
+  };
   while (step < n) {
-    // Next stop: a frame, or one step past a history sample (its forces come from that pass).
-    std::int64_t stop = std::min(next_frame, n);
+    // Next stop: a frame, a convergence check, or one step past a history sample (its forces
+    // come from that pass).
+    std::int64_t stop = std::min({next_frame, n, next_check});
     for (const std::int64_t h : next_history)
       if (h < n) stop = std::min(stop, h + 1);
-    const AdvanceResult r = problem_->advance(step, stop - step);
+    const bool measure = stop == next_check || (contact && (stop == next_frame || stop == n));
+    StepNorms norms;
+    const AdvanceResult r = measure ? problem_->advance_measured(step, stop - step, norms)
+                                    : problem_->advance(step, stop - step);
     step += r.steps_done;
     report.steps = step;
     if (r.status != AdvanceResult::Status::Ok) {
@@ -298,6 +387,21 @@ ExplicitRunReport ExplicitSolver::run(const ExplicitRunOptions& options) {
         msg << "\n  the last good state (step " << bad_step - 1 << ") is in " << where;
       write_summary("failed", msg.str());
       throw SolveError(msg.str());
+    }
+    if (measure) {
+      for (std::size_t k = 0; k < sys.surfaces.size(); ++k)
+        report.contact_force[k] = norms.contact_force[k];
+      report.contact_nodes = norms.contact_nodes;
+      if (contact_csv) {
+        std::vector<double> row;
+        for (const auto& f : report.contact_force) row.insert(row.end(), f.begin(), f.end());
+        contact_csv->append(static_cast<double>(step) * dt, step, row);
+      }
+      if (step == next_check) {
+        check_convergence(norms);
+        next_check += check_every;
+        if (rel.converged) n = step;
+      }
     }
     for (std::size_t i = 0; i < histories.size(); ++i) {
       if (next_history[i] + 1 != step) continue;
@@ -330,6 +434,18 @@ ExplicitRunReport ExplicitSolver::run(const ExplicitRunOptions& options) {
       for (int c = 0; c < 3; ++c) p[c] += forces[3 * node + c];
     histories[i].csv->append(static_cast<double>(n) * dt, n,
                              history_row(histories[i], n, set_u, set_u, set_u_prev, p));
+  }
+  if (relaxation && !rel.converged) {
+    std::ostringstream msg;
+    msg << "dynamic relaxation did not converge in " << n << " iterations: estimated error "
+        << rel.error_estimate << " m (tolerance " << spec.solver.tolerance
+        << " m), relative force residual " << rel.residual_relative << " (force_tolerance "
+        << spec.solver.force_tolerance << ")"
+        << "\n  hint: raise solver.max_iterations, or loosen solver.tolerance / "
+           "solver.force_tolerance; convergence.csv shows how the norms evolved"
+        << "\n  the last iterate is the final frame of the output";
+    write_summary("not_converged", msg.str());
+    throw SolveError(msg.str());
   }
   write_summary("completed", "");
   return report;

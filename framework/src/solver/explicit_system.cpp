@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <numbers>
 #include <sstream>
 
 namespace fem {
@@ -74,8 +75,11 @@ struct BlockGeometry {
 
 /// Reference-configuration data of one block: dN/dX and w det J per quadrature point, hourglass
 /// vectors and stiffness, lumped masses, and the block's critical time step.
+/// With `relaxation_step` > 0 (dynamic relaxation) it also adds to `iteration_mass` the
+/// fictitious mass that makes every element's critical step equal to that step.
 BlockGeometry precompute_block(const Model& model, const ModelBlock& b, BlockSystem& out,
-                               std::vector<double>& mass) {
+                               std::vector<double>& mass, std::vector<double>& iteration_mass,
+                               double relaxation_step) {
   const ElementData& el = *b.element;
   const int npe = el.num_nodes, nqp = el.num_quadrature_points;
   const std::int64_t ne = b.num_elements();
@@ -147,12 +151,19 @@ BlockGeometry precompute_block(const Model& model, const ModelBlock& b, BlockSys
         volume += v;
       }
     }
-    for (int a = 0; a < npe; ++a) mass[conn[a]] += density * volume * el.lumped_mass_weights[a];
     double max_area = 0.0;
     for (int f = 0; f < el.num_faces; ++f)
       max_area = std::max(max_area, face_area(model.mesh, conn, el, f));
     const double length = el.length_factor * volume / max_area;
     const double dt = length / wave_speed;
+    // The critical step scales with sqrt(mass): mass * (h / dt)^2 has critical step h.
+    const double scale =
+        relaxation_step > 0.0 ? (relaxation_step / dt) * (relaxation_step / dt) : 0;
+    for (int a = 0; a < npe; ++a) {
+      mass[conn[a]] += density * volume * el.lumped_mass_weights[a];
+      if (scale > 0.0)
+        iteration_mass[conn[a]] += scale * density * volume * el.lumped_mass_weights[a];
+    }
     if (dt < g.min_dt) {
       g.min_dt = dt;
       g.min_dt_element = b.first_element + e;
@@ -208,6 +219,22 @@ void build_pressure_incidence(ExplicitSystem& sys) {
 
 }  // namespace
 
+double relaxation_damping(double lambda_min, double h) {
+  // The lowest mode critically damped: (1 + beta - alpha lambda_min)^2 = 4 beta with
+  // alpha = h^2 (1 + beta) / 2 gives rho = sqrt(beta) = (1 - sqrt(x (2 - x))) / (1 - x),
+  // x = h^2 lambda_min / 2; then c h = 2 (1 - beta) / (1 + beta) (c = 2 sqrt(lambda_min) as h ->
+  // 0).
+  const double x = std::clamp(0.5 * h * h * lambda_min, 1e-300, 0.999);
+  const double rho = (1.0 - std::sqrt(x * (2.0 - x))) / (1.0 - x);
+  const double beta = rho * rho;
+  return 2.0 * (1.0 - beta) / ((1.0 + beta) * h);
+}
+
+double relaxation_rate(double damping, double h) {
+  const double ch = damping * h;
+  return std::sqrt(std::max(0.0, (2.0 - ch) / (2.0 + ch)));
+}
+
 ExplicitSetup setup_explicit(const Model& model) {
   ExplicitSetup setup;
   ExplicitSystem& sys = setup.system;
@@ -215,6 +242,11 @@ ExplicitSetup setup_explicit(const Model& model) {
   const std::int64_t nn = model.mesh.num_nodes();
   sys.num_nodes = nn;
   sys.lumped_mass.assign(nn, 0.0);
+  const bool relaxation = spec.solver.type == "dynamic_relaxation";
+  // Dynamic relaxation iterates with the fictitious step h = 1 (time counts iterations) and a
+  // mass that puts every element's critical step at h / safety_factor (seed 003, 3.7-3.8).
+  const double relaxation_step = relaxation ? 1.0 / spec.solver.safety_factor : 0.0;
+  if (relaxation) sys.iteration_mass.assign(nn, 0.0);
 
   double critical = std::numeric_limits<double>::max();
   std::int64_t slots = 0;
@@ -230,7 +262,8 @@ ExplicitSetup setup_explicit(const Model& model) {
     bs.material_params = b.params;
     bs.force_offset = slots;
     slots += bs.num_elements * bs.nodes_per_element;
-    const BlockGeometry g = precompute_block(model, b, bs, sys.lumped_mass);
+    const BlockGeometry g =
+        precompute_block(model, b, bs, sys.lumped_mass, sys.iteration_mass, relaxation_step);
     setup.total_volume += g.volume;
     if (g.min_dt < critical) {
       critical = g.min_dt;
@@ -273,13 +306,44 @@ ExplicitSetup setup_explicit(const Model& model) {
   sys.time_step = spec.solver.end_time / static_cast<double>(setup.num_steps);
   sys.mass_damping = spec.solver.mass_damping;
   sys.deterministic = spec.solver.assembly != "atomic";
+  if (relaxation) {
+    sys.time_step = 1.0;
+    setup.num_steps = spec.solver.max_iterations;
+    // Every element's largest eigenvalue of M^-1 K is 4 / (critical step)^2 = 4 s^2 / h^2; the
+    // global one is bounded by the largest element one. The lowest is learnt while iterating;
+    // the first guess is that of a bar n elements long, n the cube root of the element count:
+    // lambda_min / lambda_max ~ (pi / (4 n))^2.
+    setup.lambda_max = 4.0 * spec.solver.safety_factor * spec.solver.safety_factor;
+    const double n = std::cbrt(static_cast<double>(model.num_elements()));
+    setup.lambda_min = setup.lambda_max * std::pow(std::numbers::pi / (4.0 * n), 2);
+    sys.mass_damping = relaxation_damping(setup.lambda_min, sys.time_step);
+  }
 
-  // Amplitudes by index; an open end means the end of the run.
+  // Amplitudes by index; an open end means the end of the run. Dynamic relaxation looks for the
+  // static equilibrium under the final loads: every curve is replaced by its final value times
+  // one load ramp over load_iterations iterations (seed 003, section 4: "a parameter specifying
+  // the percentage of the load that should be applied in the next step").
   std::map<std::string, std::int32_t> amp_index;
+  std::map<std::string, double> amp_scale;
+  if (relaxation) {
+    Amplitude ramp;
+    if (spec.solver.load_iterations > 0) {
+      ramp.kind = AmplitudeKind::SmoothStep;
+      ramp.start = 0.0;
+      ramp.end = static_cast<double>(spec.solver.load_iterations);
+    }
+    sys.amplitudes.push_back(ramp);
+  }
   for (const auto& [name, a] : spec.amplitudes) {
     Amplitude curve = a.curve;
     if (curve.end < 0.0) curve.end = spec.solver.end_time;
+    if (relaxation) {
+      amp_index[name] = 0;
+      amp_scale[name] = evaluate(curve, std::numeric_limits<double>::max());
+      continue;
+    }
     amp_index[name] = static_cast<std::int32_t>(sys.amplitudes.size());
+    amp_scale[name] = 1.0;
     sys.amplitudes.push_back(curve);
   }
   const auto amplitude = [&](const std::string& name, const SourceLocation& where) {
@@ -293,20 +357,22 @@ ExplicitSetup setup_explicit(const Model& model) {
   sys.prescribed_value.assign(ndof, 0.0);
   for (const BoundaryConditionSpec& bc : spec.boundary_conditions) {
     const std::int32_t amp = amplitude(bc.amplitude, bc.where);
+    const double scale = amp_scale.at(bc.amplitude);
     for (const std::int32_t n : model.mesh.node_sets.at(bc.set))
       for (int k = 0; k < 3; ++k) {
         if (!bc.constrained[k]) continue;
         const std::int64_t d = 3 * n + k;
+        const double value = bc.value[k] * scale;
         if (sys.prescribed_amplitude[d] >= 0 &&
-            (sys.prescribed_value[d] != bc.value[k] ||
-             (bc.value[k] != 0.0 && sys.prescribed_amplitude[d] != amp)))
+            (sys.prescribed_value[d] != value ||
+             (value != 0.0 && sys.prescribed_amplitude[d] != amp)))
           throw InputError(bc.where,
                            "node " + std::to_string(n) + " component " + "xyz"[k] +
                                " is already prescribed differently by an earlier boundary "
                                "condition",
                            "node sets of conflicting boundary conditions must not overlap");
         sys.prescribed_amplitude[d] = amp;
-        sys.prescribed_value[d] = bc.value[k];
+        sys.prescribed_value[d] = value;
       }
   }
   sys.load_amplitude.assign(ndof, -1);
@@ -324,11 +390,12 @@ ExplicitSetup setup_explicit(const Model& model) {
                                "amplitude",
                            "combine loads on shared nodes into one entry per amplitude");
         sys.load_amplitude[d] = amp;
-        sys.load_value[d] += load.force[k];
+        sys.load_value[d] += load.force[k] * amp_scale.at(load.amplitude);
       }
   }
   if (spec.gravity) {
     sys.gravity = spec.gravity->acceleration;
+    for (double& g : sys.gravity) g *= amp_scale.at(spec.gravity->amplitude);
     sys.gravity_amplitude = amplitude(spec.gravity->amplitude, spec.gravity->where);
   }
   std::vector<double> velocity(ndof, 0.0);
@@ -347,6 +414,9 @@ ExplicitSetup setup_explicit(const Model& model) {
       sys.initial_previous_displacement[d] = -sys.time_step * velocity[d];
     }
   }
+  setup_contact(model, sys, [&](const std::string& name, const SourceLocation& where) {
+    return std::make_pair(amplitude(name, where), amp_scale.at(name));
+  });
   return setup;
 }
 

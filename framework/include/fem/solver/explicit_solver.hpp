@@ -5,6 +5,7 @@
 // state. The run summary (JSON) is written at the end, also when the run fails.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -49,7 +50,24 @@ struct ExplicitRunReport {
     return t > 0 ? static_cast<double>(num_elements) * static_cast<double>(steps) / t : 0.0;
   }
   std::vector<EnergySample> energies;  ///< at every output frame
-  std::vector<std::string> files;      ///< files written
+  /// Dynamic relaxation: the state at the last convergence check.
+  struct Relaxation {
+    bool converged = false;
+    std::int64_t checks = 0;
+    double increment_max = 0.0;      ///< m, |u(n+1) - u(n)|_inf
+    double residual_max = 0.0;       ///< N, |R - P|_inf over free dofs (contact included)
+    double residual_relative = 0.0;  ///< residual_max / max |P|
+    double lambda_min = 0.0;         ///< estimated lowest eigenvalue of M^-1 K (h = 1)
+    double lambda_max = 0.0;
+    double damping = 0.0;         ///< c of seed 003 eq. 6
+    double estimated_rate = 0.0;  ///< rho = sqrt(beta) from lambda_min
+    double observed_rate = 0.0;   ///< (|du| now / |du| a check before)^(1 / check_every)
+    double error_estimate = 0.0;  ///< rho / (1 - rho) |du|_inf, rho the larger of the two
+  } relaxation;
+  /// Contact force of each surface at the last measurement (N), in the order of `contact:`.
+  std::vector<std::array<double, 3>> contact_force;
+  std::int64_t contact_nodes = 0;  ///< corrections in that step
+  std::vector<std::string> files;  ///< files written
   std::string backend;
   std::string execution_space;
   std::string precision;

@@ -4,7 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "fem/backend.hpp"
 #include "fem/model.hpp"
@@ -18,11 +21,31 @@ struct ExplicitSetup {
   std::int64_t num_steps = 0;          ///< end_time / time_step
   double total_mass = 0.0;
   double total_volume = 0.0;
+  /// Dynamic relaxation: the largest eigenvalue of M^-1 K the fictitious mass allows, and the
+  /// first estimate of the lowest (improved while iterating).
+  double lambda_max = 0.0;
+  double lambda_min = 0.0;
   std::vector<std::string> warnings;
 };
+
+/// Dynamic relaxation (seed 003, eqs. 5-6): the damping coefficient c (per unit of the
+/// fictitious time) that damps the lowest mode, eigenvalue lambda_min, critically for step h.
+double relaxation_damping(double lambda_min, double h);
+/// The convergence rate (spectral radius of the error reduction per iteration) of that damping,
+/// rho = sqrt(beta) = sqrt((2 - c h) / (2 + c h)).
+double relaxation_rate(double damping, double h);
 
 /// Precomputes everything in double precision. Inverted or degenerate elements, conflicting
 /// boundary conditions and similar problems are InputErrors naming the element or node id.
 ExplicitSetup setup_explicit(const Model& model);
+
+/// Resolves an amplitude name into (curve index, scale of the value) in the system.
+using AmplitudeResolver =
+    std::function<std::pair<std::int32_t, double>(const std::string&, const SourceLocation&)>;
+/// Fills the contact part of the system from the case's `contact:` entries: surfaces (STL files
+/// read and bucketed), reference coordinates, contact node masks.
+void setup_contact(const Model& model, ExplicitSystem& sys, const AmplitudeResolver& amplitude);
+/// Nodes on the boundary of the mesh (on a face that belongs to one element only), sorted.
+std::vector<std::int32_t> boundary_nodes(const Model& model);
 
 }  // namespace fem

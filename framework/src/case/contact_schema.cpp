@@ -1,0 +1,90 @@
+// contact: rigid surfaces (plane, sphere, triangulated STL) the mesh nodes must not penetrate.
+#include <filesystem>
+#include <map>
+
+#include "case_schema.hpp"
+
+namespace fem::case_io {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::vector<std::string> kTypes = {"plane", "sphere", "stl"};
+const std::map<std::string, std::vector<std::string>> kTypeKeys = {
+    {"plane", {"point", "normal"}},
+    {"sphere", {"center", "radius", "side"}},
+    {"stl", {"file", "scale", "side"}}};
+
+ContactSpec read_contact(const Value& item, std::size_t index, CaseSpec& spec) {
+  const Mapping m(item, {"name", "type", "point", "normal", "center", "radius", "side", "file",
+                         "scale", "set", "displacement", "amplitude"});
+  ContactSpec c;
+  c.where = item.where();
+  c.name = "contact" + std::to_string(index);
+  if (auto n = m.get("name")) c.name = non_empty_string(*n);
+  c.type = as_choice(m.required("type", "plane, sphere or stl"), kTypes);
+  // Keys of another surface type are errors that say which type they belong to.
+  for (const auto& [type, keys] : kTypeKeys) {
+    if (type == c.type) continue;
+    for (const std::string& key : keys) {
+      const auto& own = kTypeKeys.at(c.type);
+      if (std::find(own.begin(), own.end(), key) != own.end()) continue;
+      if (auto e = m.get(key))
+        e->fail_at_key("'" + key + "' does not apply to a contact surface of type '" + c.type +
+                       "'");
+    }
+  }
+  if (c.type == "plane") {
+    c.point = as_vector3(m.required("point", "a point of the plane, [x, y, z] in m"));
+    const Value normal =
+        m.required("normal", "the normal, pointing to the side where the body stays");
+    c.normal = as_vector3(normal);
+    if (c.normal[0] == 0.0 && c.normal[1] == 0.0 && c.normal[2] == 0.0)
+      normal.fail("'normal' must not be the zero vector",
+                  "give the direction from the plane towards the body, e.g. [0, 0, 1]");
+  } else if (c.type == "sphere") {
+    c.point = as_vector3(m.required("center", "the centre of the sphere, [x, y, z] in m"));
+    c.radius = positive(m.required("radius", "the radius of the sphere in m"));
+  } else {
+    const Value file = m.required("file", "the path of an ASCII or binary .stl file");
+    const fs::path p = non_empty_string(file);
+    const bool pseudo = spec.file.empty() || spec.file.front() == '<';
+    const fs::path base =
+        pseudo ? fs::current_path() : fs::absolute(fs::path(spec.file)).parent_path();
+    c.file = (p.is_absolute() ? p : base / p).lexically_normal().string();
+    c.file_where = file.where();
+    std::error_code ec;
+    if (!fs::is_regular_file(c.file, ec))
+      file.fail("cannot open STL file '" + c.file +
+                    "': " + (fs::exists(c.file, ec) ? "it is not a regular file" : "no such file"),
+                "a relative path is taken relative to the folder of the case file");
+    if (auto s = m.get("scale")) c.scale = positive(*s);
+  }
+  if (auto s = m.get("side")) c.side = as_choice(*s, {"outside", "inside"}) == "outside" ? 1 : -1;
+  if (auto s = m.get("set")) c.set = read_set_ref(*s, spec, "'" + item.path() + "'");
+  if (auto d = m.get("displacement")) c.translation = as_vector3(*d);
+  if (auto a = m.get("amplitude"))
+    c.amplitude = read_amplitude_ref(*a, spec, "'" + item.path() + "'");
+  return c;
+}
+
+}  // namespace
+
+void read_contacts(const Value& v, CaseSpec& spec) {
+  std::map<std::string, SourceLocation> names;
+  const std::vector<Value> items = as_list(v);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    ContactSpec c = read_contact(items[i], i, spec);
+    if (names.count(c.name))
+      items[i].fail("contact name '" + c.name + "' is used twice",
+                    "give each contact surface its own name");
+    names[c.name] = c.where;
+    spec.contacts.push_back(std::move(c));
+  }
+  if (spec.contacts.size() > static_cast<std::size_t>(kMaxSurfaces))
+    v.fail("at most " + std::to_string(kMaxSurfaces) + " contact surfaces are supported, got " +
+           std::to_string(spec.contacts.size()));
+}
+
+}  // namespace fem::case_io

@@ -1,0 +1,90 @@
+// The contact part of an explicit system: surfaces, contact nodes, reference coordinates.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+
+#include "fem/contact/triangle_mesh.hpp"
+#include "fem/solver/explicit_system.hpp"
+
+namespace fem {
+
+std::vector<std::int32_t> boundary_nodes(const Model& model) {
+  // A face on the boundary belongs to one element only: sort every face's nodes, then keep the
+  // faces that occur once.
+  std::vector<std::array<std::int32_t, 4>> faces;
+  for (const ModelBlock& b : model.blocks) {
+    const ElementData& el = *b.element;
+    for (std::int64_t e = 0; e < b.num_elements(); ++e) {
+      const std::int32_t* conn = b.connectivity.data() + e * el.num_nodes;
+      for (int f = 0; f < el.num_faces; ++f) {
+        // Corner nodes identify a face (the first up to 4: mid-side nodes follow them).
+        constexpr std::int32_t none = std::numeric_limits<std::int32_t>::max();
+        std::array<std::int32_t, 4> key = {none, none, none, none};
+        const int size = el.face_offsets[f + 1] - el.face_offsets[f];
+        const int corners = size <= 4 ? size : (size == 6 ? 3 : 4);
+        for (int i = 0; i < corners; ++i) key[i] = conn[el.face_nodes[el.face_offsets[f] + i]];
+        std::sort(key.begin(), key.end());
+        faces.push_back(key);
+      }
+    }
+  }
+  std::sort(faces.begin(), faces.end());
+  std::vector<std::int32_t> nodes;
+  for (std::size_t i = 0; i < faces.size();) {
+    std::size_t j = i + 1;
+    while (j < faces.size() && faces[j] == faces[i]) ++j;
+    if (j - i == 1)
+      for (const std::int32_t n : faces[i])
+        if (n != std::numeric_limits<std::int32_t>::max()) nodes.push_back(n);
+    i = j;
+  }
+  std::sort(nodes.begin(), nodes.end());
+  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  return nodes;
+}
+
+void setup_contact(const Model& model, ExplicitSystem& sys, const AmplitudeResolver& amplitude) {
+  const CaseSpec& spec = model.spec;
+  if (spec.contacts.empty()) return;
+  sys.coordinates = model.mesh.coords;
+  sys.contact_mask.assign(static_cast<std::size_t>(sys.num_nodes), 0);
+  std::vector<std::int32_t> boundary;
+  for (std::size_t s = 0; s < spec.contacts.size(); ++s) {
+    const ContactSpec& c = spec.contacts[s];
+    RigidSurface surf;
+    surf.name = c.name;
+    surf.side = c.side;
+    for (int i = 0; i < 3; ++i) surf.point[i] = c.point[i];
+    if (c.type == "plane") {
+      surf.kind = SurfaceKind::Plane;
+      const double len = std::sqrt(c.normal[0] * c.normal[0] + c.normal[1] * c.normal[1] +
+                                   c.normal[2] * c.normal[2]);
+      for (int i = 0; i < 3; ++i) surf.normal[i] = c.normal[i] / len;
+    } else if (c.type == "sphere") {
+      surf.kind = SurfaceKind::Sphere;
+      surf.radius = c.radius;
+    } else {
+      surf.kind = SurfaceKind::Triangles;
+      surf.mesh = read_stl(c.file, c.scale);
+    }
+    const auto [amp, scale] = amplitude(c.amplitude, c.where);
+    if (c.translation != std::array<double, 3>{0, 0, 0}) {
+      surf.amplitude = amp;
+      for (int i = 0; i < 3; ++i) surf.translation[i] = c.translation[i] * scale;
+    }
+    // Contact nodes: the set, or the mesh boundary; never a node with a prescribed component
+    // (its motion is given, the surface cannot push it).
+    if (c.set.empty() && boundary.empty()) boundary = boundary_nodes(model);
+    const std::vector<std::int32_t>& nodes =
+        c.set.empty() ? boundary : model.mesh.node_sets.at(c.set);
+    for (const std::int32_t n : nodes) {
+      bool prescribed = false;
+      for (int i = 0; i < 3; ++i) prescribed |= sys.prescribed_amplitude[3 * n + i] >= 0;
+      if (!prescribed) sys.contact_mask[n] |= static_cast<std::uint8_t>(1u << s);
+    }
+    sys.surfaces.push_back(std::move(surf));
+  }
+}
+
+}  // namespace fem
