@@ -176,7 +176,7 @@ void build_search_grid(TriangleMesh& m, double cell_size) {
       hi = hi.cwiseMax(p);
       edges += (vec(m.vertices, m.triangles[3 * t + (k + 1) % 3]) - p).norm();
     }
-  if (cell_size <= 0.0) cell_size = 2.0 * edges / static_cast<double>(3 * count);
+  if (cell_size <= 0.0) cell_size = 0.5 * edges / static_cast<double>(3 * count);
   // At most 128 cells along the longest side of the grid: enough for any rigid surface here.
   const double longest = (hi - lo).maxCoeff();
   cell_size = std::max(cell_size, longest / 124.0);

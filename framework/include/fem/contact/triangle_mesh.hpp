@@ -16,8 +16,8 @@ TriangleMesh read_stl(const std::string& path, double scale = 1.0);
 /// vertices, triangles and the normals. `source` names the surface in messages.
 TriangleMesh triangle_mesh_from_soup(const std::vector<double>& soup, const std::string& source);
 
-/// The uniform bucket grid of the closest-point search: cubic cells of `cell_size` (0: twice
-/// the mean edge length) over the bounding box grown by `margin` (0: two cells); each cell
+/// The uniform bucket grid of the closest-point search: cubic cells of `cell_size` (0:
+/// half the mean edge length) over the bounding box grown by two cells; each cell
 /// lists the triangles whose bounding box, grown by one cell, it overlaps.
 void build_search_grid(TriangleMesh& mesh, double cell_size = 0.0);
 
