@@ -132,6 +132,47 @@ contact: [{name: slab, type: stl, file: )" +
   }
 }
 
+TEST(Contact, MeshFileSurfaceGroupMatchesTheAnalyticPlane) {
+  // The floor as the physical surface "floor" of a Gmsh file (two triangles, normal +z).
+  const auto dir = std::filesystem::temp_directory_path() / "fem_test_contact_stl";
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "floor.msh").string();
+  std::ofstream(path) << R"($MeshFormat
+2.2 0 8
+$EndMeshFormat
+$PhysicalNames
+1
+2 1 "floor"
+$EndPhysicalNames
+$Nodes
+4
+1 -0.03 -0.03 0
+2 0.03 -0.03 0
+3 0.03 0.03 0
+4 -0.03 0.03 0
+$EndNodes
+$Elements
+2
+1 2 2 1 1 1 2 3
+2 2 2 1 1 1 3 4
+$EndElements
+)";
+  PreparedRun run = prepare(kBlock + R"(
+boundary_conditions: [{set: top, fixed: [x, y]}]
+loads: [{set: top, force: [0, 0, -0.004]}]
+contact: [{name: floor, type: mesh, file: )" +
+                                path + R"(, group: floor, set: bottom}]
+)",
+                            on_backend());
+  const ExplicitRunReport r = run_in_memory(run);
+  ASSERT_TRUE(r.relaxation.converged);
+  const double load = 0.004 * static_cast<double>(run.model.mesh.node_sets.at("top").size());
+  EXPECT_NEAR(r.contact_force[0][2] / load, 1.0, 0.01);
+  const auto u = displacement(run);
+  for (const std::int32_t n : run.model.mesh.node_sets.at("bottom"))
+    EXPECT_GT(u[3 * n + 2], -1e-7) << "node " << n;
+}
+
 TEST(Contact, StlReaderReportsMalformedFiles) {
   const auto dir = std::filesystem::temp_directory_path() / "fem_test_contact_stl";
   std::filesystem::create_directories(dir);

@@ -42,8 +42,9 @@ solver: {type: dynamic_relaxation}
 }
 
 TEST(ContactInput, UnknownSurfaceType) {
-  expect_error("contact: [{type: cylinder}]\nsolver: {end_time: 1}\n",
-               "case.yaml:4:18: error: 'type' must be one of plane, sphere, stl, got 'cylinder'");
+  expect_error(
+      "contact: [{type: cylinder}]\nsolver: {end_time: 1}\n",
+      "case.yaml:4:18: error: 'type' must be one of plane, sphere, stl, mesh, got 'cylinder'");
 }
 
 TEST(ContactInput, KeysOfAnotherSurfaceType) {

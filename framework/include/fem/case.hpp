@@ -140,12 +140,13 @@ struct SolverSpec {
 struct ContactSpec {
   SourceLocation where;
   std::string name;
-  std::string type;                         ///< "plane" | "sphere" | "stl"
+  std::string type;                         ///< "plane" | "sphere" | "stl" | "mesh"
   std::array<double, 3> point = {0, 0, 0};  ///< plane point / sphere centre
   std::array<double, 3> normal = {0, 0, 1};
   double radius = 0.0;
-  int side = 1;      ///< +1: the body stays outside (sphere, stl); -1: inside
-  std::string file;  ///< stl: resolved path
+  int side = 1;       ///< +1: the body stays outside (sphere, stl); -1: inside
+  std::string file;   ///< stl, mesh: resolved path
+  std::string group;  ///< mesh: the surface group of the file
   SourceLocation file_where;
   double scale = 1.0;  ///< stl coordinates times scale = metres
   std::string set;     ///< contact nodes; empty: every boundary node of the mesh

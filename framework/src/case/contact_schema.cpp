@@ -10,20 +10,21 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::vector<std::string> kTypes = {"plane", "sphere", "stl"};
+const std::vector<std::string> kTypes = {"plane", "sphere", "stl", "mesh"};
 const std::map<std::string, std::vector<std::string>> kTypeKeys = {
     {"plane", {"point", "normal"}},
     {"sphere", {"center", "radius", "side"}},
-    {"stl", {"file", "scale", "side"}}};
+    {"stl", {"file", "scale", "side"}},
+    {"mesh", {"file", "group", "scale", "side"}}};
 
 ContactSpec read_contact(const Value& item, std::size_t index, CaseSpec& spec) {
   const Mapping m(item, {"name", "type", "point", "normal", "center", "radius", "side", "file",
-                         "scale", "set", "displacement", "amplitude"});
+                         "group", "scale", "set", "displacement", "amplitude"});
   ContactSpec c;
   c.where = item.where();
   c.name = "contact" + std::to_string(index);
   if (auto n = m.get("name")) c.name = non_empty_string(*n);
-  c.type = as_choice(m.required("type", "plane, sphere or stl"), kTypes);
+  c.type = as_choice(m.required("type", "plane, sphere, stl or mesh"), kTypes);
   // Keys of another surface type are errors that say which type they belong to.
   for (const auto& [type, keys] : kTypeKeys) {
     if (type == c.type) continue;
@@ -47,7 +48,9 @@ ContactSpec read_contact(const Value& item, std::size_t index, CaseSpec& spec) {
     c.point = as_vector3(m.required("center", "the centre of the sphere, [x, y, z] in m"));
     c.radius = positive(m.required("radius", "the radius of the sphere in m"));
   } else {
-    const Value file = m.required("file", "the path of an ASCII or binary .stl file");
+    const bool stl = c.type == "stl";
+    const Value file = m.required("file", stl ? "the path of an ASCII or binary .stl file"
+                                              : "a mesh file (.msh, .inp, .vtu, .vtk)");
     const fs::path p = non_empty_string(file);
     const bool pseudo = spec.file.empty() || spec.file.front() == '<';
     const fs::path base =
@@ -60,6 +63,11 @@ ContactSpec read_contact(const Value& item, std::size_t index, CaseSpec& spec) {
                     "': " + (fs::exists(c.file, ec) ? "it is not a regular file" : "no such file"),
                 "a relative path is taken relative to the folder of the case file");
     if (auto s = m.get("scale")) c.scale = positive(*s);
+    if (!stl)
+      c.group = non_empty_string(
+          m.required("group",
+                     "the file's surface group: a Gmsh physical surface, an Abaqus "
+                     "element set of S3/CPS4 faces, or 'surface' in a VTK file"));
   }
   if (auto s = m.get("side")) c.side = as_choice(*s, {"outside", "inside"}) == "outside" ? 1 : -1;
   if (auto s = m.get("set")) c.set = read_set_ref(*s, spec, "'" + item.path() + "'");

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "fem/contact/triangle_mesh.hpp"
+#include "fem/mesh/readers.hpp"
 #include "fem/solver/explicit_system.hpp"
 
 namespace fem {
@@ -64,9 +65,14 @@ void setup_contact(const Model& model, ExplicitSystem& sys, const AmplitudeResol
     } else if (c.type == "sphere") {
       surf.kind = SurfaceKind::Sphere;
       surf.radius = c.radius;
-    } else {
+    } else if (c.type == "stl") {
       surf.kind = SurfaceKind::Triangles;
       surf.mesh = read_stl(c.file, c.scale);
+    } else {
+      surf.kind = SurfaceKind::Triangles;
+      std::vector<double> soup = read_surface_triangles(c.file, c.group);
+      for (double& x : soup) x *= c.scale;
+      surf.mesh = triangle_mesh_from_soup(soup, c.file + " (group '" + c.group + "')");
     }
     const auto [amp, scale] = amplitude(c.amplitude, c.where);
     if (c.translation != std::array<double, 3>{0, 0, 0}) {
