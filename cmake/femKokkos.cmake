@@ -67,9 +67,10 @@ add_library(fem_kokkos_runtime INTERFACE)
 target_link_libraries(fem_kokkos_runtime INTERFACE Kokkos::kokkos)
 # Trilinos' Kokkos (Debian) exports an include directory without its headers; they are in
 # Kokkos_INCLUDE_DIRS.
-if(Kokkos_INCLUDE_DIRS)
-  target_include_directories(fem_kokkos_runtime SYSTEM INTERFACE ${Kokkos_INCLUDE_DIRS})
-endif()
+# (The installed femConfig.cmake adds them again from the Kokkos it finds.)
+foreach(_dir IN LISTS Kokkos_INCLUDE_DIRS)
+  target_include_directories(fem_kokkos_runtime SYSTEM INTERFACE $<BUILD_INTERFACE:${_dir}>)
+endforeach()
 set(FEM_KOKKOS_ENABLED ON)
 message(STATUS "fem: Kokkos backend: Kokkos ${Kokkos_VERSION} (${Kokkos_DEVICES}), compiled as "
                "${FEM_KOKKOS_LANGUAGE}")

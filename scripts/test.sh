@@ -8,6 +8,9 @@ build_dir=${FEM_BUILD_DIR:-build-test}
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFEM_WARNINGS_AS_ERRORS=ON
 cmake --build "$build_dir"
 ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)"
+# The plugin SDK: install into a temporary prefix, move it, build plugins/ against it, run its
+# tests and cases on every backend here.
+scripts/test-plugins.sh "$build_dir"
 # Say why GPU tests were skipped (ctest itself prints only "Skipped").
 gpu_log=$(ctest --test-dir "$build_dir" -L gpu -V 2>&1 || true)
 if grep -q "Skipped" <<<"$gpu_log"; then

@@ -2,9 +2,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 #include <numbers>
-#include <set>
 #include <string>
+#include <utility>
 
 #include <fem/mesh/generators.hpp>
 
@@ -141,6 +142,46 @@ TEST(BoxGenerator, Tet4IsKuhnSplitConformingAndPositive) {
   expect_conforming(
       m, test::tet_faces(m.regions[0]), [&](const Vec3& x) { return on_box_boundary(s, x); },
       2 * 2 * (3 * 4 + 4 * 2 + 3 * 2));
+}
+
+TEST(BoxGenerator, Tet10IsTheLinearSplitWithSharedMidEdgeNodes) {
+  for (const double distortion : {0.0, 0.2}) {
+    SCOPED_TRACE("distortion " + std::to_string(distortion));
+    MeshSpec s4 = box(3, 4, 2, CellShape::Tet4), s10 = box(3, 4, 2, CellShape::Tet10);
+    s4.distortion = s10.distortion = distortion;
+    const Mesh m4 = generate_mesh(s4), m10 = generate_mesh(s10);
+    ASSERT_EQ(m10.regions.size(), 1u);
+    const CellRegion& r = m10.regions[0];
+    EXPECT_EQ(r.shape, CellShape::Tet10);
+    EXPECT_EQ(r.nodes_per_cell, 10);
+    ASSERT_EQ(r.num_cells(), m4.regions[0].num_cells());
+    // The corner nodes are the linear mesh's, unchanged; one new node per distinct edge.
+    const std::int64_t corners = m4.num_nodes();
+    const int kEdges[6][2] = {{0, 1}, {1, 2}, {2, 0}, {0, 3}, {1, 3}, {2, 3}};
+    std::map<std::pair<std::int32_t, std::int32_t>, std::int32_t> mid_of_edge;
+    for (std::int64_t c = 0; c < r.num_cells(); ++c) {
+      const std::int32_t* t10 = r.connectivity.data() + 10 * c;
+      const std::int32_t* t4 = m4.regions[0].connectivity.data() + 4 * c;
+      for (int a = 0; a < 4; ++a) ASSERT_EQ(t10[a], t4[a]);
+      for (int e = 0; e < 6; ++e) {
+        const std::int32_t a = t10[kEdges[e][0]], b = t10[kEdges[e][1]], m = t10[4 + e];
+        ASSERT_GE(m, corners);
+        const auto key = std::minmax(a, b);
+        // Shared: every cell around the edge uses the same node.
+        const auto [it, inserted] = mid_of_edge.emplace(key, m);
+        ASSERT_EQ(it->second, m) << "edge " << a << "-" << b << " has two mid nodes";
+        // Straight edges: exactly the midpoint.
+        EXPECT_EQ((point(m10, m) - 0.5 * (point(m10, a) + point(m10, b))).norm(), 0.0);
+      }
+    }
+    EXPECT_EQ(m10.num_nodes(), corners + static_cast<std::int64_t>(mid_of_edge.size()));
+    for (std::int64_t n = 0; n < corners; ++n) ASSERT_EQ(point(m10, n), point(m4, n));
+    // Mid-edge nodes of boundary edges lie exactly on the boundary (plane selectors find them).
+    std::int64_t on_boundary = 0;
+    for (std::int64_t n = corners; n < m10.num_nodes(); ++n)
+      on_boundary += on_box_boundary(s10, point(m10, static_cast<std::int32_t>(n)));
+    EXPECT_GT(on_boundary, 0);
+  }
 }
 
 TEST(CylinderGenerator, CountsAndOuterNodesOnTheCircle) {
@@ -349,8 +390,8 @@ TEST(GeneratorErrors, ImpossibleParametersAreInputErrors) {
   s.distortion = -0.1;
   EXPECT_TRUE(contains(error_of(s), "distortion"));
   s = b;
-  s.cells = CellShape::Tet10;
-  EXPECT_TRUE(contains(error_of(s), "tet10"));
+  s.cells = CellShape::Hex20;
+  EXPECT_TRUE(contains(error_of(s), "hex20")) << error_of(s);
   s = b;
   s.generator = "cilinder";
   EXPECT_TRUE(contains(error_of(s), "did you mean 'cylinder'?")) << error_of(s);

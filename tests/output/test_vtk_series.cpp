@@ -173,6 +173,27 @@ TEST_F(VtkSeriesTest, ThreeFramesReadBackExactly) {
   }
 }
 
+TEST_F(VtkSeriesTest, QuadraticTetrahedraReadBackWithTheirTenNodes) {
+  // VTK_QUADRATIC_TETRA (24): 4 corners, then the mid-edge nodes of 0-1, 1-2, 2-0, 0-3, 1-3, 2-3.
+  constexpr std::uint8_t kVtkQuadraticTetra = 24;
+  OutputMesh mesh;
+  const double corners[4][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0.1, 0.2, 1.0 / 3.0}};
+  const int edges[6][2] = {{0, 1}, {1, 2}, {2, 0}, {0, 3}, {1, 3}, {2, 3}};
+  for (const auto& c : corners) mesh.points.insert(mesh.points.end(), c, c + 3);
+  for (const auto& e : edges)
+    for (int k = 0; k < 3; ++k) mesh.points.push_back(0.5 * (corners[e[0]][k] + corners[e[1]][k]));
+  mesh.cell_types = {kVtkQuadraticTetra};
+  mesh.offsets = {0, 10};
+  mesh.connectivity = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+  VtkSeriesWriter writer(dir_.path().string(), "quad", mesh);
+  OutputFrame frame;
+  frame.point_fields = {make_field("displacement", 3, 10, 0, 0)};
+  frame.cell_fields = {make_field("von_mises", 1, 1, 0, 3)};
+  const VtuContents vtu = read_vtu(writer.write(frame));
+  expect_same_mesh(mesh, vtu.mesh);
+  expect_same_fields(frame.point_fields, vtu.point_fields);
+}
+
 TEST_F(VtkSeriesTest, VtuCarriesTimeValueForParaView) {
   VtkSeriesWriter writer(dir_.path().string(), "run", hex_and_tet());
   const std::string path = writer.write(make_frame(0, 0.25));

@@ -31,7 +31,8 @@ struct MeshSpec {
   double scale = 1.0;                     ///< file coordinates times scale = metres
   std::shared_ptr<const Mesh> file_mesh;  ///< the file's mesh, scaled; null for generators
   std::string generator = "box";          ///< "box" | "cylinder"
-  CellShape cells = CellShape::Hex8;  ///< hex8 or tet4 (each hexahedron split into 6 tetrahedra)
+  /// hex8, tet4 (each hexahedron split into 6 tetrahedra) or tet10 (the same with mid-edge nodes)
+  CellShape cells = CellShape::Hex8;
   // box
   std::array<double, 3> size = {0.05, 0.05, 0.05};
   std::array<double, 3> origin = {0, 0, 0};

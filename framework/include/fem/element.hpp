@@ -44,8 +44,11 @@ struct ElementData {
   const double* shape_gradients;      ///< [q][a][k]: dN_a/dxi_k at quadrature point q
   const double* lumped_mass_weights;  ///< fraction of element mass per node, sums to 1
   std::int32_t num_faces;
-  const std::int32_t* face_offsets;      ///< num_faces + 1 into face_nodes
-  const std::int32_t* face_nodes;        ///< outward-oriented (counter-clockwise seen from outside)
+  const std::int32_t* face_offsets;  ///< num_faces + 1 into face_nodes
+  /// Outward-oriented (corners counter-clockwise seen from outside). Quadratic faces (6-node
+  /// triangles, 8-node quadrilaterals) list their corners first, then the mid-edge nodes, in
+  /// VTK order.
+  const std::int32_t* face_nodes;
   std::int32_t num_hourglass_modes;      ///< Hex8Hourglass: 4
   const double* hourglass_base_vectors;  ///< [mode][a]: h vectors of Flanagan-Belytschko
   const std::int32_t* vtk_node_order;    ///< vtk_node_order[i] = element node at VTK position i

@@ -113,8 +113,12 @@ void read_mesh(const Value& v, MeshSpec& mesh) {
   mesh.where = v.key_where();
   if (auto g = m.get("generator")) mesh.generator = as_choice(*g, {"box", "cylinder"});
   reject_other_generator_keys(m, mesh.generator);
-  if (auto c = m.get("cells"))
-    mesh.cells = as_choice(*c, {"hex8", "tet4"}) == "tet4" ? CellShape::Tet4 : CellShape::Hex8;
+  if (auto c = m.get("cells")) {
+    const std::string cells = as_choice(*c, {"hex8", "tet4", "tet10"});
+    mesh.cells = cells == "tet4"    ? CellShape::Tet4
+                 : cells == "tet10" ? CellShape::Tet10
+                                    : CellShape::Hex8;
+  }
   if (auto o = m.get("origin")) mesh.origin = as_vector3(*o);
 
   if (mesh.generator == "box") {

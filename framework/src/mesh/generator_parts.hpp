@@ -32,6 +32,12 @@ HexGrid cylinder_hexes(const MeshSpec& spec);
 /// diagonals of their shared faces, whatever their relative orientation (rule in tet_split.cpp).
 std::vector<std::int32_t> split_hexes_into_tets(const std::vector<std::int32_t>& hexes);
 
+/// Makes quadratic tetrahedra (VTK_QUADRATIC_TETRA order) of linear ones: one node at the middle
+/// of every edge, shared by all tetrahedra around the edge, appended to `coords` after the corner
+/// nodes in order of first use. Edges stay straight.
+std::vector<std::int32_t> add_mid_edge_nodes(std::vector<double>& coords,
+                                             const std::vector<std::int32_t>& tets);
+
 /// Moves every node not flagged on_boundary by a random vector no longer than
 /// `fraction` x the smallest height of the hexahedra around it, seeded by `seed`. Cells of
 /// `cells` (the mesh actually returned) never invert: a move that would invert one is shortened.

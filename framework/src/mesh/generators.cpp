@@ -47,11 +47,12 @@ void require_addressable(const MeshSpec& spec, std::int64_t nodes, std::int64_t 
 }
 
 void check(const MeshSpec& spec) {
-  if (spec.cells != CellShape::Hex8 && spec.cells != CellShape::Tet4)
+  if (spec.cells != CellShape::Hex8 && spec.cells != CellShape::Tet4 &&
+      spec.cells != CellShape::Tet10)
     throw InputError(
         spec.where,
-        std::string("mesh generators make hex8 or tet4 cells, not ") + to_string(spec.cells),
-        "set mesh.cells to hex8 or tet4");
+        std::string("mesh generators make hex8, tet4 or tet10 cells, not ") + to_string(spec.cells),
+        "set mesh.cells to hex8, tet4 or tet10");
   if (!(spec.distortion >= 0 && spec.distortion < 0.3))
     throw InputError(spec.where, "mesh.distortion must be in [0, 0.3), got " + num(spec.distortion),
                      "it is a fraction of the local cell size; larger moves can invert cells");
@@ -65,7 +66,10 @@ void check(const MeshSpec& spec) {
         throw InputError(spec.where, "mesh.origin." + axis + " is not a finite number");
     }
     const std::int64_t nx = spec.divisions[0], ny = spec.divisions[1], nz = spec.divisions[2];
-    require_addressable(spec, (nx + 1) * (ny + 1) * (nz + 1), nx * ny * nz * 6);
+    // Tet10 adds one node per edge: at most 7 edges per grid node in the split of a box.
+    const std::int64_t corners = (nx + 1) * (ny + 1) * (nz + 1);
+    require_addressable(spec, spec.cells == CellShape::Tet10 ? 8 * corners : corners,
+                        nx * ny * nz * 6);
     return;
   }
 
@@ -89,7 +93,9 @@ void check(const MeshSpec& spec) {
     const std::int64_t m = nc / 4, nr = spec.radial_divisions, na = spec.axial_divisions;
     const std::int64_t section_nodes = (m + 1) * (m + 1) + nr * nc;
     const std::int64_t section_cells = m * m + nr * nc;
-    require_addressable(spec, section_nodes * (na + 1), section_cells * na * 6);
+    const std::int64_t corners = section_nodes * (na + 1);
+    require_addressable(spec, spec.cells == CellShape::Tet10 ? 8 * corners : corners,
+                        section_cells * na * 6);
     return;
   }
 
@@ -107,16 +113,23 @@ Mesh generate_mesh(const MeshSpec& spec) {
   detail::HexGrid grid =
       spec.generator == "box" ? detail::box_hexes(spec) : detail::cylinder_hexes(spec);
 
+  // Quadratic tetrahedra are the linear split plus mid-edge nodes, added after the distortion
+  // (which moves and checks the corners) so that their edges stay straight.
+  const bool tets = spec.cells == CellShape::Tet4 || spec.cells == CellShape::Tet10;
   CellRegion region;
   region.name = "domain";
-  region.shape = spec.cells;
-  region.nodes_per_cell = nodes_per_cell(spec.cells);
-  region.connectivity =
-      spec.cells == CellShape::Tet4 ? detail::split_hexes_into_tets(grid.hexes) : grid.hexes;
+  region.shape = tets ? CellShape::Tet4 : CellShape::Hex8;
+  region.nodes_per_cell = nodes_per_cell(region.shape);
+  region.connectivity = tets ? detail::split_hexes_into_tets(grid.hexes) : grid.hexes;
 
   if (spec.distortion > 0)
     detail::distort_interior_nodes(grid.coords, grid.on_boundary, grid.hexes, region,
                                    spec.distortion, spec.seed);
+  if (spec.cells == CellShape::Tet10) {
+    region.shape = CellShape::Tet10;
+    region.nodes_per_cell = nodes_per_cell(CellShape::Tet10);
+    region.connectivity = detail::add_mid_edge_nodes(grid.coords, region.connectivity);
+  }
 
   Mesh mesh;
   mesh.coords = std::move(grid.coords);

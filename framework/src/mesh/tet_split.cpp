@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <unordered_map>
 
 #include "generator_parts.hpp"
 
@@ -50,6 +51,31 @@ std::vector<std::int32_t> split_hexes_into_tets(const std::vector<std::int32_t>&
     }
   }
   return tets;
+}
+
+std::vector<std::int32_t> add_mid_edge_nodes(std::vector<double>& coords,
+                                             const std::vector<std::int32_t>& tets) {
+  // Edges of a tetrahedron in VTK_QUADRATIC_TETRA order of its mid-edge nodes 4..9.
+  constexpr int kEdges[6][2] = {{0, 1}, {1, 2}, {2, 0}, {0, 3}, {1, 3}, {2, 3}};
+  std::unordered_map<std::uint64_t, std::int32_t> mid;  // edge (low id, high id) -> node id
+  mid.reserve(tets.size() * 2);
+  std::vector<std::int32_t> out;
+  out.reserve(tets.size() / 4 * 10);
+  for (std::size_t t = 0; t + 4 <= tets.size(); t += 4) {
+    const std::int32_t* tet = tets.data() + t;
+    out.insert(out.end(), tet, tet + 4);
+    for (const auto& e : kEdges) {
+      const std::int32_t a = std::min(tet[e[0]], tet[e[1]]), b = std::max(tet[e[0]], tet[e[1]]);
+      const std::uint64_t key =
+          (static_cast<std::uint64_t>(a) << 32) | static_cast<std::uint32_t>(b);
+      const auto [it, inserted] =
+          mid.try_emplace(key, static_cast<std::int32_t>(coords.size() / 3));
+      if (inserted)
+        for (int k = 0; k < 3; ++k) coords.push_back(0.5 * (coords[3 * a + k] + coords[3 * b + k]));
+      out.push_back(it->second);
+    }
+  }
+  return out;
 }
 
 }  // namespace fem::detail

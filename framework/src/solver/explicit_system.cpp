@@ -22,10 +22,12 @@ std::string element_label(const ModelBlock& b, std::int64_t e) {
   return s.str();
 }
 
-/// Area of a planar or warped polygon face (vector area of its fan triangulation).
+/// Area of a planar or warped polygon face (vector area of its fan triangulation). Quadratic
+/// faces (6-node triangles, 8-node quadrilaterals) list their corners first: their corner polygon.
 double face_area(const Mesh& mesh, const std::int32_t* conn, const ElementData& el, int f) {
   Eigen::Vector3d area = Eigen::Vector3d::Zero();
-  const int begin = el.face_offsets[f], end = el.face_offsets[f + 1];
+  const int begin = el.face_offsets[f], count = el.face_offsets[f + 1] - begin;
+  const int end = begin + (count == 6 || count == 8 ? count / 2 : count);
   const auto p = [&](int i) {
     const auto x = mesh.node(conn[el.face_nodes[i]]);
     return Eigen::Vector3d(x[0], x[1], x[2]);

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# The plugin SDK, end to end, as a third party meets it:
+#   1. install fem from a build tree into a temporary prefix, then MOVE the prefix (the
+#      installation must be relocatable) and check that no installed file names the build
+#      machine's paths;
+#   2. build plugins/ against the moved installation as a fresh CMake project;
+#   3. run its tests (ctest: tet10 patch test and convergence, hgo_fibre against the built-in
+#      neo-Hookean, loader messages, backend agreement);
+#   4. run every case in plugins/cases with the installed `fem` on every backend that can run
+#      here, and a material built for openmp only on another backend (must fail, exit 2).
+#
+# Usage: scripts/test-plugins.sh [fem build dir (default: build)] [extra cmake args for plugins/]
+# Set FEM_TEST_PLUGINS_KEEP=1 to keep the temporary folder.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+src=$PWD
+build_dir=$(cd "${1:-build}" && pwd)
+shift || true
+work=$(mktemp -d "${TMPDIR:-/tmp}/fem-plugins.XXXXXX")
+[ "${FEM_TEST_PLUGINS_KEEP:-0}" = 1 ] || trap 'rm -rf "$work"' EXIT
+export OMP_WAIT_POLICY=PASSIVE
+
+echo "== install into a temporary prefix, then move it"
+cmake --install "$build_dir" --prefix "$work/staging" > "$work/install.log"
+mv "$work/staging" "$work/fem"
+prefix=$work/fem
+if grep -rIl -e "$src" -e "$build_dir" -e "$work/staging" "$prefix"; then
+  echo "error: the files above name paths of the build machine (installation not relocatable)"
+  exit 1
+fi
+ls "$prefix/lib/cmake/fem/femConfig.cmake" "$prefix/lib/cmake/fem/femConfigVersion.cmake" > /dev/null
+
+echo "== build plugins/ against $prefix"
+generator=()
+command -v ninja > /dev/null && generator=(-G Ninja)
+cmake -S plugins -B "$work/build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_PREFIX_PATH="$prefix" "$@" > "$work/configure.log" 2>&1 ||
+  { cat "$work/configure.log"; exit 1; }
+cmake --build "$work/build" -j "$(nproc)"
+ctest --test-dir "$work/build" --output-on-failure -j "$(nproc)"
+"$work/build/tests/fem_plugin_tests" --gtest_filter='Backends.PluginCasesAgreeWithOpenMP' |
+  grep -E "vs openmp|SKIPPED|Skipped" || true
+
+echo "== run plugins/cases with the installed fem"
+fem=$prefix/bin/fem
+export FEM_PLUGIN_PATH=$work/build
+backends=$("$fem" plugins | awk '/^backends:/{on=1; next} /^[a-z]+:/{on=0} on && !/unavailable/ {print $1}')
+echo "backends that can run here: $(echo $backends)"
+for case in plugins/cases/*.yaml; do
+  name=$(basename "$case" .yaml)
+  for backend in $backends; do
+    "$fem" run "$case" -q --backend "$backend" --output "$work/runs/$name.$backend"
+    test -s "$work/runs/$name.$backend/summary.json"
+    echo "$name on $backend: done"
+  done
+done
+
+echo "== a material built for openmp only, asked for on another backend"
+other=cuda
+for b in $backends; do [ "$b" != openmp ] && other=$b; done
+cat > "$work/openmp_only.yaml" <<CASE
+backend: $other
+mesh: {generator: box, divisions: 1}
+materials: {m: {type: openmp_only, youngs_modulus: 1000, poisson_ratio: 0.3}}
+blocks: [{element: hex8, material: m}]
+solver: {end_time: 1}
+CASE
+set +e
+msg=$(FEM_PLUGIN_PATH=$work/build/tests/openmp_only "$fem" check "$work/openmp_only.yaml" 2>&1)
+rc=$?
+set -e
+echo "$msg" | head -2
+if [ $rc -ne 2 ] || ! grep -q "no build for backend '$other'" <<<"$msg"; then
+  echo "error: expected exit code 2 and a missing-build message, got exit code $rc"
+  exit 1
+fi
+echo "plugin checks passed"
