@@ -10,7 +10,8 @@
 #      here, and a material built for openmp only on another backend (must fail, exit 2).
 #
 # Usage: scripts/test-plugins.sh [fem build dir (default: build)] [extra cmake args for plugins/]
-# Set FEM_TEST_PLUGINS_KEEP=1 to keep the temporary folder.
+# Set FEM_TEST_PLUGINS_KEEP=1 to keep the temporary folder, FEM_PLUGINS_PREFIX_PATH to where
+# fem's dependencies are if not in the system (the GPU machine: scripts/device/plugins-check.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 src=$PWD
@@ -34,7 +35,7 @@ echo "== build plugins/ against $prefix"
 generator=()
 command -v ninja > /dev/null && generator=(-G Ninja)
 cmake -S plugins -B "$work/build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_PREFIX_PATH="$prefix" "$@" > "$work/configure.log" 2>&1 ||
+  -DCMAKE_PREFIX_PATH="$prefix${FEM_PLUGINS_PREFIX_PATH:+;$FEM_PLUGINS_PREFIX_PATH}" "$@" > "$work/configure.log" 2>&1 ||
   { cat "$work/configure.log"; exit 1; }
 cmake --build "$work/build" -j "$(nproc)"
 ctest --test-dir "$work/build" --output-on-failure -j "$(nproc)"
