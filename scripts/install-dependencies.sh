@@ -10,6 +10,7 @@ packages=(
   libcli11-dev libfmt-dev libspdlog-dev nlohmann-json3-dev
   libtrilinos-kokkos-dev
   clang-format
+  python3-matplotlib calculix-ccx
 )
 
 missing=()

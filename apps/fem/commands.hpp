@@ -13,8 +13,9 @@
 
 namespace fem::cli {
 
-/// Exit codes: 0 success, 1 internal error, 2 bad input (case, mesh, plugin), 3 failed solve.
-enum ExitCode : int { kOk = 0, kInternal = 1, kBadInput = 2, kSolveFailed = 3 };
+/// Exit codes: 0 success, 1 internal error, 2 bad input (case, mesh, plugin), 3 failed solve,
+/// 4 results disagree (`fem bench`: backends beyond tolerance, or the peer code).
+enum ExitCode : int { kOk = 0, kInternal = 1, kBadInput = 2, kSolveFailed = 3, kDisagreement = 4 };
 
 /// Options shared by `run` and `check`: the case and its command-line overrides.
 struct CaseOptions {

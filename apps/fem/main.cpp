@@ -2,7 +2,9 @@
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
 
+#include "bench.hpp"
 #include "commands.hpp"
+#include "export.hpp"
 
 namespace {
 
@@ -41,9 +43,22 @@ int main(int argc, char** argv) {
       app.add_subcommand("plugins", "list the backends, elements and materials found");
   plugins->add_option("--path", plugin_dirs, "additional folders to search");
 
+  fem::cli::BenchOptions bench_options;
+  CLI::App* bench = app.add_subcommand(
+      "bench", "run a case on several backends and precisions, time and compare them");
+  fem::cli::add_bench_options(*bench, bench_options);
+
+  fem::cli::ExportOptions export_options;
+  CLI::App* exp = app.add_subcommand("export", "write a case's model for another code");
+  fem::cli::add_export_options(*exp, export_options);
+
   CLI11_PARSE(app, argc, argv);
+  for (int i = 0; i < argc; ++i)
+    bench_options.command_line += (i ? " " : "") + std::string(argv[i]);
   spdlog::set_pattern("%^%l%$: %v");
   if (*run) return fem::cli::run_command(run_options, quiet);
   if (*check) return fem::cli::check_command(check_options);
+  if (*bench) return fem::cli::bench_command(bench_options);
+  if (*exp) return fem::cli::export_command(export_options);
   return fem::cli::plugins_command(plugin_dirs);
 }

@@ -11,38 +11,24 @@
 
 #include <fem/output/vtk_series.hpp>
 
+#include "support/run_fem.hpp"
+
 namespace {
 namespace fs = std::filesystem;
 
-struct Result {
-  int code;
-  std::string output;  // stdout and stderr
-};
-
+using Result = fem::test::FemResult;
 Result fem(const std::string& args) {
-  const std::string cmd = std::string(FEM_BINARY_DIR) + "/bin/fem " + args + " 2>&1";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  std::string out;
-  std::array<char, 4096> buf{};
-  while (pipe && fgets(buf.data(), buf.size(), pipe)) out += buf.data();
-  const int status = pipe ? pclose(pipe) : -1;
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+  return fem::test::run_fem(args);
 }
 
 const std::string kCase = std::string(FEM_TEST_DATA_DIR) + "/small_cube.yaml";
 
 std::string temp_dir(const std::string& name) {
-  const fs::path p =
-      fs::temp_directory_path() / ("fem_cli_test_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(p);
-  return p.string();
+  return fem::test::fresh_temp_dir("fem_cli_test", name);
 }
 
 std::string read(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
+  return fem::test::read_text(path);
 }
 
 TEST(Cli, RunWritesSeriesHistoriesAndSummary) {

@@ -584,6 +584,18 @@ class ExplicitProblemImpl final : public ExplicitProblem {
 
   [[nodiscard]] PhaseTimes phase_times() const override { return times_; }
 
+  [[nodiscard]] std::size_t memory_bytes() const override {
+    std::size_t bytes = 0;
+    const auto add = [&bytes](const auto&... v) { ((bytes += v.bytes()), ...); };
+    for (const DeviceBlock<T>& b : blocks_)
+      add(b.connectivity, b.gradients, b.volumes, b.hourglass_vectors, b.hourglass_base,
+          b.hourglass_stiffness, b.params, b.state);
+    add(acoef_, forces_, node_forces_, prescribed_value_, load_value_, u_[0], u_[1], offsets_,
+        slots_, dof_flags_, prescribed_amplitude_, load_amplitude_, amplitudes_, amp_now_,
+        amp_next_, step_, failure_, scratch_failure_);
+    return bytes;
+  }
+
  private:
   DeviceArray<T>& current() { return u_[parity_]; }
   DeviceArray<T>& previous() { return u_[1 - parity_]; }

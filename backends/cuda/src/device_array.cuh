@@ -65,6 +65,7 @@ class DeviceArray {
   [[nodiscard]] T* data() { return data_; }
   [[nodiscard]] const T* data() const { return data_; }
   [[nodiscard]] std::size_t size() const { return size_; }
+  [[nodiscard]] std::size_t bytes() const { return size_ * sizeof(T); }
   [[nodiscard]] bool empty() const { return size_ == 0; }
   /// Null when empty, so optional arrays read as "absent" in the kernels.
   [[nodiscard]] T* data_or_null() { return size_ ? data_ : nullptr; }

@@ -191,6 +191,16 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     return times_;
   }
 
+  [[nodiscard]] std::size_t memory_bytes() const override {
+    std::size_t bytes = 0;
+    const auto add = [&bytes](const auto&... v) { ((bytes += v.size() * sizeof(v[0])), ...); };
+    for (const BlockData<T>& b : blocks_)
+      add(b.connectivity, b.gradients, b.volumes, b.hourglass_vectors, b.hourglass_base,
+          b.hourglass_stiffness, b.params, b.state);
+    add(a_, forces_, u_, u_prev_, prescribed_value_, load_value_, amp_now_, amp_next_);
+    return bytes;
+  }
+
  private:
   AdvanceResult run_steps(std::int64_t first_step, std::int64_t num_steps, StepNorms* norms) {
     flush_denormals_in_all_threads();  // also in workers the pool created since the last call

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -157,6 +158,8 @@ class ExplicitProblem {
 
   /// Runs num_steps steps starting at step first_step. Stops at the first step whose element
   /// pass meets det F <= 0 or a non-finite value; the state is then the last good one.
+  /// Returns only when the work is complete (a device backend synchronises), so that host clocks
+  /// around it measure the steps (`fem bench` relies on this).
   virtual AdvanceResult advance(std::int64_t first_step, std::int64_t num_steps) = 0;
   /// advance(), and the node pass of the last step also computes `norms` (the one before it keeps
   /// P(u_{n-1}) for the Rayleigh quotient; with num_steps == 1 that quotient is left 0). Costs
@@ -199,6 +202,10 @@ class ExplicitProblem {
   virtual void element_results(const std::vector<double>& u, std::vector<BlockResults>& out) = 0;
 
   [[nodiscard]] virtual PhaseTimes phase_times() const { return {}; }
+
+  /// Bytes this problem holds in the backend's own memory (device memory for a GPU backend, host
+  /// arrays for a CPU one); 0 when the backend does not say.
+  [[nodiscard]] virtual std::size_t memory_bytes() const { return 0; }
 };
 
 class Backend {

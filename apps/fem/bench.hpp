@@ -1,0 +1,115 @@
+// `fem bench`: one case on every backend x precision (x mesh size), timed, checked for agreement
+// with a reference backend and reported as a table, JSON, CSV and PNG plots.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace fem::cli {
+
+struct BenchOptions {
+  std::string case_file;
+  std::vector<std::string> backends = {"openmp", "kokkos", "cuda"};
+  std::vector<std::string> precisions = {"single", "double"};
+  std::string reference = "openmp";
+  int repeats = 5;
+  int warmup = 20;         ///< steps run before timing
+  std::int64_t steps = 0;  ///< steps per repeat (0: from end_time, or 100)
+  double end_time = 0.0;   ///< simulated time per repeat, s
+  std::vector<int> sizes;  ///< mesh divisions to sweep (generated meshes)
+  std::string output;      ///< default: <case name>_bench
+  std::vector<std::string> sets;
+  double tolerance_single = 1e-5;
+  double tolerance_double = 1e-10;
+  std::string peer;               ///< "calculix" or empty
+  double peer_tolerance = 0.005;  ///< corner displacement relative to CalculiX's
+  int peer_levels = 20;           ///< load levels compared with the peer
+  bool plots = true;
+  std::string command_line;  ///< recorded in the JSON
+};
+
+inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+/// One backend x precision x size combination.
+struct BenchRow {
+  std::string label;  ///< backend name, "#2" appended when a backend is listed twice
+  std::string backend;
+  std::string precision;
+  int size = 0;               ///< mesh divisions of the sweep (0: the case's own mesh)
+  std::string status = "ok";  ///< ok | unavailable | failed
+  std::string reason;
+  std::string execution_space;
+  std::int64_t elements = 0, nodes = 0;
+  double time_step = 0.0;
+  std::int64_t warmup_steps = 0, steps_per_repeat = 0, total_steps = 0;
+  double setup_s = kNaN;
+  std::vector<double> step_s;  ///< seconds per step, one per repeat
+  double median_step_s = kNaN, min_step_s = kNaN, max_step_s = kNaN;
+  double element_steps_per_s = kNaN;
+  double bytes_per_element_step = kNaN;
+  double effective_gb_per_s = kNaN;
+  double speedup = kNaN;
+  double host_peak_bytes = kNaN;
+  double backend_memory_bytes = kNaN;
+  double deviation = kNaN;  ///< max |u - u_ref| / max |u_ref| after the same steps
+  double tolerance = kNaN;
+  bool compared = false;
+  bool agrees = true;
+  bool is_reference = false;
+};
+
+/// fem's answer and time beside CalculiX's for the same case (corner node over the loading).
+struct PeerResult {
+  std::string name = "calculix";
+  std::string status = "ok";  ///< ok | unavailable | failed
+  std::string reason;
+  std::string deck;           ///< the exported input deck
+  std::string node_set;       ///< the set whose first node is compared
+  double peer_wall_s = kNaN;  ///< ccx wall time
+  double fem_wall_s = kNaN;   ///< fem: setup + steps of the whole run
+  std::string fem_backend, fem_precision;
+  std::int64_t fem_steps = 0;
+  std::int64_t peer_increments = 0;
+  std::vector<double> times;  ///< compared load levels (step times)
+  std::vector<std::array<double, 3>> fem_u, peer_u;
+  double max_deviation =
+      kNaN;  ///< max over levels of |u_fem - u_peer| / |u_peer| (final-level norm)
+  double tolerance = kNaN;
+  bool agrees = true;
+};
+
+struct BenchReport {
+  BenchOptions options;
+  std::string case_name;
+  std::string date_utc;
+  std::string machine;
+  std::vector<BenchRow> rows;
+  std::vector<PeerResult> peers;
+  [[nodiscard]] bool all_agree() const;
+};
+
+/// Writes bench.json and bench.csv into `dir` and returns their paths.
+std::vector<std::string> write_bench_files(const BenchReport& report, const std::string& dir);
+/// The table printed on the terminal.
+std::string bench_table(const BenchReport& report);
+/// Runs the plotting script on bench.json; returns the PNG files made, or explains why none.
+std::vector<std::string> make_bench_plots(const std::string& json_path, const std::string& dir,
+                                          std::string& why_not);
+
+/// CalculiX beside fem (bench_peer.cpp).
+PeerResult run_calculix_peer(const BenchOptions& options, const std::string& dir);
+
+int bench_command(const BenchOptions& options);
+
+}  // namespace fem::cli
+
+namespace CLI {
+class App;
+}
+namespace fem::cli {
+void add_bench_options(CLI::App& cmd, BenchOptions& options);
+
+}  // namespace fem::cli

@@ -1,0 +1,362 @@
+// `fem bench`: runs one case on every backend x precision (x mesh size) and compares them.
+//
+// Timing covers only the backend's advance() calls (which return when the work is done), with a
+// steady host clock: plugin loading, model building, setup and output are outside it. Setup
+// (geometry precompute and upload) is reported on its own.
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <thread>
+
+#include <fem/solver/byte_model.hpp>
+#include <fem/solver/explicit_system.hpp>
+
+#include "bench.hpp"
+#include "commands.hpp"
+
+namespace fem::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+/// Peak resident memory of this process since the last reset_peak_rss(), in bytes (Linux
+/// VmHWM; getrusage's lifetime peak where the reset is not available).
+bool reset_peak_rss() {
+  std::ofstream f("/proc/self/clear_refs");
+  f << "5";
+  f.flush();
+  return static_cast<bool>(f);
+}
+double peak_rss_bytes() {
+  std::ifstream f("/proc/self/status");
+  std::string line;
+  while (std::getline(f, line))
+    if (line.rfind("VmHWM:", 0) == 0) return 1024.0 * std::stod(line.substr(6));  // kB
+  return kNaN;
+}
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+std::string machine_description() {
+  std::ifstream f("/proc/cpuinfo");
+  std::string line, model = "unknown CPU";
+  while (std::getline(f, line))
+    if (line.rfind("model name", 0) == 0) {
+      model = line.substr(line.find(':') + 2);
+      break;
+    }
+  return fmt::format("{}, {} hardware threads", model, std::thread::hardware_concurrency());
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+std::string first_line(const std::string& s) {
+  return s.substr(0, s.find('\n'));
+}
+
+/// Test hook (documented in docs/benchmarks.md, read by nothing but `fem bench`):
+/// FEM_BENCH_TEST_PERTURB=<label>=<eps> adds eps * max|u| to every displacement the bench reads
+/// back from that run, so that a test can prove the agreement check fails. The solve itself is
+/// untouched.
+struct Perturbation {
+  std::string label;
+  double eps = 0.0;
+};
+Perturbation test_perturbation() {
+  const char* env = std::getenv("FEM_BENCH_TEST_PERTURB");
+  if (env == nullptr || *env == 0) return {};
+  const std::string s(env);
+  const auto eq = s.rfind('=');
+  if (eq == std::string::npos || eq == 0)
+    throw InputError({"FEM_BENCH_TEST_PERTURB", 0, 0}, "'" + s + "' is not of the form label=eps",
+                     "for example FEM_BENCH_TEST_PERTURB=kokkos=1e-3 (a test hook)");
+  return {s.substr(0, eq), std::stod(s.substr(eq + 1))};
+}
+
+/// The overrides that set the mesh size of a generated mesh to n divisions.
+std::vector<CaseOverride> size_overrides(const CaseSpec& spec, int n) {
+  const std::string v = std::to_string(n);
+  if (spec.mesh.generator == "box") return {{"mesh.divisions", v}};
+  if (spec.mesh.generator == "cylinder")
+    return {{"mesh.radial_divisions", v},
+            {"mesh.circumferential_divisions", std::to_string(4 * n)},
+            {"mesh.axial_divisions", v}};
+  throw InputError({spec.file, 0, 0},
+                   "--sizes needs a generated mesh, but the case's mesh comes from '" +
+                       spec.mesh.generator + "'",
+                   "drop --sizes, or use a case with mesh.generator box or cylinder");
+}
+
+struct Combination {
+  std::string label, backend;
+  Precision precision;
+  int size;
+};
+
+class Bench {
+ public:
+  Bench(const BenchOptions& o, const CaseSpec& base, PluginRegistry& plugins)
+      : o_(o), base_(base), plugins_(plugins), perturb_(test_perturbation()) {
+    if (!perturb_.label.empty())
+      spdlog::warn(
+          "test hook FEM_BENCH_TEST_PERTURB: the displacements read back from '{}' are "
+          "shifted by {:g} x max|u| before the agreement check",
+          perturb_.label, perturb_.eps);
+  }
+
+  BenchRow run(const Combination& c, const std::vector<double>* reference_u,
+               std::vector<double>& u_out) {
+    BenchRow row;
+    row.label = c.label;
+    row.backend = c.backend;
+    row.precision = to_string(c.precision);
+    row.size = c.size;
+    row.tolerance = c.precision == Precision::Single ? o_.tolerance_single : o_.tolerance_double;
+    Backend* backend = this->backend(c.backend, row.reason);
+    if (backend == nullptr) {
+      row.status = "unavailable";
+      return row;
+    }
+    row.execution_space = backend->execution_space();
+    try {
+      std::vector<CaseOverride> overrides = base_overrides();
+      overrides.push_back({"backend", c.backend});
+      overrides.push_back({"precision", row.precision});
+      if (c.size > 0)
+        for (const CaseOverride& s : size_overrides(base_, c.size)) overrides.push_back(s);
+      const CaseSpec spec = load_case(o_.case_file, overrides);
+      Model model = build_model(spec, plugins_);
+      row.elements = model.num_elements();
+      row.nodes = model.mesh.num_nodes();
+
+      const bool rss_reset = reset_peak_rss();
+      const auto t0 = Clock::now();
+      const ExplicitSetup setup = setup_explicit(model);
+      std::unique_ptr<ExplicitProblem> problem =
+          backend->create_explicit(setup.system, spec.precision);
+      row.setup_s = seconds_since(t0);
+      row.time_step = setup.system.time_step;
+      row.bytes_per_element_step =
+          minimal_step_bytes(setup.system, spec.precision).per_element_step();
+      row.warmup_steps = o_.warmup;
+      row.steps_per_repeat =
+          o_.steps > 0 ? o_.steps
+          : o_.end_time > 0
+              ? std::max<std::int64_t>(1, std::llround(o_.end_time / setup.system.time_step))
+              : 100;
+
+      std::int64_t step = 0;
+      const auto advance = [&](std::int64_t n) {
+        const auto start = Clock::now();
+        const AdvanceResult r = problem->advance(step, n);
+        const double s = seconds_since(start);
+        step += r.steps_done;
+        if (r.status != AdvanceResult::Status::Ok)
+          throw SolveError(fmt::format(
+              "step {}: element {} of block {} {}", step, r.element, r.block,
+              r.status == AdvanceResult::Status::InvertedElement ? "inverted"
+                                                                 : "has non-finite values"));
+        return s;
+      };
+      if (o_.warmup > 0) advance(o_.warmup);
+      for (int k = 0; k < o_.repeats; ++k)
+        row.step_s.push_back(advance(row.steps_per_repeat) /
+                             static_cast<double>(row.steps_per_repeat));
+      row.total_steps = step;
+      row.median_step_s = median(row.step_s);
+      row.min_step_s = *std::min_element(row.step_s.begin(), row.step_s.end());
+      row.max_step_s = *std::max_element(row.step_s.begin(), row.step_s.end());
+      row.element_steps_per_s = static_cast<double>(row.elements) / row.median_step_s;
+      row.effective_gb_per_s = row.bytes_per_element_step * row.element_steps_per_s * 1e-9;
+      row.backend_memory_bytes = static_cast<double>(problem->memory_bytes());
+      if (row.backend_memory_bytes <= 0) row.backend_memory_bytes = kNaN;
+
+      problem->displacement(u_out);
+      if (!perturb_.label.empty() && perturb_.label == c.label) {
+        double m = 0.0;
+        for (const double x : u_out) m = std::max(m, std::abs(x));
+        for (double& x : u_out) x += perturb_.eps * m;
+      }
+      row.host_peak_bytes = rss_reset ? peak_rss_bytes() : kNaN;
+      if (reference_u != nullptr) {
+        if (reference_u->size() != u_out.size())
+          throw Error("the reference run has a different number of displacements");
+        double diff = 0.0, scale = 0.0;
+        for (std::size_t i = 0; i < u_out.size(); ++i) {
+          diff = std::max(diff, std::abs(u_out[i] - (*reference_u)[i]));
+          scale = std::max(scale, std::abs((*reference_u)[i]));
+        }
+        row.deviation = scale > 0 ? diff / scale : diff;
+        row.compared = true;
+        row.agrees = row.deviation <= row.tolerance;
+      }
+    } catch (const std::exception& e) {
+      row.status = "failed";
+      row.reason = first_line(e.what());
+      row.agrees = false;
+    }
+    return row;
+  }
+
+ private:
+  std::vector<CaseOverride> base_overrides() const {
+    CaseOptions co;
+    co.case_file = o_.case_file;
+    co.sets = o_.sets;
+    std::vector<CaseOverride> v = co.overrides();
+    v.push_back({"output.vtk", "false"});
+    return v;
+  }
+
+  /// The backend, created once per name; nullptr with the reason when it is not built or
+  /// cannot run here.
+  Backend* backend(const std::string& name, std::string& why) {
+    if (const auto it = backends_.find(name); it != backends_.end()) {
+      why = reasons_[name];
+      return it->second.get();
+    }
+    std::unique_ptr<Backend>& b = backends_[name];
+    if (plugins_.find("backend", name) == nullptr) {
+      std::string dirs;
+      for (const std::string& d : plugins_.search_path()) dirs += (dirs.empty() ? "" : ":") + d;
+      reasons_[name] = "not built: no backend plugin '" + name + "' in " + dirs;
+    } else {
+      try {
+        b = plugins_.create_backend(name);
+      } catch (const std::exception& e) {
+        std::string msg = first_line(e.what());
+        const std::string prefix = "backend '" + name + "' cannot run on this machine: ";
+        if (msg.rfind(prefix, 0) == 0) msg = msg.substr(prefix.size());
+        reasons_[name] = "cannot run here: " + msg;
+      }
+    }
+    why = reasons_[name];
+    return b.get();
+  }
+
+  const BenchOptions& o_;
+  const CaseSpec& base_;
+  PluginRegistry& plugins_;
+  Perturbation perturb_;
+  std::map<std::string, std::unique_ptr<Backend>> backends_;
+  std::map<std::string, std::string> reasons_;
+};
+
+}  // namespace
+
+bool BenchReport::all_agree() const {
+  for (const BenchRow& r : rows)
+    if (r.status == "failed" || !r.agrees) return false;
+  for (const PeerResult& p : peers)
+    if (p.status == "failed" || !p.agrees) return false;
+  return true;
+}
+
+int bench_command(const BenchOptions& options) {
+  try {
+    BenchOptions o = options;
+    CaseOptions co;
+    co.case_file = o.case_file;
+    co.sets = o.sets;
+    const CaseSpec base = load_case(o.case_file, co.overrides());
+    if (!o.sizes.empty()) (void)size_overrides(base, o.sizes.front());  // fails early if not
+    const std::string dir = o.output.empty() ? base.name + "_bench" : o.output;
+    PluginRegistry plugins(base.plugin_paths);
+
+    // The reference runs first in each precision; a backend listed twice runs twice (a
+    // reproducibility check), the second time labelled "<name>#2".
+    std::vector<std::pair<std::string, std::string>> labelled;  // label, backend
+    {
+      std::map<std::string, int> seen;
+      if (std::find(o.backends.begin(), o.backends.end(), o.reference) == o.backends.end())
+        o.backends.insert(o.backends.begin(), o.reference);
+      std::stable_partition(o.backends.begin(), o.backends.end(),
+                            [&](const std::string& b) { return b == o.reference; });
+      for (const std::string& b : o.backends) {
+        const int n = ++seen[b];
+        labelled.emplace_back(n == 1 ? b : b + "#" + std::to_string(n), b);
+      }
+    }
+
+    BenchReport report;
+    report.options = o;
+    report.case_name = base.name;
+    report.date_utc = utc_now();
+    report.machine = machine_description();
+    Bench bench(o, base, plugins);
+    const std::vector<int> sizes = o.sizes.empty() ? std::vector<int>{0} : o.sizes;
+    for (const int size : sizes)
+      for (const std::string& p : o.precisions) {
+        const Precision precision = p == "single" ? Precision::Single : Precision::Double;
+        std::vector<double> reference_u, u;
+        std::optional<std::size_t> reference;  // index in report.rows
+        const std::size_t first = report.rows.size();
+        for (const auto& [label, backend] : labelled) {
+          const bool is_ref = label == o.reference;
+          spdlog::info("{}{} {} ...", size > 0 ? fmt::format("size {}: ", size) : "", label, p);
+          BenchRow row = bench.run({label, backend, precision, size},
+                                   is_ref || !reference ? nullptr : &reference_u, u);
+          row.is_reference = is_ref;
+          report.rows.push_back(std::move(row));
+          if (is_ref && report.rows.back().status == "ok") {
+            reference_u = u;
+            reference = report.rows.size() - 1;
+          }
+        }
+        if (reference)
+          for (std::size_t i = first; i < report.rows.size(); ++i)
+            if (report.rows[i].status == "ok")
+              report.rows[i].speedup =
+                  report.rows[*reference].median_step_s / report.rows[i].median_step_s;
+      }
+
+    if (o.peer == "calculix") report.peers.push_back(run_calculix_peer(o, dir));
+
+    std::filesystem::create_directories(dir);
+    std::vector<std::string> files = write_bench_files(report, dir);
+    fmt::print("{}", bench_table(report));
+    if (o.plots) {
+      std::string why;
+      const std::vector<std::string> pngs = make_bench_plots(files.front(), dir, why);
+      if (pngs.empty())
+        fmt::print(
+            "plots: not made: {}\n  (the JSON and CSV are written; plot them later with "
+            "scripts/plot-bench.py {})\n",
+            why, files.front());
+      files.insert(files.end(), pngs.begin(), pngs.end());
+    }
+    fmt::print("written: {}\n", fmt::join(files, ", "));
+    if (!report.all_agree()) {
+      fmt::print(stderr,
+                 "error: the runs do not all agree (or some failed): see the table above\n");
+      return kDisagreement;
+    }
+    return kOk;
+  } catch (const std::exception& e) {
+    return report_error(e);
+  }
+}
+
+}  // namespace fem::cli

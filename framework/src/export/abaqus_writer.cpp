@@ -1,0 +1,342 @@
+#include "fem/export/abaqus_writer.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "fem/error.hpp"
+#include "fem/solver/explicit_system.hpp"
+
+namespace fem {
+namespace {
+
+/// Abaqus element type of an element plugin (node orders of these cells are the same as VTK's).
+std::string element_type(const ModelBlock& b) {
+  const std::string name = b.element->name;
+  if (name == "hex8r") return "C3D8R";
+  if (name == "hex8") return "C3D8";
+  if (name == "tet4") return "C3D4";
+  throw InputError(b.spec->where,
+                   "element '" + name + "' of block '" + b.spec->name +
+                       "' has no Abaqus equivalent in the exporter",
+                   "the Abaqus export knows hex8r (C3D8R), hex8 (C3D8) and tet4 (C3D4)");
+}
+
+std::string real(double v) {
+  return fmt::format("{:.12g}", v);
+}
+
+/// Up to 16 integers per line, as Abaqus wants.
+void write_ids(std::ostream& out, const std::vector<std::int32_t>& ids, int offset = 1) {
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    fmt::print(out, "{}{}", ids[i] + offset,
+               (i + 1) % 16 == 0 || i + 1 == ids.size() ? "\n" : ", ");
+}
+
+void write_material(std::ostream& out, const ModelBlock& b) {
+  const MaterialSpec& m = *b.material_spec;
+  fmt::print(out, "*MATERIAL, NAME={}\n*DENSITY\n{}\n", m.name, real(m.density));
+  const std::vector<double>& p = b.params;
+  if (m.type == "neo_hookean") {
+    // fem: mu/2 (J^-2/3 I1 - 3) + K/2 (J - 1)^2; Abaqus: C10 (I1bar - 3) + (J - 1)^2 / D1.
+    fmt::print(out, "** neo_hookean: shear modulus {} Pa, bulk modulus {} Pa\n", real(p[0]),
+               real(p[1]));
+    fmt::print(out, "*HYPERELASTIC, NEO HOOKE\n{}, {}\n", real(p[0] / 2.0), real(2.0 / p[1]));
+  } else if (m.type == "linear_elastic") {
+    const double lambda = p[0], mu = p[1];
+    const double e = mu * (3.0 * lambda + 2.0 * mu) / (lambda + mu);
+    const double nu = lambda / (2.0 * (lambda + mu));
+    fmt::print(out, "*ELASTIC\n{}, {}\n", real(e), real(nu));
+  } else {
+    throw InputError(m.where,
+                     "material '" + m.name + "' of type '" + m.type +
+                         "' has no Abaqus equivalent in the exporter",
+                     "the Abaqus export knows neo_hookean (*HYPERELASTIC, NEO HOOKE) and "
+                     "linear_elastic (*ELASTIC)");
+  }
+}
+
+void write_amplitude(std::ostream& out, const std::string& name, const Amplitude& a,
+                     double end_time, int points) {
+  fmt::print(out, "*AMPLITUDE, NAME={}\n", name);
+  std::vector<std::pair<double, double>> tv;
+  switch (a.kind) {
+    case AmplitudeKind::Constant:
+      tv = {{0.0, 1.0}, {end_time, 1.0}};
+      break;
+    case AmplitudeKind::Linear:
+      tv = {{0.0, 0.0}, {a.start, 0.0}, {a.end, 1.0}};
+      break;
+    case AmplitudeKind::SmoothStep:
+      fmt::print(out, "** smooth step from {} s to {} s, sampled at {} points\n", real(a.start),
+                 real(a.end), points);
+      if (a.start > 0) tv.emplace_back(0.0, 0.0);
+      for (int i = 0; i < points; ++i) {
+        const double t = a.start + (a.end - a.start) * i / (points - 1);
+        tv.emplace_back(t, evaluate(a, t));
+      }
+      break;
+    case AmplitudeKind::Tabular:
+      for (int i = 0; i < a.num_points; ++i) tv.emplace_back(a.time[i], a.value[i]);
+      break;
+  }
+  // Abaqus wants increasing times; drop repeated ones (a ramp starting at 0).
+  std::vector<std::pair<double, double>> clean;
+  for (const auto& p : tv)
+    if (clean.empty() || p.first > clean.back().first) clean.push_back(p);
+  for (std::size_t i = 0; i < clean.size(); ++i)
+    fmt::print(out, "{}, {}{}", real(clean[i].first), real(clean[i].second),
+               (i + 1) % 4 == 0 || i + 1 == clean.size() ? "\n" : ", ");
+}
+
+/// Rigid-body motions that no prescribed displacement holds, as mode vectors
+/// (tx, ty, tz, rx, ry, rz about `centre`, rotations scaled by `length`).
+std::vector<Eigen::Matrix<double, 6, 1>> free_rigid_modes(const Model& model,
+                                                          const std::vector<bool>& prescribed,
+                                                          const Eigen::Vector3d& centre,
+                                                          double length) {
+  Eigen::Matrix<double, 6, 6> g = Eigen::Matrix<double, 6, 6>::Zero();
+  const std::int64_t n = model.mesh.num_nodes();
+  for (std::int64_t i = 0; i < n; ++i) {
+    const auto x = model.mesh.node(i);
+    const Eigen::Vector3d r = (Eigen::Vector3d(x[0], x[1], x[2]) - centre) / length;
+    for (int k = 0; k < 3; ++k) {
+      if (!prescribed[3 * i + k]) continue;
+      Eigen::Matrix<double, 6, 1> row = Eigen::Matrix<double, 6, 1>::Zero();
+      row[k] = 1.0;
+      // u_k = t_k + (w x r)_k = t_k + eps_kjl w_j r_l
+      const Eigen::Vector3d e = Eigen::Vector3d::Unit(k);
+      const Eigen::Vector3d dw = r.cross(e);  // d(w x r)_k / dw = r x e_k
+      row.tail<3>() = dw;
+      g += row * row.transpose();
+    }
+  }
+  Eigen::SelfAdjointEigenSolver<Eigen::Matrix<double, 6, 6>> eig(g);
+  const double scale = std::max(1.0, eig.eigenvalues().maxCoeff());
+  std::vector<Eigen::Matrix<double, 6, 1>> modes;
+  for (int j = 0; j < 6; ++j)
+    if (eig.eigenvalues()[j] < 1e-9 * scale) modes.push_back(eig.eigenvectors().col(j));
+  return modes;
+}
+
+const char* kModeNames[6] = {"translation x",    "translation y",    "translation z",
+                             "rotation about x", "rotation about y", "rotation about z"};
+
+}  // namespace
+
+AbaqusExportOptions::Step parse_abaqus_step(const std::string& name) {
+  if (name == "static") return AbaqusExportOptions::Step::Static;
+  if (name == "dynamic") return AbaqusExportOptions::Step::Dynamic;
+  if (name == "explicit") return AbaqusExportOptions::Step::Explicit;
+  throw InputError({"<command line>", 0, 0}, "unknown step '" + name + "'",
+                   "use static, dynamic or explicit");
+}
+
+AbaqusExportReport write_abaqus_deck(const Model& model, const AbaqusExportOptions& options,
+                                     std::ostream& out) {
+  using Step = AbaqusExportOptions::Step;
+  const CaseSpec& spec = model.spec;
+  AbaqusExportReport report;
+  for (const ModelBlock& b : model.blocks) element_type(b);  // refuse before writing anything
+
+  fmt::print(out, "*HEADING\nfem case {} ({})\n", spec.name, spec.file);
+  fmt::print(out, "** written by {}\n** units: SI (m, kg, s, N, Pa)\n",
+             options.source.empty() ? "fem export" : options.source);
+  fmt::print(out, "*NODE, NSET=NALL\n");
+  for (std::int64_t i = 0; i < model.mesh.num_nodes(); ++i) {
+    const auto x = model.mesh.node(i);
+    fmt::print(out, "{}, {}, {}, {}\n", i + 1, real(x[0]), real(x[1]), real(x[2]));
+  }
+  for (const ModelBlock& b : model.blocks) {
+    const int npe = b.element->num_nodes;
+    fmt::print(out, "*ELEMENT, TYPE={}, ELSET={}\n", element_type(b), b.spec->name);
+    for (std::int64_t e = 0; e < b.num_elements(); ++e) {
+      fmt::print(out, "{}", b.first_element + e + 1);
+      for (int a = 0; a < npe; ++a) fmt::print(out, ", {}", b.connectivity[e * npe + a] + 1);
+      fmt::print(out, "\n");
+    }
+    if (b.element->name == std::string("hex8r"))
+      fmt::print(out,
+                 "** fem's hourglass control (coefficient {}) is Flanagan-Belytschko; the "
+                 "target code uses its own\n",
+                 real(b.spec->hourglass_coefficient));
+  }
+  for (const auto& [name, ids] : model.mesh.node_sets) {
+    if (ids.empty()) continue;
+    fmt::print(out, "*NSET, NSET={}\n", name);
+    write_ids(out, ids);
+  }
+  // Elements around each single-node history set (for *EL PRINT).
+  for (const HistorySpec& h : spec.output.histories) {
+    const auto& ids = model.mesh.node_sets.at(h.set);
+    if (ids.size() != 1) continue;
+    std::vector<std::int32_t> elements;
+    for (const ModelBlock& b : model.blocks) {
+      const int npe = b.element->num_nodes;
+      for (std::int64_t e = 0; e < b.num_elements(); ++e)
+        for (int a = 0; a < npe; ++a)
+          if (b.connectivity[e * npe + a] == ids.front())
+            elements.push_back(static_cast<std::int32_t>(b.first_element + e));
+    }
+    fmt::print(out, "*ELSET, ELSET={}_ELEMENTS\n", h.set);
+    write_ids(out, elements);
+  }
+  std::set<std::string> materials_written;
+  for (const ModelBlock& b : model.blocks) {
+    if (materials_written.insert(b.material_spec->name).second) write_material(out, b);
+    fmt::print(out, "*SOLID SECTION, ELSET={}, MATERIAL={}\n", b.spec->name, b.material_spec->name);
+  }
+
+  const double end = spec.solver.end_time;
+  std::set<std::string> amplitudes;
+  for (const auto& bc : spec.boundary_conditions) amplitudes.insert(bc.amplitude);
+  for (const auto& l : spec.loads) amplitudes.insert(l.amplitude);
+  if (spec.gravity) amplitudes.insert(spec.gravity->amplitude);
+  for (const std::string& a : amplitudes)
+    write_amplitude(out, a, spec.amplitudes.at(a).curve, end, options.amplitude_points);
+
+  if (!spec.initial_velocities.empty()) {
+    fmt::print(out, "*INITIAL CONDITIONS, TYPE=VELOCITY\n");
+    for (const auto& v : spec.initial_velocities)
+      for (int k = 0; k < 3; ++k)
+        if (v.velocity[k] != 0.0)
+          fmt::print(out, "{}, {}, {}\n", v.set, k + 1, real(v.velocity[k]));
+  }
+
+  // Prescribed dofs, for the rigid-body check of a static step.
+  std::vector<bool> prescribed(static_cast<std::size_t>(3 * model.mesh.num_nodes()), false);
+  for (const auto& bc : spec.boundary_conditions)
+    for (const std::int32_t node : model.mesh.node_sets.at(bc.set))
+      for (int k = 0; k < 3; ++k)
+        if (bc.constrained[k]) prescribed[3 * node + k] = true;
+  if (options.step == Step::Static) {
+    const auto box = model.mesh.bounds();
+    const Eigen::Vector3d lo(box[0][0], box[0][1], box[0][2]), hi(box[1][0], box[1][1], box[1][2]);
+    const Eigen::Vector3d centre = 0.5 * (lo + hi);
+    const double length = std::max(1e-30, (hi - lo).norm());
+    const auto modes = free_rigid_modes(model, prescribed, centre, length);
+    if (!modes.empty()) {
+      // Hold each free motion the way fem's explicit solution keeps it: no net force or moment
+      // acts along it, so the mass-weighted mean of the motion stays zero. One *EQUATION per
+      // mode over all nodes, reduced so that each equation's first (eliminated) term appears in
+      // no other equation.
+      const std::vector<double> mass = setup_explicit(model).system.lumped_mass;
+      const std::int64_t n = model.mesh.num_nodes();
+      std::vector<std::vector<double>> rows;
+      for (const auto& c : modes) {
+        std::vector<double> row(static_cast<std::size_t>(3 * n), 0.0);
+        for (std::int64_t i = 0; i < n; ++i) {
+          const auto x = model.mesh.node(i);
+          const Eigen::Vector3d r = (Eigen::Vector3d(x[0], x[1], x[2]) - centre) / length;
+          const Eigen::Vector3d u = c.head<3>() + c.tail<3>().cross(r);
+          for (int k = 0; k < 3; ++k)
+            if (!prescribed[3 * i + k]) row[3 * i + k] = mass[i] * u[k];
+        }
+        rows.push_back(std::move(row));
+      }
+      std::vector<std::size_t> pivots;
+      for (std::size_t j = 0; j < rows.size(); ++j) {
+        std::size_t p = 0;
+        for (std::size_t d = 0; d < rows[j].size(); ++d)
+          if (std::abs(rows[j][d]) > std::abs(rows[j][p])) p = d;
+        for (std::size_t r = 0; r < rows.size(); ++r) {
+          if (r == j || rows[r][p] == 0.0) continue;
+          const double f = rows[r][p] / rows[j][p];
+          for (std::size_t d = 0; d < rows[r].size(); ++d) rows[r][d] -= f * rows[j][d];
+          rows[r][p] = 0.0;
+        }
+        pivots.push_back(p);
+      }
+      std::string names;
+      for (const auto& c : modes) {
+        int k = 0;
+        c.cwiseAbs().maxCoeff(&k);
+        names += (names.empty() ? "" : ", ") + std::string(kModeNames[k]);
+      }
+      fmt::print(out,
+                 "** The case leaves {} rigid-body motion(s) free ({}), which a static solve "
+                 "cannot: each is\n** held by an equation setting its mass-weighted mean to "
+                 "zero, as in fem's explicit run.\n",
+                 modes.size(), names);
+      report.notes.push_back(fmt::format(
+          "static step: {} free rigid-body motion(s) ({}) held by mass-weighted *EQUATION "
+          "constraints",
+          modes.size(), names));
+      report.held_rigid_body_modes = static_cast<int>(modes.size());
+      for (std::size_t j = 0; j < rows.size(); ++j) {
+        std::vector<std::size_t> terms{pivots[j]};
+        const double big = std::abs(rows[j][pivots[j]]);
+        for (std::size_t d = 0; d < rows[j].size(); ++d)
+          if (d != pivots[j] && std::abs(rows[j][d]) > 1e-12 * big) terms.push_back(d);
+        fmt::print(out, "*EQUATION\n{}\n", terms.size());
+        for (std::size_t t = 0; t < terms.size(); ++t)
+          fmt::print(out, "{}, {}, {}{}", terms[t] / 3 + 1, terms[t] % 3 + 1,
+                     real(rows[j][terms[t]] / big),
+                     (t + 1) % 4 == 0 || t + 1 == terms.size() ? "\n" : ", ");
+      }
+    }
+  }
+
+  // The step.
+  const bool nlgeom =
+      std::any_of(model.blocks.begin(), model.blocks.end(),
+                  [](const ModelBlock& b) { return !b.material->host.small_strain; });
+  const double inc = end / options.intervals;
+  fmt::print(out, "**\n*STEP{}, INC={}\n", nlgeom ? ", NLGEOM" : "", 100 * options.intervals);
+  switch (options.step) {
+    case Step::Static:
+      fmt::print(out, "*STATIC, DIRECT\n{}, {}\n", real(inc), real(end));
+      break;
+    case Step::Dynamic:
+      fmt::print(out, "*DYNAMIC, DIRECT\n{}, {}\n", real(inc), real(end));
+      break;
+    case Step::Explicit:
+      fmt::print(out, "*DYNAMIC, EXPLICIT\n{}, {}\n", real(inc), real(end));
+      break;
+  }
+  if (spec.solver.mass_damping > 0)
+    fmt::print(out, "** fem's mass-proportional damping ({} 1/s) is not exported\n",
+               real(spec.solver.mass_damping));
+  for (const auto& bc : spec.boundary_conditions) {
+    fmt::print(out, "*BOUNDARY, AMPLITUDE={}\n", bc.amplitude);
+    for (int k = 0; k < 3; ++k)
+      if (bc.constrained[k])
+        fmt::print(out, "{}, {}, {}, {}\n", bc.set, k + 1, k + 1, real(bc.value[k]));
+  }
+  for (const auto& l : spec.loads) {
+    fmt::print(out, "*CLOAD, AMPLITUDE={}\n", l.amplitude);
+    for (int k = 0; k < 3; ++k)
+      if (l.force[k] != 0.0) fmt::print(out, "{}, {}, {}\n", l.set, k + 1, real(l.force[k]));
+  }
+  if (spec.gravity) {
+    const auto& g = spec.gravity->acceleration;
+    const double mag = std::sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+    if (mag > 0) {
+      fmt::print(out, "*DLOAD, AMPLITUDE={}\n", spec.gravity->amplitude);
+      for (const ModelBlock& b : model.blocks)
+        fmt::print(out, "{}, GRAV, {}, {}, {}, {}\n", b.spec->name, real(mag), real(g[0] / mag),
+                   real(g[1] / mag), real(g[2] / mag));
+    }
+  }
+  // Outputs: every history set's displacements (and reaction totals), stress and strain of the
+  // elements around the set's first node.
+  for (const HistorySpec& h : spec.output.histories) {
+    const auto& ids = model.mesh.node_sets.at(h.set);
+    if (ids.empty()) continue;
+    fmt::print(out, "*NODE PRINT, NSET={}\nU\n", h.set);
+    if (std::find(h.quantities.begin(), h.quantities.end(), "reaction_force") != h.quantities.end())
+      fmt::print(out, "*NODE PRINT, NSET={}, TOTALS=ONLY\nRF\n", h.set);
+  }
+  for (const HistorySpec& h : spec.output.histories)
+    if (model.mesh.node_sets.at(h.set).size() == 1)
+      fmt::print(out, "*EL PRINT, ELSET={}_ELEMENTS\nS, E\n", h.set);
+  fmt::print(out, "*END STEP\n");
+  return report;
+}
+
+}  // namespace fem

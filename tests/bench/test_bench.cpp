@@ -1,0 +1,190 @@
+// `fem bench` end to end on the CPU backends: files, agreement check, unavailable backends, and
+// the CalculiX peer on a small cube.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include <fem/plugin_registry.hpp>
+
+#include "support/run_fem.hpp"
+
+namespace {
+namespace fs = std::filesystem;
+using fem::test::run_fem;
+using nlohmann::json;
+
+const std::string kCube = std::string(FEM_TEST_DATA_DIR) + "/small_cube.yaml";
+const std::string kCalculixCube = std::string(FEM_TEST_DATA_DIR) + "/calculix_cube.yaml";
+const std::string kFast = " --steps 20 --repeats 2 --warmup 5";
+
+std::string temp_dir(const std::string& name) {
+  return fem::test::fresh_temp_dir("fem_bench_test", name);
+}
+
+json read_json(const std::string& path) {
+  return json::parse(fem::test::read_text(path));
+}
+
+/// The second CPU backend to compare with the reference: kokkos when it is built, else the
+/// reference listed twice (which the bench runs twice and compares, labelled openmp#2).
+std::string second_cpu_backend() {
+  const fem::PluginRegistry plugins;
+  return plugins.find("backend", "kokkos") ? "kokkos" : "openmp#2";
+}
+std::string backend_list() {
+  return second_cpu_backend() == "kokkos" ? "openmp,kokkos" : "openmp,openmp";
+}
+
+const json* run_of(const json& j, const std::string& label, const std::string& precision) {
+  for (const json& r : j["runs"])
+    if (r["label"] == label && r["precision"] == precision) return &r;
+  return nullptr;
+}
+
+TEST(Bench, CpuBackendsWriteJsonCsvAndPlotsAndAgree) {
+  const std::string out = temp_dir("files");
+  const auto r = run_fem("bench " + kCube + " --backends " + backend_list() +
+                         ",cuda --precision single,double" + kFast + " --output " + out);
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_TRUE(fs::exists(out + "/bench.csv"));
+  EXPECT_TRUE(fs::exists(out + "/throughput.png")) << r.output;
+  const json j = read_json(out + "/bench.json");
+  EXPECT_TRUE(j["agree"].get<bool>());
+  for (const std::string p : {"single", "double"}) {
+    const json* ref = run_of(j, "openmp", p);
+    ASSERT_NE(ref, nullptr) << p;
+    EXPECT_EQ((*ref)["status"], "ok");
+    EXPECT_EQ((*ref)["agreement"], "reference");
+    EXPECT_EQ((*ref)["elements"], 27);
+    EXPECT_EQ((*ref)["total_steps"], 5 + 2 * 20);
+    EXPECT_GT((*ref)["element_steps_per_s"].get<double>(), 0.0);
+    EXPECT_GT((*ref)["effective_gb_per_s"].get<double>(), 0.0);
+    EXPECT_GT((*ref)["host_peak_bytes"].get<double>(), 0.0);
+    EXPECT_GT((*ref)["backend_memory_bytes"].get<double>(), 0.0);
+    EXPECT_LE((*ref)["min_step_s"].get<double>(), (*ref)["median_step_s"].get<double>());
+    const json* other = run_of(j, second_cpu_backend(), p);
+    ASSERT_NE(other, nullptr);
+    EXPECT_EQ((*other)["agreement"], "ok") << other->dump();
+    EXPECT_LE((*other)["max_deviation"].get<double>(), (*other)["tolerance"].get<double>());
+  }
+  // Bytes per element-step: single moves less than double.
+  EXPECT_LT((*run_of(j, "openmp", "single"))["bytes_per_element_step"].get<double>(),
+            (*run_of(j, "openmp", "double"))["bytes_per_element_step"].get<double>());
+  // Without a GPU (or without the CUDA build) cuda is listed with its reason, not dropped.
+  const json* cuda = run_of(j, "cuda", "single");
+  ASSERT_NE(cuda, nullptr);
+  if ((*cuda)["status"] != "ok") {
+    EXPECT_EQ((*cuda)["status"], "unavailable");
+    EXPECT_FALSE((*cuda)["reason"].get<std::string>().empty());
+    EXPECT_NE(r.output.find("cuda       single unavailable: "), std::string::npos) << r.output;
+  }
+  fs::remove_all(out);
+}
+
+TEST(Bench, UnknownBackendIsListedAsUnavailable) {
+  const std::string out = temp_dir("unknown");
+  const auto r = run_fem("bench " + kCube + " --backends openmp,warp_drive --precision double" +
+                         kFast + " --no-plots --output " + out);
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("warp_drive double unavailable: not built"), std::string::npos)
+      << r.output;
+  EXPECT_FALSE(fs::exists(out + "/throughput.png"));  // --no-plots
+  fs::remove_all(out);
+}
+
+TEST(Bench, PerturbedBackendFailsTheAgreementCheck) {
+  const std::string out = temp_dir("perturbed");
+  const std::string label = second_cpu_backend();
+  const auto r = run_fem("bench " + kCube + " --backends " + backend_list() +
+                             " --precision single,double" + kFast + " --no-plots --output " + out,
+                         "FEM_BENCH_TEST_PERTURB=" + label + "=1e-4");
+  EXPECT_EQ(r.code, 4) << r.output;
+  EXPECT_NE(r.output.find("DISAGREES"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("FEM_BENCH_TEST_PERTURB"), std::string::npos) << r.output;
+  const json j = read_json(out + "/bench.json");
+  EXPECT_FALSE(j["agree"].get<bool>());
+  for (const std::string p : {"single", "double"}) {
+    const json* other = run_of(j, label, p);
+    ASSERT_NE(other, nullptr);
+    EXPECT_EQ((*other)["agreement"], "DISAGREES");
+    EXPECT_NEAR((*other)["max_deviation"].get<double>(), 1e-4, 2e-5);
+  }
+  // Below the tolerance the same hook passes: the check is a threshold, not a tripwire.
+  const auto small = run_fem("bench " + kCube + " --backends " + backend_list() +
+                                 " --precision double" + kFast + " --no-plots --output " + out,
+                             "FEM_BENCH_TEST_PERTURB=" + label + "=1e-12");
+  EXPECT_EQ(small.code, 0) << small.output;
+  fs::remove_all(out);
+}
+
+TEST(Bench, SizeSweepDrawsAScalingCurve) {
+  const std::string out = temp_dir("sizes");
+  const auto r = run_fem("bench " + kCube + " --backends openmp --precision single --sizes 2,3" +
+                         kFast + " --output " + out);
+  ASSERT_EQ(r.code, 0) << r.output;
+  const json j = read_json(out + "/bench.json");
+  ASSERT_EQ(j["runs"].size(), 2u);
+  EXPECT_EQ(j["runs"][0]["elements"], 8);
+  EXPECT_EQ(j["runs"][1]["elements"], 27);
+  EXPECT_TRUE(fs::exists(out + "/scaling.png")) << r.output;
+  fs::remove_all(out);
+}
+
+TEST(Bench, BadOptionsGiveOneClearError) {
+  const auto r = run_fem("bench " + kCube + " --backends openmp --set mesh.divisions=two");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("divisions"), std::string::npos) << r.output;
+}
+
+/// The exported deck solved by CalculiX (static, NLGEOM) against fem's explicit run: the corner
+/// node's displacement over the whole loading within 0.5 %.
+void expect_calculix_agrees(const std::string& name, const std::string& sets) {
+  const std::string out = temp_dir(name);
+  const auto r = run_fem("bench " + kCalculixCube + sets +
+                         " --backends openmp --precision double --steps 5 --repeats 1 --warmup 0"
+                         " --no-plots --peer calculix --output " +
+                         out);
+  ASSERT_EQ(r.code, 0) << r.output;
+  const json j = read_json(out + "/bench.json");
+  ASSERT_EQ(j["peers"].size(), 1u);
+  const json& peer = j["peers"][0];
+  ASSERT_EQ(peer["status"], "ok") << peer.dump(1);
+  EXPECT_EQ(peer["levels"].size(), 20u);
+  EXPECT_LE(peer["max_deviation"].get<double>(), 0.005) << peer.dump(1);
+  EXPECT_GT(peer["peer_wall_s"].get<double>(), 0.0);
+  // The final state is the top face 10 mm down; the corner moves outwards.
+  const json& last = peer["levels"].back();
+  EXPECT_NEAR(last["peer"][2].get<double>(), -0.01, 1e-9);
+  EXPECT_GT(last["fem"][0].get<double>(), 1e-3);
+  EXPECT_NE(r.output.find("peer calculix"), std::string::npos) << r.output;
+  fs::remove_all(out);
+}
+
+TEST(BenchCalculix, Hex8rCubeAgreesWithCalculix) {
+  expect_calculix_agrees("hex8r", "");
+}
+
+TEST(BenchCalculix, Tet4CubeAgreesWithCalculix) {
+  expect_calculix_agrees("tet4",
+                         " --set mesh.cells=tet4 --set blocks.0.element=tet4 --set "
+                         "mesh.divisions=2");
+}
+
+TEST(BenchCalculix, PeerDisagreementBeyondToleranceFails) {
+  // A deliberately impossible tolerance: the command must report it and exit 4.
+  const std::string out = temp_dir("strict");
+  const auto r = run_fem("bench " + kCalculixCube +
+                         " --set mesh.divisions=2 --backends openmp --precision double --steps 5"
+                         " --repeats 1 --no-plots --peer calculix --peer-tolerance 1e-12"
+                         " --output " +
+                         out);
+  EXPECT_EQ(r.code, 4) << r.output;
+  EXPECT_NE(r.output.find("DISAGREES"), std::string::npos) << r.output;
+  fs::remove_all(out);
+}
+
+}  // namespace

@@ -1,0 +1,139 @@
+// The Abaqus deck writer and the CalculiX .dat reader (ccx itself runs in tests/bench).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fem/error.hpp>
+#include <fem/export/abaqus_writer.hpp>
+#include <fem/export/calculix_results.hpp>
+
+#include "support/case_runner.hpp"
+
+namespace {
+
+const char* kCube = R"(
+name: deck
+mesh: {generator: box, cells: hex8, size: [1, 1, 1], divisions: 2}
+materials:
+  soft: {type: neo_hookean, density: 1000, shear_modulus: 1000, bulk_modulus: 50000}
+blocks: [{name: body, element: hex8r, material: soft}]
+node_sets:
+  bottom: {plane: {point: [0, 0, 0], normal: [0, 0, 1]}}
+  top: {plane: {point: [0, 0, 1], normal: [0, 0, 1]}}
+  corner: {sphere: {center: [1, 1, 1], radius: 1.0e-6}}
+amplitudes:
+  ramp: {type: smooth_step, start: 0.0, end: 2.0}
+boundary_conditions:
+  - {set: bottom, fixed: [z]}
+  - {set: top, displacement: {z: -0.1}, amplitude: ramp}
+solver: {end_time: 2.0}
+output:
+  histories: [{name: corner, set: corner, quantities: [displacement]}]
+)";
+
+struct Deck {
+  std::string text;
+  fem::AbaqusExportReport report;
+};
+
+Deck export_deck(const std::vector<fem::CaseOverride>& overrides = {},
+                 fem::AbaqusExportOptions options = {}) {
+  fem::test::PreparedRun run = fem::test::prepare(kCube, overrides);
+  std::ostringstream out;
+  Deck d;
+  d.report = fem::write_abaqus_deck(run.model, options, out);
+  d.text = out.str();
+  return d;
+}
+
+bool has(const std::string& text, const std::string& what) {
+  return text.find(what) != std::string::npos;
+}
+
+TEST(AbaqusWriter, NeoHookeanConstantsMatchFemsEnergy) {
+  const Deck d = export_deck();
+  // C10 = mu / 2, D1 = 2 / K.
+  EXPECT_TRUE(has(d.text, "*HYPERELASTIC, NEO HOOKE\n500, 4e-05\n")) << d.text;
+  EXPECT_TRUE(has(d.text, "*DENSITY\n1000\n"));
+  EXPECT_TRUE(has(d.text, "*ELEMENT, TYPE=C3D8R, ELSET=body\n1, 1, 2, 5, 4, 10, 11, 14, 13\n"))
+      << d.text;
+  EXPECT_TRUE(has(d.text, "*STEP, NLGEOM"));
+  EXPECT_TRUE(has(d.text, "*STATIC, DIRECT\n0.1, 2\n"));
+  EXPECT_TRUE(has(d.text, "*BOUNDARY, AMPLITUDE=ramp\ntop, 3, 3, -0.1\n"));
+  EXPECT_TRUE(has(d.text, "*NODE PRINT, NSET=corner\nU\n"));
+  EXPECT_TRUE(has(d.text, "*EL PRINT, ELSET=corner_ELEMENTS\nS, E\n"));
+  // The smooth step is sampled: half way it is 0.5.
+  EXPECT_TRUE(has(d.text, "1, 0.5")) << d.text;
+}
+
+TEST(AbaqusWriter, StaticStepHoldsOnlyTheFreeRigidBodyMotions) {
+  // Bottom held in z only: x, y translation and rotation about z are free.
+  EXPECT_EQ(export_deck().report.held_rigid_body_modes, 3);
+  EXPECT_EQ(export_deck().report.notes.size(), 1u);
+  // Clamped bottom: nothing free, no equations.
+  const Deck clamped = export_deck({{"boundary_conditions.0.fixed", "[x, y, z]"}});
+  EXPECT_EQ(clamped.report.held_rigid_body_modes, 0);
+  EXPECT_FALSE(has(clamped.text, "*EQUATION"));
+  // A dynamic step needs no such constraints.
+  fem::AbaqusExportOptions dynamic;
+  dynamic.step = fem::AbaqusExportOptions::Step::Dynamic;
+  const Deck d = export_deck({}, dynamic);
+  EXPECT_EQ(d.report.held_rigid_body_modes, 0);
+  EXPECT_TRUE(has(d.text, "*DYNAMIC, DIRECT\n"));
+}
+
+TEST(AbaqusWriter, TetrahedraAndLinearElasticity) {
+  const Deck d = export_deck({{"mesh.cells", "tet4"},
+                              {"blocks.0.element", "tet4"},
+                              {"materials.soft",
+                               "{type: linear_elastic, youngs_modulus: 2500, "
+                               "poisson_ratio: 0.25}"}});
+  EXPECT_TRUE(has(d.text, "*ELEMENT, TYPE=C3D4, ELSET=body\n")) << d.text;
+  EXPECT_TRUE(has(d.text, "*ELASTIC\n2500, 0.25\n")) << d.text;
+  EXPECT_FALSE(has(d.text, "NLGEOM"));  // fem's linear law is geometrically linear
+}
+
+TEST(AbaqusWriter, WhatHasNoEquivalentIsRefusedWithTheLocation) {
+  try {
+    export_deck({{"materials.soft.type", "saint_venant_kirchhoff"}});
+    FAIL() << "expected an InputError";
+  } catch (const fem::InputError& e) {
+    EXPECT_TRUE(has(e.what(), "saint_venant_kirchhoff")) << e.what();
+    EXPECT_TRUE(has(e.what(), "<test>:")) << e.what();
+  }
+}
+
+TEST(CalculixResults, ReadsNodeTablesAndSkipsOthers) {
+  const std::string path =
+      (std::filesystem::temp_directory_path() / ("fem_ccx_" + std::to_string(::getpid()) + ".dat"))
+          .string();
+  std::ofstream(path) << R"(
+ displacements (vx,vy,vz) for set CORNER and time  0.2500000E+00
+
+        27  6.028245E-04 -2.077505E-05 -5.000000E-04
+
+ stresses (elem, integ.pnt.,sxx,syy,szz,sxy,sxz,syz) for set CORNER_ELEMENTS and time  0.2500000E+00
+
+         8   1 -1.0E+01 -2.0E+01 -3.0E+01 0.0E+00 0.0E+00 0.0E+00
+
+ displacements (vx,vy,vz) for set TOP and time  0.5000000E+00
+
+         1  1.0E-03  2.0E-03 -1.0E-03
+         2  4.0E-03  5.0E-03 -1.0E-03
+)";
+  const auto tables = fem::read_calculix_dat(path);
+  std::filesystem::remove(path);
+  ASSERT_EQ(tables.size(), 3u);
+  EXPECT_EQ(tables[0].quantity, "displacements");
+  EXPECT_EQ(tables[0].set, "CORNER");
+  EXPECT_DOUBLE_EQ(tables[0].time, 0.25);
+  EXPECT_DOUBLE_EQ(tables[0].values.at(27)[0], 6.028245e-4);
+  EXPECT_EQ(tables[1].quantity, "stresses");
+  EXPECT_EQ(tables[2].values.size(), 2u);
+  EXPECT_DOUBLE_EQ(tables[2].values.at(2)[1], 5e-3);
+  EXPECT_THROW(fem::read_calculix_dat(path), fem::Error);
+}
+
+}  // namespace

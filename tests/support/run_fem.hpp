@@ -1,0 +1,48 @@
+// Test helpers: run the built `fem` program and read what it wrote.
+#pragma once
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace fem::test {
+
+struct FemResult {
+  int code;
+  std::string output;  // stdout and stderr
+};
+
+/// Runs `<build>/bin/fem args` through the shell (so args may set variables before it).
+inline FemResult run_fem(const std::string& args, const std::string& env = "") {
+  const std::string cmd =
+      env + (env.empty() ? "" : " ") + std::string(FEM_BINARY_DIR) + "/bin/fem " + args + " 2>&1";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  std::string out;
+  std::array<char, 4096> buf{};
+  while (pipe && fgets(buf.data(), buf.size(), pipe)) out += buf.data();
+  const int status = pipe ? pclose(pipe) : -1;
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+/// A fresh, empty folder under the system's temporary directory.
+inline std::string fresh_temp_dir(const std::string& prefix, const std::string& name) {
+  const std::filesystem::path p = std::filesystem::temp_directory_path() /
+                                  (prefix + "_" + name + "_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(p);
+  return p.string();
+}
+
+inline std::string read_text(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+}  // namespace fem::test
