@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 
@@ -140,6 +141,25 @@ TEST(Bench, BadOptionsGiveOneClearError) {
   EXPECT_NE(r.output.find("divisions"), std::string::npos) << r.output;
 }
 
+/// Whether the CalculiX peer can run: FEM_CCX or `ccx` on PATH. The project's set-up installs it
+/// (scripts/test.sh sets FEM_TEST_REQUIRE_CALCULIX=1, so there a missing ccx fails the tests);
+/// elsewhere (the GPU machine has no calculix-ccx) the peer tests skip and say why.
+bool calculix_available() {
+  if (const char* env = std::getenv("FEM_CCX"); env && *env) return fs::exists(env);
+  return std::system("command -v ccx > /dev/null 2>&1") == 0;
+}
+
+/// The peer tests: skipped, saying why, where CalculiX is missing and not required.
+class BenchCalculix : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const char* required = std::getenv("FEM_TEST_REQUIRE_CALCULIX");
+    if (!calculix_available() && !(required && std::string(required) == "1"))
+      GTEST_SKIP() << "CalculiX (ccx) is not installed here: `apt install calculix-ccx` "
+                      "(scripts/install-dependencies.sh does) to run the peer tests";
+  }
+};
+
 /// The exported deck solved by CalculiX (static, NLGEOM) against fem's explicit run: the corner
 /// node's displacement over the whole loading within 0.5 %.
 void expect_calculix_agrees(const std::string& name, const std::string& sets) {
@@ -164,17 +184,17 @@ void expect_calculix_agrees(const std::string& name, const std::string& sets) {
   fs::remove_all(out);
 }
 
-TEST(BenchCalculix, Hex8rCubeAgreesWithCalculix) {
+TEST_F(BenchCalculix, Hex8rCubeAgreesWithCalculix) {
   expect_calculix_agrees("hex8r", "");
 }
 
-TEST(BenchCalculix, Tet4CubeAgreesWithCalculix) {
+TEST_F(BenchCalculix, Tet4CubeAgreesWithCalculix) {
   expect_calculix_agrees("tet4",
                          " --set mesh.cells=tet4 --set blocks.0.element=tet4 --set "
                          "mesh.divisions=2");
 }
 
-TEST(BenchCalculix, PeerDisagreementBeyondToleranceFails) {
+TEST_F(BenchCalculix, PeerDisagreementBeyondToleranceFails) {
   // A deliberately impossible tolerance: the command must report it and exit 4.
   const std::string out = temp_dir("strict");
   const auto r = run_fem("bench " + kCalculixCube +
