@@ -268,6 +268,35 @@ std::string gib(double bytes) {
   return buf;
 }
 
+/// Whether the read-only per-element arrays go to the device component-major (structure of
+/// arrays, the default) or as the host's records: FEM_CUDA_ELEMENT_LAYOUT=records keeps the
+/// records, for measuring one against the other with the same build (docs/performance.md).
+bool component_major_elements() {
+  const char* env = std::getenv("FEM_CUDA_ELEMENT_LAYOUT");
+  if (!env || !*env || std::string(env) == "soa") return true;
+  if (std::string(env) == "records") return false;
+  throw Error("FEM_CUDA_ELEMENT_LAYOUT='" + std::string(env) +
+              "' is not a layout: use soa (the default) or records");
+}
+
+/// Row stride of the component-major layout: the element count rounded up to 32, so that every
+/// row starts on a 128-byte line and a warp's 32 elements read whole lines.
+std::int64_t element_row_stride(std::int64_t elements) {
+  return (elements + 31) / 32 * 32;
+}
+
+/// Records [e][c] (the same number of entries per element) rearranged as rows [c][e] of `stride`.
+template <class V>
+std::vector<V> component_major(const std::vector<V>& records, std::int64_t elements,
+                               std::int64_t stride) {
+  if (records.empty() || elements == 0) return records;
+  const auto size = static_cast<std::int64_t>(records.size()) / elements;
+  std::vector<V> rows(static_cast<std::size_t>(size * stride), V(0));
+  for (std::int64_t e = 0; e < elements; ++e)
+    for (std::int64_t c = 0; c < size; ++c) rows[c * stride + e] = records[e * size + c];
+  return rows;
+}
+
 int selected_device() {
   const char* env = std::getenv("FEM_CUDA_DEVICE");
   return env && *env ? std::atoi(env) : 0;
@@ -282,6 +311,8 @@ struct DeviceBlock {
   ForceLaunch<T> forces = nullptr;
   EvaluateLaunch<T> evaluate = nullptr;
   PressureLaunch<T> pressure = nullptr;  ///< averaged-nodal-pressure blocks only
+  /// ElementPassArgs::element_stride of the arrays above (0: records).
+  std::int64_t element_stride = 0;
 };
 
 template <class T>
@@ -293,10 +324,19 @@ class ExplicitProblemImpl final : public ExplicitProblem {
       const MaterialKernels& k = kernels::checked_material_kernels<MaterialKernels>(b, "cuda");
       DeviceBlock<T> d;
       d.system = &b;
-      d.connectivity.upload(b.connectivity);
-      d.gradients.upload(b.shape_gradients);
-      d.volumes.upload(b.quadrature_volumes);
-      d.hourglass_vectors.upload(b.hourglass_vectors);
+      if (component_major_elements()) {
+        d.element_stride = element_row_stride(b.num_elements);
+        d.connectivity.upload(component_major(b.connectivity, b.num_elements, d.element_stride));
+        d.gradients.upload(component_major(b.shape_gradients, b.num_elements, d.element_stride));
+        d.volumes.upload(component_major(b.quadrature_volumes, b.num_elements, d.element_stride));
+        d.hourglass_vectors.upload(
+            component_major(b.hourglass_vectors, b.num_elements, d.element_stride));
+      } else {
+        d.connectivity.upload(b.connectivity);
+        d.gradients.upload(b.shape_gradients);
+        d.volumes.upload(b.quadrature_volumes);
+        d.hourglass_vectors.upload(b.hourglass_vectors);
+      }
       d.hourglass_base.upload(b.hourglass_base);
       d.hourglass_stiffness.upload(b.hourglass_stiffness);
       d.params.upload(b.material_params);
@@ -629,7 +669,8 @@ class ExplicitProblemImpl final : public ExplicitProblem {
         s.pressure_offset >= 0 ? element_pressure_.data() + s.pressure_offset : nullptr,
         nullptr,
         nodal_pressure_.data_or_null(),
-        nullptr};
+        nullptr,
+        b.element_stride};
   }
 
   /// Averaged nodal pressure, passes 1 and 2 (fem/kernels/averaged_pressure.hpp), enqueued on

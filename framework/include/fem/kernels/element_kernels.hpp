@@ -20,8 +20,27 @@ inline constexpr int kMaxNodesPerElement = 27;
 /// Largest per-quadrature-point material state (history variables).
 inline constexpr int kMaxMaterialState = 16;
 
+/// One element's entries of a per-element array: entry c is data[c * stride], `data` pointing at
+/// the element's first entry. See ElementPassArgs::element_stride.
+template <class V>
+struct ElementRecord {
+  V* data;
+  std::int64_t stride;
+  FEM_INLINE V& operator[](std::int64_t c) const { return data[c * stride]; }
+  /// The entries from c on (one quadrature point's block of a record, say).
+  FEM_INLINE ElementRecord from(std::int64_t c) const { return {data + c * stride, stride}; }
+};
+
 /// Inputs and outputs of one block's element pass, in the run's precision T. All pointers refer
 /// to the backend's memory (host for OpenMP, device for CUDA).
+///
+/// The read-only per-element arrays (connectivity, gradients, volumes, hourglass_vectors) are
+/// written below as records [e][c]; a backend may instead store them component-major, [c][e]
+/// with a row stride of element_stride >= num_elements (structure of arrays). That is the CUDA
+/// backend's layout: the 32 threads of a warp, one element each, then read one 128-byte line
+/// per entry instead of 32 records' worth of lines. Material state and the per-slot forces stay
+/// records (a material law takes its state as one pointer; the node pass reads a slot's three
+/// forces together).
 template <class T>
 struct ElementPassArgs {
   std::int64_t num_elements;
@@ -51,6 +70,15 @@ struct ElementPassArgs {
   /// Pass 3 reads the nodal pressures [node] and, if set, the nodal volume ratios (results).
   const T* nodal_pressure = nullptr;
   const T* nodal_volume_ratio = nullptr;
+  /// 0: the arrays above are records [e][c]; otherwise component-major [c][e] with this stride.
+  std::int64_t element_stride = 0;
+
+  /// Element e's entries of `base`, a per-element array of `size` entries per element.
+  template <class V>
+  FEM_INLINE ElementRecord<V> record(V* base, std::int64_t e, std::int64_t size) const {
+    return element_stride ? ElementRecord<V>{base + e, element_stride}
+                          : ElementRecord<V>{base + e * size, 1};
+  }
 };
 
 /// Per-element results at a displacement (quadrature averages, double).
@@ -113,17 +141,21 @@ FEM_INLINE void atomic_add(T* x, T v) {
 
 namespace detail {
 
+/// Element e's node ids and their displacements.
 template <class T, int CAP>
 FEM_INLINE void gather_displacements(const ElementPassArgs<T>& a, std::int64_t e, int npe,
-                                     T (&ue)[CAP][3]) {
-  const std::int32_t* conn = a.connectivity + e * npe;
-  for (int n = 0; n < npe; ++n)
-    for (int i = 0; i < 3; ++i) ue[n][i] = a.u[3 * static_cast<std::int64_t>(conn[n]) + i];
+                                     std::int32_t (&nodes)[CAP], T (&ue)[CAP][3]) {
+  const ElementRecord<const std::int32_t> conn = a.record(a.connectivity, e, npe);
+  for (int n = 0; n < npe; ++n) {
+    nodes[n] = conn[n];
+    for (int i = 0; i < 3; ++i) ue[n][i] = a.u[3 * static_cast<std::int64_t>(nodes[n]) + i];
+  }
 }
 
 /// F = I + sum_a u_a (x) dN_a/dX at one quadrature point.
 template <class T, int CAP>
-FEM_INLINE Mat3<T> deformation_gradient(const T (&ue)[CAP][3], const T* grad, int npe) {
+FEM_INLINE Mat3<T> deformation_gradient(const T (&ue)[CAP][3], ElementRecord<const T> grad,
+                                        int npe) {
   Mat3<T> F = Mat3<T>::identity();
   for (int a = 0; a < npe; ++a)
     for (int i = 0; i < 3; ++i)
@@ -135,8 +167,8 @@ FEM_INLINE Mat3<T> deformation_gradient(const T (&ue)[CAP][3], const T* grad, in
 /// from the 12 projections h_m . X_j and the element's one-point gradients b (already needed).
 template <class T>
 FEM_INLINE void hourglass_gamma(const ElementPassArgs<T>& a, std::int64_t e, T (&gamma)[32]) {
-  const T* c = a.hourglass_vectors + e * 12;
-  const T* b = a.gradients + e * 24;
+  const ElementRecord<const T> c = a.record(a.hourglass_vectors, e, 12);
+  const ElementRecord<const T> b = a.record(a.gradients, e, 24);
   for (int m = 0; m < 4; ++m)
     for (int n = 0; n < 8; ++n)
       gamma[8 * m + n] = T(0.125) * (a.hourglass_base[8 * m + n] - c[3 * m] * b[3 * n] -
@@ -176,11 +208,12 @@ FEM_INLINE void atomic_add_force(T* node_force, const T (&f)[3], int stride) {
 /// results ask for it). The material must have the volumetric split.
 template <class M, class T>
 FEM_INLINE void element_pressure(const ElementPassArgs<T>& a, std::int64_t e) {
+  std::int32_t nodes[4];
   T ue[4][3];
-  detail::gather_displacements<T, 4>(a, e, 4, ue);
-  const Mat3<T> F = detail::deformation_gradient<T, 4>(ue, a.gradients + e * 12, 4);
+  detail::gather_displacements<T, 4>(a, e, 4, nodes, ue);
+  const Mat3<T> F = detail::deformation_gradient<T, 4>(ue, a.record(a.gradients, e, 12), 4);
   const T J = volume_ratio<M, T>(F);
-  const T v = a.volumes[e];
+  const T v = a.record(a.volumes, e, 1)[0];
   a.element_pressure[e] = v * M::template volumetric_pressure<T>(a.params, J);
   if (a.element_volume_ratio) a.element_volume_ratio[e] = v * J;
 }
@@ -194,12 +227,15 @@ FEM_INLINE T element_forces(const ElementPassArgs<T>& a, std::int64_t e) {
   constexpr bool AVERAGED_PRESSURE = FAMILY == Family::AveragedNodalPressureTet;
   const int npe = NPE ? NPE : a.nodes_per_element;
   const int nqp = NQP ? NQP : a.quadrature_points;
+  std::int32_t nodes[CAP];
   T ue[CAP][3];
   T fe[CAP][3] = {};
-  detail::gather_displacements<T, CAP>(a, e, npe, ue);
+  detail::gather_displacements<T, CAP>(a, e, npe, nodes, ue);
+  const ElementRecord<const T> gradients = a.record(a.gradients, e, nqp * npe * 3);
+  const ElementRecord<const T> volumes = a.record(a.volumes, e, nqp);
   T min_j = T(1);
   for (int q = 0; q < nqp; ++q) {
-    const T* grad = a.gradients + (e * nqp + q) * npe * 3;
+    const ElementRecord<const T> grad = gradients.from(q * npe * 3);
     const Mat3<T> F = detail::deformation_gradient<T, CAP>(ue, grad, npe);
     const T J = det(F);
     // Track the smallest det F; a non-finite value, once seen, is kept.
@@ -207,11 +243,11 @@ FEM_INLINE T element_forces(const ElementPassArgs<T>& a, std::int64_t e) {
     T* state = a.num_state ? a.state + (e * nqp + q) * a.num_state : nullptr;
     Mat3<T> P;
     if constexpr (AVERAGED_PRESSURE)
-      P = stress_with_pressure<M, T>(
-          a.params, F, state, element_mean<T, NPE>(a.nodal_pressure, a.connectivity + e * npe));
+      P = stress_with_pressure<M, T>(a.params, F, state,
+                                     element_mean<T, NPE>(a.nodal_pressure, nodes));
     else
       P = M::template stress<T>(a.params, F, state);
-    const T v = a.volumes[e * nqp + q];
+    const T v = volumes[q];
     for (int n = 0; n < npe; ++n)
       for (int i = 0; i < 3; ++i)
         fe[n][i] += v * (P.m[i][0] * grad[3 * n] + P.m[i][1] * grad[3 * n + 1] +
@@ -229,10 +265,9 @@ FEM_INLINE T element_forces(const ElementPassArgs<T>& a, std::int64_t e) {
         for (int i = 0; i < 3; ++i) fe[n][i] += k * gamma[8 * m + n] * s[m][i];
   }
   if (a.node_forces) {
-    const std::int32_t* conn = a.connectivity + e * npe;
     for (int n = 0; n < npe; ++n)
       detail::atomic_add_force(
-          a.node_forces + a.node_force_stride * static_cast<std::int64_t>(conn[n]), fe[n],
+          a.node_forces + a.node_force_stride * static_cast<std::int64_t>(nodes[n]), fe[n],
           a.node_force_stride);
   } else {
     T* out = a.forces + e * npe * 3;
@@ -253,12 +288,14 @@ FEM_INLINE void element_evaluate(const ElementPassArgs<T>& a, std::int64_t e,
   constexpr bool AVERAGED_PRESSURE = FAMILY == Family::AveragedNodalPressureTet;
   const int npe = NPE ? NPE : a.nodes_per_element;
   const int nqp = NQP ? NQP : a.quadrature_points;
+  std::int32_t nodes[CAP];
   T ue[CAP][3];
-  detail::gather_displacements<T, CAP>(a, e, npe, ue);
+  detail::gather_displacements<T, CAP>(a, e, npe, nodes, ue);
+  const ElementRecord<const T> gradients = a.record(a.gradients, e, nqp * npe * 3);
+  const ElementRecord<const T> volumes = a.record(a.volumes, e, nqp);
   double sigma[3][3] = {}, strain[3][3] = {}, volume = 0.0, energy = 0.0, min_j = 1e300;
   for (int q = 0; q < nqp; ++q) {
-    const T* grad = a.gradients + (e * nqp + q) * npe * 3;
-    const Mat3<T> F = detail::deformation_gradient<T, CAP>(ue, grad, npe);
+    const Mat3<T> F = detail::deformation_gradient<T, CAP>(ue, gradients.from(q * npe * 3), npe);
     const T J = det(F);
     if (static_cast<double>(J) < min_j) min_j = static_cast<double>(J);
     const T* state = a.num_state ? a.state + (e * nqp + q) * a.num_state : nullptr;
@@ -266,9 +303,8 @@ FEM_INLINE void element_evaluate(const ElementPassArgs<T>& a, std::int64_t e,
     for (int s = 0; s < a.num_state; ++s) scratch[s] = state[s];
     Mat3<T> P;
     if constexpr (AVERAGED_PRESSURE)
-      P = stress_with_pressure<M, T>(
-          a.params, F, state ? scratch : nullptr,
-          element_mean<T, NPE>(a.nodal_pressure, a.connectivity + e * npe));
+      P = stress_with_pressure<M, T>(a.params, F, state ? scratch : nullptr,
+                                     element_mean<T, NPE>(a.nodal_pressure, nodes));
     else
       P = M::template stress<T>(a.params, F, state ? scratch : nullptr);
     Mat3<T> s_cauchy;
@@ -280,17 +316,16 @@ FEM_INLINE void element_evaluate(const ElementPassArgs<T>& a, std::int64_t e,
       s_cauchy = (T(1) / J) * (P * transpose(F));
       E = green_lagrange(F);
     }
-    const double v = static_cast<double>(a.volumes[e * nqp + q]);
+    const double v = static_cast<double>(volumes[q]);
     volume += v;
     energy += v * static_cast<double>(M::template strain_energy<T>(a.params, F, state));
     if constexpr (AVERAGED_PRESSURE) {
       // The volumetric energy is the nodes' (sum_a V_a U(J_a) / 4, J_a the nodal mean volume
       // ratio), shared among elements by reference volume: V_e mean_a U(J_a) replaces V_e U(J_e).
       if (a.nodal_volume_ratio) {
-        const std::int32_t* conn = a.connectivity + e * npe;
         T nodal = T(0);
         for (int n = 0; n < npe; ++n)
-          nodal += M::template volumetric_energy<T>(a.params, a.nodal_volume_ratio[conn[n]]);
+          nodal += M::template volumetric_energy<T>(a.params, a.nodal_volume_ratio[nodes[n]]);
         energy += v * (static_cast<double>(nodal) / npe -
                        static_cast<double>(
                            M::template volumetric_energy<T>(a.params, volume_ratio<M, T>(F))));
