@@ -58,9 +58,9 @@ FEM_INLINE T nodal_average(std::int64_t n, const std::int64_t* offsets,
   return sum * inverse_volume[n];
 }
 
-/// Mean of a nodal quantity over the nodes of one element.
-template <class T, int NPE>
-FEM_INLINE T element_mean(const T* nodal, const std::int32_t* conn) {
+/// Mean of a nodal quantity over the nodes of one element (conn: its node ids, indexable).
+template <class T, int NPE, class Nodes>
+FEM_INLINE T element_mean(const T* nodal, const Nodes& conn) {
   T sum = T(0);
   for (int a = 0; a < NPE; ++a) sum += nodal[conn[a]];
   return sum * (T(1) / T(NPE));

@@ -141,47 +141,72 @@ FEM_INLINE void atomic_add(T* x, T v) {
 
 namespace detail {
 
-/// Element e's node ids and their displacements.
+/// The displacements of an element's nodes (conn: its connectivity record).
 template <class T, int CAP>
-FEM_INLINE void gather_displacements(const ElementPassArgs<T>& a, std::int64_t e, int npe,
-                                     std::int32_t (&nodes)[CAP], T (&ue)[CAP][3]) {
-  const ElementRecord<const std::int32_t> conn = a.record(a.connectivity, e, npe);
-  for (int n = 0; n < npe; ++n) {
-    nodes[n] = conn[n];
-    for (int i = 0; i < 3; ++i) ue[n][i] = a.u[3 * static_cast<std::int64_t>(nodes[n]) + i];
-  }
+FEM_INLINE void gather_displacements(const ElementPassArgs<T>& a,
+                                     ElementRecord<const std::int32_t> conn, int npe,
+                                     T (&ue)[CAP][3]) {
+  for (int n = 0; n < npe; ++n)
+    for (int i = 0; i < 3; ++i) ue[n][i] = a.u[3 * static_cast<std::int64_t>(conn[n]) + i];
 }
 
-/// F = I + sum_a u_a (x) dN_a/dX at one quadrature point.
+/// Displacement gradient H = sum_a u_a (x) dN_a/dX at one quadrature point (F = I + H).
 template <class T, int CAP>
-FEM_INLINE Mat3<T> deformation_gradient(const T (&ue)[CAP][3], ElementRecord<const T> grad,
-                                        int npe) {
-  Mat3<T> F = Mat3<T>::identity();
+FEM_INLINE Mat3<T> displacement_gradient(const T (&ue)[CAP][3], ElementRecord<const T> grad,
+                                         int npe) {
+  Mat3<T> H = Mat3<T>::zero();
   for (int a = 0; a < npe; ++a)
     for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) F.m[i][j] += ue[a][i] * grad[3 * a + j];
-  return F;
+      for (int j = 0; j < 3; ++j) H.m[i][j] += ue[a][i] * grad[3 * a + j];
+  return H;
 }
 
-/// Flanagan-Belytschko gamma vectors of element e, gamma_m = (h_m - (h_m . X_j) b_j) / 8, rebuilt
-/// from the 12 projections h_m . X_j and the element's one-point gradients b (already needed).
 template <class T>
-FEM_INLINE void hourglass_gamma(const ElementPassArgs<T>& a, std::int64_t e, T (&gamma)[32]) {
-  const ElementRecord<const T> c = a.record(a.hourglass_vectors, e, 12);
-  const ElementRecord<const T> b = a.record(a.gradients, e, 24);
-  for (int m = 0; m < 4; ++m)
-    for (int n = 0; n < 8; ++n)
-      gamma[8 * m + n] = T(0.125) * (a.hourglass_base[8 * m + n] - c[3 * m] * b[3 * n] -
-                                     c[3 * m + 1] * b[3 * n + 1] - c[3 * m + 2] * b[3 * n + 2]);
+FEM_INLINE Mat3<T> identity_plus(Mat3<T> H) {
+  for (int i = 0; i < 3; ++i) H.m[i][i] += T(1);
+  return H;
 }
 
-/// Hourglass mode amplitudes s_m = Gamma_m^T u of a one-point hexahedron (4 modes x 3).
+/// Hourglass mode amplitudes of a one-point hexahedron, s_m = Gamma_m^T u (4 modes x 3), with
+/// the Flanagan-Belytschko vectors gamma_m = (h_m - (h_m . X_j) b_j) / 8 never formed:
+/// sum_n (b_n)_j u_n = H e_j, so s_m = (h_m . u - H c_m) / 8, with c_m = h_m . X_j (the 12
+/// numbers stored per element) and H the displacement gradient the stress needs anyway. Fewer
+/// live values than the 32 gamma entries, which is what bounds the kernel's occupancy on a GPU.
 template <class T, int CAP>
-FEM_INLINE void hourglass_amplitudes(const T* gamma, const T (&ue)[CAP][3], T (&s)[4][3]) {
-  for (int m = 0; m < 4; ++m) {
-    for (int i = 0; i < 3; ++i) s[m][i] = T(0);
-    for (int n = 0; n < 8; ++n)
-      for (int i = 0; i < 3; ++i) s[m][i] += gamma[8 * m + n] * ue[n][i];
+FEM_INLINE void hourglass_amplitudes(const ElementPassArgs<T>& a, std::int64_t e,
+                                     const T (&ue)[CAP][3], const Mat3<T>& H, T (&s)[4][3]) {
+  const ElementRecord<const T> c = a.record(a.hourglass_vectors, e, 12);
+  for (int m = 0; m < 4; ++m)
+    for (int i = 0; i < 3; ++i) {
+      T hu = T(0);
+      for (int n = 0; n < 8; ++n) hu += a.hourglass_base[8 * m + n] * ue[n][i];
+      s[m][i] = T(0.125) *
+                (hu - H.m[i][0] * c[3 * m] - H.m[i][1] * c[3 * m + 1] - H.m[i][2] * c[3 * m + 2]);
+    }
+}
+
+/// Hourglass forces f_n = k sum_m gamma_mn s_m by the same identity:
+/// k/8 (sum_m h_mn s_m - G b_n) with G_ij = sum_m s_mi c_mj (b_n: the one-point gradients).
+/// hourglass_moment gives G, hourglass_force adds one node's force.
+template <class T>
+FEM_INLINE Mat3<T> hourglass_moment(const ElementPassArgs<T>& a, std::int64_t e,
+                                    const T (&s)[4][3]) {
+  const ElementRecord<const T> c = a.record(a.hourglass_vectors, e, 12);
+  Mat3<T> g = Mat3<T>::zero();
+  for (int m = 0; m < 4; ++m)
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) g.m[i][j] += s[m][i] * c[3 * m + j];
+  return g;
+}
+
+template <class T>
+FEM_INLINE void add_hourglass_force(const ElementPassArgs<T>& a, int n, ElementRecord<const T> b,
+                                    const T (&s)[4][3], const Mat3<T>& g, T k_over_8, T (&f)[3]) {
+  for (int i = 0; i < 3; ++i) {
+    T hs = T(0);
+    for (int m = 0; m < 4; ++m) hs += a.hourglass_base[8 * m + n] * s[m][i];
+    f[i] += k_over_8 *
+            (hs - g.m[i][0] * b[3 * n] - g.m[i][1] * b[3 * n + 1] - g.m[i][2] * b[3 * n + 2]);
   }
 }
 
@@ -208,10 +233,10 @@ FEM_INLINE void atomic_add_force(T* node_force, const T (&f)[3], int stride) {
 /// results ask for it). The material must have the volumetric split.
 template <class M, class T>
 FEM_INLINE void element_pressure(const ElementPassArgs<T>& a, std::int64_t e) {
-  std::int32_t nodes[4];
   T ue[4][3];
-  detail::gather_displacements<T, 4>(a, e, 4, nodes, ue);
-  const Mat3<T> F = detail::deformation_gradient<T, 4>(ue, a.record(a.gradients, e, 12), 4);
+  detail::gather_displacements<T, 4>(a, a.record(a.connectivity, e, 4), 4, ue);
+  const Mat3<T> F = detail::identity_plus(
+      detail::displacement_gradient<T, 4>(ue, a.record(a.gradients, e, 12), 4));
   const T J = volume_ratio<M, T>(F);
   const T v = a.record(a.volumes, e, 1)[0];
   a.element_pressure[e] = v * M::template volumetric_pressure<T>(a.params, J);
@@ -227,52 +252,69 @@ FEM_INLINE T element_forces(const ElementPassArgs<T>& a, std::int64_t e) {
   constexpr bool AVERAGED_PRESSURE = FAMILY == Family::AveragedNodalPressureTet;
   const int npe = NPE ? NPE : a.nodes_per_element;
   const int nqp = NQP ? NQP : a.quadrature_points;
-  std::int32_t nodes[CAP];
+  const ElementRecord<const std::int32_t> conn = a.record(a.connectivity, e, npe);
   T ue[CAP][3];
-  T fe[CAP][3] = {};
-  detail::gather_displacements<T, CAP>(a, e, npe, nodes, ue);
+  detail::gather_displacements<T, CAP>(a, conn, npe, ue);
   const ElementRecord<const T> gradients = a.record(a.gradients, e, nqp * npe * 3);
   const ElementRecord<const T> volumes = a.record(a.volumes, e, nqp);
   T min_j = T(1);
-  for (int q = 0; q < nqp; ++q) {
-    const ElementRecord<const T> grad = gradients.from(q * npe * 3);
-    const Mat3<T> F = detail::deformation_gradient<T, CAP>(ue, grad, npe);
+  T hourglass_s[4][3];  // one-point hexahedra only
+  // v P at point q (and the hexahedron's hourglass amplitudes, which come from the same H).
+  const auto weighted_stress = [&](int q) {
+    const Mat3<T> H = detail::displacement_gradient<T, CAP>(ue, gradients.from(q * npe * 3), npe);
+    if constexpr (HOURGLASS) detail::hourglass_amplitudes<T, CAP>(a, e, ue, H, hourglass_s);
+    const Mat3<T> F = detail::identity_plus(H);
     const T J = det(F);
     // Track the smallest det F; a non-finite value, once seen, is kept.
     if (is_finite(min_j) && (!(J >= min_j) || !is_finite(J))) min_j = J;
     T* state = a.num_state ? a.state + (e * nqp + q) * a.num_state : nullptr;
-    Mat3<T> P;
     if constexpr (AVERAGED_PRESSURE)
-      P = stress_with_pressure<M, T>(a.params, F, state,
-                                     element_mean<T, NPE>(a.nodal_pressure, nodes));
+      return volumes[q] * stress_with_pressure<M, T>(a.params, F, state,
+                                                     element_mean<T, NPE>(a.nodal_pressure, conn));
     else
-      P = M::template stress<T>(a.params, F, state);
-    const T v = volumes[q];
-    for (int n = 0; n < npe; ++n)
-      for (int i = 0; i < 3; ++i)
-        fe[n][i] += v * (P.m[i][0] * grad[3 * n] + P.m[i][1] * grad[3 * n + 1] +
-                         P.m[i][2] * grad[3 * n + 2]);
-  }
-  if constexpr (HOURGLASS) {
-    // f_hg = k Gamma Gamma^T u (Joldes, Wittek & Miller 2008).
-    T gamma[32];
-    detail::hourglass_gamma(a, e, gamma);
-    const T k = a.hourglass_stiffness[e];
-    T s[4][3];
-    detail::hourglass_amplitudes<T, CAP>(gamma, ue, s);
-    for (int m = 0; m < 4; ++m)
-      for (int n = 0; n < 8; ++n)
-        for (int i = 0; i < 3; ++i) fe[n][i] += k * gamma[8 * m + n] * s[m][i];
-  }
-  if (a.node_forces) {
-    for (int n = 0; n < npe; ++n)
+      return volumes[q] * M::template stress<T>(a.params, F, state);
+  };
+  // f_n += v P b_n at one point.
+  const auto add_stress_force = [](const Mat3<T>& vP, ElementRecord<const T> grad, int n,
+                                   T(&f)[3]) {
+    for (int i = 0; i < 3; ++i)
+      f[i] +=
+          vP.m[i][0] * grad[3 * n] + vP.m[i][1] * grad[3 * n + 1] + vP.m[i][2] * grad[3 * n + 2];
+  };
+  // One element-node force out: into its slot (deterministic assembly) or added into its node.
+  const auto emit = [&](int n, const T(&f)[3]) {
+    if (a.node_forces)
       detail::atomic_add_force(
-          a.node_forces + a.node_force_stride * static_cast<std::int64_t>(nodes[n]), fe[n],
+          a.node_forces + a.node_force_stride * static_cast<std::int64_t>(conn[n]), f,
           a.node_force_stride);
+    else
+      for (int i = 0; i < 3; ++i) a.forces[(e * npe + n) * 3 + i] = f[i];
+  };
+  if constexpr (NQP == 1) {
+    // One point: a node's force is final once computed, so it goes out at once and no element
+    // force vector stays live (registers bound the hexahedron kernel's occupancy on a GPU).
+    const Mat3<T> vP = weighted_stress(0);
+    Mat3<T> g;
+    T k_over_8 = T(0);
+    if constexpr (HOURGLASS) {  // f_hg = k Gamma Gamma^T u (Joldes, Wittek & Miller 2008)
+      g = detail::hourglass_moment(a, e, hourglass_s);
+      k_over_8 = T(0.125) * a.hourglass_stiffness[e];
+    }
+    for (int n = 0; n < npe; ++n) {
+      T f[3] = {T(0), T(0), T(0)};
+      add_stress_force(vP, gradients, n, f);
+      if constexpr (HOURGLASS)
+        detail::add_hourglass_force(a, n, gradients, hourglass_s, g, k_over_8, f);
+      emit(n, f);
+    }
   } else {
-    T* out = a.forces + e * npe * 3;
-    for (int n = 0; n < npe; ++n)
-      for (int i = 0; i < 3; ++i) out[3 * n + i] = fe[n][i];
+    static_assert(!HOURGLASS, "the hourglass-controlled hexahedron has one point");
+    T fe[CAP][3] = {};
+    for (int q = 0; q < nqp; ++q) {
+      const Mat3<T> vP = weighted_stress(q);
+      for (int n = 0; n < npe; ++n) add_stress_force(vP, gradients.from(q * npe * 3), n, fe[n]);
+    }
+    for (int n = 0; n < npe; ++n) emit(n, fe[n]);
   }
   return min_j;
 }
@@ -288,14 +330,23 @@ FEM_INLINE void element_evaluate(const ElementPassArgs<T>& a, std::int64_t e,
   constexpr bool AVERAGED_PRESSURE = FAMILY == Family::AveragedNodalPressureTet;
   const int npe = NPE ? NPE : a.nodes_per_element;
   const int nqp = NQP ? NQP : a.quadrature_points;
-  std::int32_t nodes[CAP];
+  const ElementRecord<const std::int32_t> conn = a.record(a.connectivity, e, npe);
   T ue[CAP][3];
-  detail::gather_displacements<T, CAP>(a, e, npe, nodes, ue);
+  detail::gather_displacements<T, CAP>(a, conn, npe, ue);
   const ElementRecord<const T> gradients = a.record(a.gradients, e, nqp * npe * 3);
   const ElementRecord<const T> volumes = a.record(a.volumes, e, nqp);
   double sigma[3][3] = {}, strain[3][3] = {}, volume = 0.0, energy = 0.0, min_j = 1e300;
+  double hourglass_sq = 0.0;  // sum of the squared hourglass amplitudes (one-point hexahedra)
   for (int q = 0; q < nqp; ++q) {
-    const Mat3<T> F = detail::deformation_gradient<T, CAP>(ue, gradients.from(q * npe * 3), npe);
+    const Mat3<T> H = detail::displacement_gradient<T, CAP>(ue, gradients.from(q * npe * 3), npe);
+    if constexpr (HOURGLASS) {
+      T s[4][3];
+      detail::hourglass_amplitudes<T, CAP>(a, e, ue, H, s);
+      for (int m = 0; m < 4; ++m)
+        for (int i = 0; i < 3; ++i)
+          hourglass_sq += static_cast<double>(s[m][i]) * static_cast<double>(s[m][i]);
+    }
+    const Mat3<T> F = detail::identity_plus(H);
     const T J = det(F);
     if (static_cast<double>(J) < min_j) min_j = static_cast<double>(J);
     const T* state = a.num_state ? a.state + (e * nqp + q) * a.num_state : nullptr;
@@ -304,7 +355,7 @@ FEM_INLINE void element_evaluate(const ElementPassArgs<T>& a, std::int64_t e,
     Mat3<T> P;
     if constexpr (AVERAGED_PRESSURE)
       P = stress_with_pressure<M, T>(a.params, F, state ? scratch : nullptr,
-                                     element_mean<T, NPE>(a.nodal_pressure, nodes));
+                                     element_mean<T, NPE>(a.nodal_pressure, conn));
     else
       P = M::template stress<T>(a.params, F, state ? scratch : nullptr);
     Mat3<T> s_cauchy;
@@ -325,7 +376,7 @@ FEM_INLINE void element_evaluate(const ElementPassArgs<T>& a, std::int64_t e,
       if (a.nodal_volume_ratio) {
         T nodal = T(0);
         for (int n = 0; n < npe; ++n)
-          nodal += M::template volumetric_energy<T>(a.params, a.nodal_volume_ratio[nodes[n]]);
+          nodal += M::template volumetric_energy<T>(a.params, a.nodal_volume_ratio[conn[n]]);
         energy += v * (static_cast<double>(nodal) / npe -
                        static_cast<double>(
                            M::template volumetric_energy<T>(a.params, volume_ratio<M, T>(F))));
@@ -346,17 +397,8 @@ FEM_INLINE void element_evaluate(const ElementPassArgs<T>& a, std::int64_t e,
   }
   r.strain_energy[e] = energy;
   r.min_jacobian[e] = min_j;
-  double hg = 0.0;
-  if constexpr (HOURGLASS) {
-    T s[4][3];
-    T gamma[32];
-    detail::hourglass_gamma(a, e, gamma);
-    detail::hourglass_amplitudes<T, CAP>(gamma, ue, s);
-    for (int m = 0; m < 4; ++m)
-      for (int i = 0; i < 3; ++i) hg += static_cast<double>(s[m][i]) * static_cast<double>(s[m][i]);
-    hg *= 0.5 * static_cast<double>(a.hourglass_stiffness[e]);
-  }
-  r.hourglass_energy[e] = hg;
+  r.hourglass_energy[e] =
+      HOURGLASS ? 0.5 * static_cast<double>(a.hourglass_stiffness[e]) * hourglass_sq : 0.0;
 }
 
 }  // namespace fem::kernels
