@@ -7,7 +7,11 @@
 #   3. run its tests (ctest: tet10 patch test and convergence, hgo_fibre against the built-in
 #      neo-Hookean, loader messages, backend agreement);
 #   4. run every case in plugins/cases with the installed `fem` on every backend that can run
-#      here, and a material built for openmp only on another backend (must fail, exit 2).
+#      here;
+#   5. copy plugins/template_material into a folder of its own (under 60 lines in all), build it
+#      alone against the installation and run a case with it on every backend (agreeing with
+#      openmp), as a user starts a material;
+#   6. ask for a material built for openmp only on another backend (must fail, exit 2).
 #
 # Usage: scripts/test-plugins.sh [fem build dir (default: build)] [extra cmake args for plugins/]
 # Set FEM_TEST_PLUGINS_KEEP=1 to keep the temporary folder, FEM_PLUGINS_PREFIX_PATH to where
@@ -54,6 +58,37 @@ for case in plugins/cases/*.yaml; do
     test -s "$work/runs/$name.$backend/summary.json"
     echo "$name on $backend: done"
   done
+done
+
+echo "== a material in a folder of one's own: plugins/template_material copied out, built alone"
+mine=$work/my_material
+mkdir -p "$mine"
+cp plugins/template_material/CMakeLists.txt plugins/template_material/template_material.hpp "$mine"
+lines=$(cat "$mine/CMakeLists.txt" "$mine/template_material.hpp" | wc -l)
+echo "the smallest complete material: $lines lines (header and CMakeLists.txt)"
+if [ "$lines" -ge 60 ]; then
+  echo "error: the template material has $lines lines; docs/plugins.md promises under 60"
+  exit 1
+fi
+cmake -S "$mine" -B "$mine/build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_PREFIX_PATH="$prefix${FEM_PLUGINS_PREFIX_PATH:+;$FEM_PLUGINS_PREFIX_PATH}" "$@" > "$mine/configure.log" 2>&1 ||
+  { cat "$mine/configure.log"; exit 1; }
+cmake --build "$mine/build" -j "$(nproc)" > "$mine/build.log" || { cat "$mine/build.log"; exit 1; }
+# Run on every backend here, and agree with openmp on the final row of the top face's history
+# (displacements and reaction forces) to single-precision round-off.
+for backend in openmp $(tr ' ' '\n' <<<"$backends" | grep -vx openmp); do
+  FEM_PLUGIN_PATH=$mine/build "$fem" run plugins/cases/template_cube.yaml -q --backend "$backend" \
+    --output "$work/mine.$backend"
+  tail -n 1 "$work/mine.$backend/top.csv" > "$work/mine.$backend.last"
+  if ! awk -F, 'NR == FNR { a[FNR] = $0; next }
+      { split(a[FNR], r, ","); for (i = 3; i <= NF; ++i) {
+          d = r[i] - $i; d = d < 0 ? -d : d; s = (r[i] < 0 ? -r[i] : r[i]) + ($i < 0 ? -$i : $i)
+          if (d > 1e-5 * s + 1e-9) { print "column " i ": " r[i] " vs " $i; bad = 1 } } }
+      END { exit bad }' "$work/mine.openmp.last" "$work/mine.$backend.last"; then
+    echo "error: template_material built alone: $backend disagrees with openmp"
+    exit 1
+  fi
+  echo "template_material built alone, on $backend: agrees with openmp"
 done
 
 echo "== a material built for openmp only, asked for on another backend"

@@ -9,6 +9,12 @@ namespace fem::cli {
 int plugins_command(const std::vector<std::string>& extra_dirs) {
   try {
     const PluginRegistry registry(extra_dirs);
+    // Each plugin's own version, then the plugin ABI it was built against (a file built against
+    // another ABI is not loaded: it is listed under problems with how to rebuild it).
+    const auto abi = [](const PluginInfo& p) {
+      return fmt::format("ABI {}", p.descriptor->abi_version);
+    };
+    fmt::print("fem {}, plugin ABI {}\n", FEM_CLI_VERSION, FEM_PLUGIN_ABI_VERSION);
     fmt::print("search path:\n");
     for (const std::string& d : registry.search_path()) fmt::print("  {}\n", d);
 
@@ -22,14 +28,15 @@ int plugins_command(const std::vector<std::string>& extra_dirs) {
         const std::string what = e.what();
         where = "unavailable: " + what.substr(0, what.find('\n'));
       }
-      fmt::print("  {:<24} {:<8} {}  [{}]\n", p.name, p.version, p.file, where);
+      fmt::print("  {:<24} {:<8} {}  {}  [{}]\n", p.name, p.version, abi(p), p.file, where);
     }
     fmt::print("elements:\n");
     for (const PluginInfo& p : registry.plugins()) {
       if (p.kind != "element") continue;
       const auto* e = static_cast<const ElementData*>(p.descriptor->api);
-      fmt::print("  {:<24} {:<8} {}  ({}; {} nodes, {} points, {})\n", p.name, p.version, p.file,
-                 e->description, e->num_nodes, e->num_quadrature_points, to_string(e->family));
+      fmt::print("  {:<24} {:<8} {}  {}  ({}; {} nodes, {} points, {})\n", p.name, p.version,
+                 abi(p), p.file, e->description, e->num_nodes, e->num_quadrature_points,
+                 to_string(e->family));
     }
     // One line per material, listing the backends it was built for.
     std::map<std::string, std::vector<const PluginInfo*>> materials;
@@ -42,7 +49,8 @@ int plugins_command(const std::vector<std::string>& extra_dirs) {
       for (const PluginInfo* b : builds) backends += (backends.empty() ? "" : ", ") + b->backend;
       fmt::print("  {:<24} {:<8} backends: {}  ({})\n", name, builds.front()->version, backends,
                  m->host.description);
-      for (const PluginInfo* b : builds) fmt::print("    {}\n", b->file);
+      for (const PluginInfo* b : builds)
+        fmt::print("    {:<8} {:<8} {}  {}\n", b->backend, b->version, abi(*b), b->file);
     }
     if (!registry.problems().empty()) {
       fmt::print("problems:\n");

@@ -148,6 +148,76 @@ TEST(HgoFibre, StableTimeStepAccountsForTheFibres) {
   EXPECT_LT(dt1, 0.6 * dt0);
 }
 
+/// The mean x displacement of the nodes at x = x_end, y in [y0, y0 + 0.01].
+double tip_ux(const Run& r, const std::vector<double>& u, double y0) {
+  const std::vector<double>& X = r.model.mesh.coords;
+  double sum = 0;
+  int n = 0;
+  for (std::size_t i = 0; i < X.size() / 3; ++i)
+    if (std::abs(X[3 * i] - 0.04) < 1e-9 && X[3 * i + 1] > y0 - 1e-9 &&
+        X[3 * i + 1] < y0 + 0.01 + 1e-9) {
+      sum += u[3 * i];
+      ++n;
+    }
+  EXPECT_EQ(n, 9);
+  return sum / n;
+}
+
+TEST(HgoFibre, PerBlockFibreDirectionEachBlockMovesAsAloneWithItsDirection) {
+  // plugins/cases/fibre_two_blocks.yaml: two separate bars (regions fibres_x, fibres_y of a mesh
+  // file), materials 'along' (fibres along x) and 'across' (along y), both pulled along x.
+  const std::string file = std::string(FEM_PLUGINS_SOURCE_DIR) + "/cases/fibre_two_blocks.yaml";
+  auto both = prepare(fem::load_case(file));
+  ASSERT_EQ(both->model.blocks.size(), 2u);
+  EXPECT_NE(both->model.blocks[0].params, both->model.blocks[1].params);
+  run(*both);
+  const std::vector<double> u = both->displacement();
+  const std::vector<double>& X = both->model.mesh.coords;
+
+  struct Bar {
+    const char* material;
+    double y0;
+  };
+  double tip[2] = {0, 0};
+  int b = 0;
+  for (const Bar& bar : {Bar{"along", 0.0}, Bar{"across", 0.02}}) {
+    SCOPED_TRACE(bar.material);
+    tip[b++] = tip_ux(*both, u, bar.y0);
+    // The same bar alone, generated, with the same material, load and solver.
+    auto alone = prepare(fem::load_case(
+        file, {{"mesh", "{generator: box, cells: hex8, origin: [0, " + std::to_string(bar.y0) +
+                            ", 0], size: [0.04, 0.01, 0.01], divisions: [8, 2, 2]}"},
+               {"blocks", "[{element: hex8, material: " + std::string(bar.material) + "}]"},
+               {"node_sets",
+                "{fixed_end: {plane: {point: [0, 0, 0], normal: [1, 0, 0]}}, "
+                "pulled_end: {plane: {point: [0.04, 0, 0], normal: [1, 0, 0]}}}"},
+               {"output.histories", "[]"}}));
+    run(*alone);
+    const std::vector<double> ua = alone->displacement();
+    const std::vector<double>& Xa = alone->model.mesh.coords;
+    double umax = 0, diff = 0;
+    for (std::size_t i = 0; i < Xa.size() / 3; ++i) {
+      std::size_t j = 0;  // the same point in the two-block mesh
+      while (j < X.size() / 3 && (std::abs(X[3 * j] - Xa[3 * i]) > 1e-12 ||
+                                  std::abs(X[3 * j + 1] - Xa[3 * i + 1]) > 1e-12 ||
+                                  std::abs(X[3 * j + 2] - Xa[3 * i + 2]) > 1e-12))
+        ++j;
+      ASSERT_LT(j, X.size() / 3) << "point " << i << " of the bar alone";
+      for (int k = 0; k < 3; ++k) {
+        umax = std::max(umax, std::abs(ua[3 * i + k]));
+        diff = std::max(diff, std::abs(ua[3 * i + k] - u[3 * j + k]));
+      }
+    }
+    EXPECT_GT(umax, 5e-4);
+    // Only the order of summation differs (the file mesh is renumbered): round-off.
+    EXPECT_LE(diff, 1e-10 * umax);
+    EXPECT_NEAR(tip_ux(*alone, ua, bar.y0), tip[b - 1], 1e-10 * umax);
+  }
+  // The bar pulled along its fibres is the stiffer one, by far.
+  EXPECT_GT(tip[0], 1e-4);
+  EXPECT_LT(tip[0], 0.5 * tip[1]) << "along x: " << tip[0] << ", across: " << tip[1];
+}
+
 std::string error_of(const std::string& material) {
   try {
     (void)prepare(block_case(material));
@@ -158,27 +228,37 @@ std::string error_of(const std::string& material) {
 }
 
 TEST(HgoFibre, BadParametersAreReportedWithFileLineAndColumn) {
-  // The material mapping starts on line 3, column 6 of the case text; keys are on that line.
+  // The material mapping starts on line 3, column 6 of the case text. Each message must point at
+  // the first occurrence of `at` in the parameters (the offending key or value), or at the
+  // mapping itself for a missing key (`at` empty).
   const std::string base = "type: hgo_fibre, shear_modulus: 2000, bulk_modulus: 40000";
   struct Bad {
-    std::string params, where, what;
+    std::string params, at, what;
   };
   const Bad cases[] = {
-      {"k1: 1, k2: 3, fibre_direction: [1, 0, 0], k3: 1", "<test>:3:", "unknown"},
-      {"k1: 1, fibre_direction: [1, 0, 0]", "<test>:3:6", "missing required parameter 'k2'"},
-      {"k1: stiff, k2: 3, fibre_direction: [1, 0, 0]", "<test>:3:", "'k1'"},
-      {"k1: 1, k2: 0, fibre_direction: [1, 0, 0]", "<test>:3:", "'k2' must be > 0"},
-      {"k1: 1, k2: -2, fibre_direction: [1, 0, 0]", "<test>:3:", "'k2' must be > 0"},
-      {"k1: -1, k2: 3, fibre_direction: [1, 0, 0]", "<test>:3:", "'k1'"},
-      {"k1: 1, k2: 3, fibre_direction: [0, 0, 0]", "<test>:3:", "non-zero"},
-      {"k1: 1, k2: 3, fibre_direction: [1, 0]", "<test>:3:", "list of 3 numbers"},
-      {"k1: 1, k2: 3, fibre_direction: [1, x, 0]", "<test>:3:", "must be a number"},
-      {"k1: 1, k2: 3, fibre_direction: [1, 0, 0], max_fibre_stretch: 0.9",
-       "<test>:3:", "max_fibre_stretch"},
+      {"k1: 1, k2: 3, fibre_direction: [1, 0, 0], k3: 1", "k3", "unknown parameter 'k3'"},
+      {"k1: 1, fibre_direction: [1, 0, 0]", "", "missing required parameter 'k2'"},
+      {"k2: 3, fibre_direction: [1, 0, 0]", "", "missing required parameter 'k1'"},
+      {"k1: 1, k2: 3", "", "missing required parameter 'fibre_direction'"},
+      {"k1: stiff, k2: 3, fibre_direction: [1, 0, 0]", "stiff", "'k1' must be a number"},
+      {"k1: [1, 2], k2: 3, fibre_direction: [1, 0, 0]", "[1, 2]", "'k1' must be a number"},
+      {"k1: 1, k2: 3, fibre_direction: 1", "1}", "'fibre_direction' must be a list of 3"},
+      {"k1: 1, k2: 0, fibre_direction: [1, 0, 0]", "0, fibre", "'k2' must be > 0"},
+      {"k1: 1, k2: -2, fibre_direction: [1, 0, 0]", "-2", "'k2' must be > 0"},
+      {"k1: -1, k2: 3, fibre_direction: [1, 0, 0]", "-1", "'k1'"},
+      {"k1: 1, k2: 3, fibre_direction: [0, 0, 0]", "[0, 0, 0]", "non-zero"},
+      {"k1: 1, k2: 3, fibre_direction: [1, 0]", "[1, 0]", "list of 3 numbers"},
+      {"k1: 1, k2: 3, fibre_direction: [1, x, 0]", "x", "must be a number"},
+      {"k1: 1, k2: 3, fibre_direction: [1, 0, 0], max_fibre_stretch: 0.9", "0.9",
+       "max_fibre_stretch"},
   };
   for (const Bad& b : cases) {
-    const std::string msg = error_of("{" + base + ", " + b.params + "}");
-    EXPECT_TRUE(contains(msg, b.where)) << b.params << "\n" << msg;
+    const std::string material = "{" + base + ", " + b.params + "}";
+    const std::size_t column = b.at.empty() ? 6 : 6 + material.find(b.at);
+    const std::string msg = error_of(material);
+    const std::string where =
+        "<test>:3:" + std::to_string(column) + ": error: material 'm' (hgo_fibre): ";
+    EXPECT_TRUE(contains(msg, where)) << b.params << "\n" << msg << "\nexpected at " << where;
     EXPECT_TRUE(contains(msg, b.what)) << b.params << "\n" << msg;
   }
   // A misspelt key gets a did-you-mean.

@@ -10,6 +10,7 @@
 #include <string>
 
 #include <fem/output/vtk_series.hpp>
+#include <fem/plugin.hpp>
 
 #include "support/run_fem.hpp"
 
@@ -85,6 +86,46 @@ TEST(Cli, PluginsListsEveryKind) {
   ASSERT_EQ(r.code, 0) << r.output;
   for (const char* word : {"openmp", "OpenMP", "tet4", "hex8r", "neo_hookean", "backends: "})
     EXPECT_NE(r.output.find(word), std::string::npos) << word << "\n" << r.output;
+}
+
+TEST(Cli, PluginsShowVersionsAbisAndWhereBackendsRun) {
+  // The old-ABI fixture on the path: refused, listed with its ABI and this fem's.
+  const std::string abi_dir = std::string(FEM_BINARY_DIR) + "/tests/plugin_fixtures/abi";
+  const Result r = fem("plugins --path " + abi_dir);
+  ASSERT_EQ(r.code, 0) << r.output;
+  const std::string abi = "ABI " + std::to_string(FEM_PLUGIN_ABI_VERSION);
+  // First line: fem's version and the plugin ABI it loads.
+  ASSERT_EQ(r.output.rfind("fem ", 0), 0u) << r.output;
+  const std::string first = r.output.substr(0, r.output.find('\n'));
+  const std::string version = first.substr(4, first.find(',') - 4);
+  EXPECT_EQ(first, "fem " + version + ", plugin " + abi) << first;
+  // Every built-in plugin's line: its own version (fem's), the ABI it was built against, its file.
+  std::stringstream lines(r.output);
+  std::string line;
+  int listed = 0;
+  while (std::getline(lines, line))
+    if (line.find("/lib/fem/plugins/") != std::string::npos) {
+      EXPECT_NE(line.find(" " + version + " "), std::string::npos) << line;
+      EXPECT_NE(line.find(" " + abi + "  "), std::string::npos) << line;
+      ++listed;
+    }
+  EXPECT_GE(listed, 8) << r.output;  // openmp, 4 elements, 3 materials at least
+  // The execution space of each backend that runs here.
+  EXPECT_NE(r.output.find("openmp.backend.so  [OpenMP, "), std::string::npos) << r.output;
+  if (fs::exists(std::string(FEM_BINARY_DIR) + "/lib/fem/plugins/kokkos.backend.so")) {
+    // Its space and Kokkos version, or (a device build on a machine without the device) why not.
+    EXPECT_TRUE(r.output.find("kokkos.backend.so  [Kokkos ") != std::string::npos ||
+                r.output.find("kokkos.backend.so  [unavailable: ") != std::string::npos)
+        << r.output;
+  }
+  const std::size_t problems = r.output.find("problems:\n");
+  ASSERT_NE(problems, std::string::npos) << r.output;
+  const std::string refused = r.output.substr(problems);
+  EXPECT_NE(refused.find("wrong_abi.so"), std::string::npos) << refused;
+  EXPECT_NE(refused.find("ABI " + std::to_string(FEM_PLUGIN_ABI_VERSION + 998)), std::string::npos)
+      << refused;
+  EXPECT_NE(refused.find("this fem uses " + abi), std::string::npos) << refused;
+  EXPECT_NE(refused.find("rebuild"), std::string::npos) << refused;
 }
 
 TEST(Cli, BadCaseExitsWithTwoAndALocatedMessage) {
