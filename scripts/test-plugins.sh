@@ -14,8 +14,10 @@
 #   6. ask for a material built for openmp only on another backend (must fail, exit 2).
 #
 # Usage: scripts/test-plugins.sh [fem build dir (default: build)] [extra cmake args for plugins/]
-# Set FEM_TEST_PLUGINS_KEEP=1 to keep the temporary folder, FEM_PLUGINS_PREFIX_PATH to where
-# fem's dependencies are if not in the system (the GPU machine: scripts/device/plugins-check.sh).
+# Set FEM_TEST_REQUIRE_BACKENDS="kokkos cuda" to fail unless those backends run here (otherwise
+# the agreement checks skip a backend that cannot run), FEM_TEST_PLUGINS_KEEP=1 to keep the
+# temporary folder, FEM_PLUGINS_PREFIX_PATH to where fem's dependencies are if not in the system
+# (the GPU machine: scripts/device/plugins-check.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 src=$PWD
@@ -34,6 +36,18 @@ if grep -rIl -e "$src" -e "$build_dir" -e "$work/staging" "$prefix"; then
   exit 1
 fi
 ls "$prefix/lib/cmake/fem/femConfig.cmake" "$prefix/lib/cmake/fem/femConfigVersion.cmake" > /dev/null
+fem=$prefix/bin/fem
+backends=$("$fem" plugins | awk '/^backends:/{on=1; next} /^[a-z]+:/{on=0} on && !/unavailable/ {print $1}')
+echo "backends that can run here: $(echo $backends)"
+# A backend that must take part (CI: kokkos; the GPU machine: cuda), so that the agreement
+# checks below cannot pass by skipping it.
+for b in ${FEM_TEST_REQUIRE_BACKENDS:-}; do
+  if ! grep -qx "$b" <<<"$backends"; then
+    echo "error: FEM_TEST_REQUIRE_BACKENDS names '$b', but the installed fem cannot run it here:"
+    "$fem" plugins | sed -n '/^backends:/,/^elements:/p'
+    exit 1
+  fi
+done
 
 echo "== build plugins/ against $prefix"
 generator=()
@@ -47,10 +61,7 @@ ctest --test-dir "$work/build" --output-on-failure -j "$(nproc)"
   grep -E "vs openmp|SKIPPED|Skipped" || true
 
 echo "== run plugins/cases with the installed fem"
-fem=$prefix/bin/fem
 export FEM_PLUGIN_PATH=$work/build
-backends=$("$fem" plugins | awk '/^backends:/{on=1; next} /^[a-z]+:/{on=0} on && !/unavailable/ {print $1}')
-echo "backends that can run here: $(echo $backends)"
 for case in plugins/cases/*.yaml; do
   name=$(basename "$case" .yaml)
   for backend in $backends; do

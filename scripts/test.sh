@@ -10,8 +10,9 @@ cmake --build "$build_dir"
 # CalculiX is installed above, so its peer tests must run here, not skip.
 FEM_TEST_REQUIRE_CALCULIX=1 ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)"
 # The plugin SDK: install into a temporary prefix, move it, build plugins/ against it, run its
-# tests and cases on every backend here.
-scripts/test-plugins.sh "$build_dir"
+# tests and cases on every backend here. Kokkos is installed above, so openmp and kokkos must
+# both run and agree.
+FEM_TEST_REQUIRE_BACKENDS=kokkos scripts/test-plugins.sh "$build_dir"
 # Say why GPU tests were skipped (ctest itself prints only "Skipped").
 gpu_log=$(ctest --test-dir "$build_dir" -L gpu -V 2>&1 || true)
 if grep -q "Skipped" <<<"$gpu_log"; then
