@@ -8,9 +8,9 @@
 #      neo-Hookean, loader messages, backend agreement);
 #   4. run every case in plugins/cases with the installed `fem` on every backend that can run
 #      here;
-#   5. copy plugins/template_material into a folder of its own (under 60 lines in all), build it
-#      alone against the installation and run a case with it on every backend (agreeing with
-#      openmp), as a user starts a material;
+#   5. copy plugins/template_material (under 60 lines in all) and plugins/tet10 each into a
+#      folder of its own, build each alone against the installation and run a case with it on
+#      every backend (agreeing with openmp), as a user starts a material or an element;
 #   6. ask for a material built for openmp only on another backend (must fail, exit 2).
 #
 # Usage: scripts/test-plugins.sh [fem build dir (default: build)] [extra cmake args for plugins/]
@@ -23,6 +23,7 @@ cd "$(dirname "$0")/.."
 src=$PWD
 build_dir=$(cd "${1:-build}" && pwd)
 shift || true
+plugin_cmake_args=("$@")
 work=$(mktemp -d "${TMPDIR:-/tmp}/fem-plugins.XXXXXX")
 [ "${FEM_TEST_PLUGINS_KEEP:-0}" = 1 ] || trap 'rm -rf "$work"' EXIT
 export OMP_WAIT_POLICY=PASSIVE
@@ -71,36 +72,49 @@ for case in plugins/cases/*.yaml; do
   done
 done
 
-echo "== a material in a folder of one's own: plugins/template_material copied out, built alone"
-mine=$work/my_material
-mkdir -p "$mine"
-cp plugins/template_material/CMakeLists.txt plugins/template_material/template_material.hpp "$mine"
-lines=$(cat "$mine/CMakeLists.txt" "$mine/template_material.hpp" | wc -l)
+# built_alone <plugin folder> <case> <history> [fem run args]: copy the folder out of the
+# repository, build it as a project of its own against the installation, run the case with only
+# that build on the plugin path on every backend here, and compare the last row of the history
+# (displacements and reaction forces) with openmp's, to single-precision round-off.
+built_alone() {
+  local folder=$1 case=$2 history=$3
+  shift 3
+  local name own
+  name=$(basename "$folder")
+  own=$work/own/$name
+  mkdir -p "$own"
+  cp "$folder"/* "$own"
+  cmake -S "$own" -B "$own/build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_PREFIX_PATH="$prefix${FEM_PLUGINS_PREFIX_PATH:+;$FEM_PLUGINS_PREFIX_PATH}" \
+    "${plugin_cmake_args[@]}" > "$own/configure.log" 2>&1 || { cat "$own/configure.log"; exit 1; }
+  cmake --build "$own/build" -j "$(nproc)" > "$own/build.log" || { cat "$own/build.log"; exit 1; }
+  for backend in openmp $(tr ' ' '\n' <<<"$backends" | grep -vx openmp); do
+    FEM_PLUGIN_PATH=$own/build "$fem" run "$case" -q --backend "$backend" "$@" \
+      --output "$own/run.$backend" > "$own/run.$backend.log" ||
+      { cat "$own/run.$backend.log"; exit 1; }
+    tail -n 1 "$own/run.$backend/$history.csv" > "$own/$backend.last"
+    if ! awk -F, 'NR == FNR { a[FNR] = $0; next }
+        { split(a[FNR], r, ","); for (i = 3; i <= NF; ++i) {
+            d = r[i] - $i; d = d < 0 ? -d : d; s = (r[i] < 0 ? -r[i] : r[i]) + ($i < 0 ? -$i : $i)
+            if (d > 1e-5 * s + 1e-9) { print "column " i ": " r[i] " vs " $i; bad = 1 } } }
+        END { exit bad }' "$own/openmp.last" "$own/$backend.last"; then
+      echo "error: $name built alone: $(basename "$case") on $backend disagrees with openmp"
+      exit 1
+    fi
+    echo "$name built alone, $(basename "$case") on $backend: agrees with openmp"
+  done
+}
+
+echo "== a material and an element in folders of their own, copied out of plugins/, built alone"
+lines=$(cat plugins/template_material/CMakeLists.txt plugins/template_material/*.hpp | wc -l)
 echo "the smallest complete material: $lines lines (header and CMakeLists.txt)"
 if [ "$lines" -ge 60 ]; then
   echo "error: the template material has $lines lines; docs/plugins.md promises under 60"
   exit 1
 fi
-cmake -S "$mine" -B "$mine/build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_PREFIX_PATH="$prefix${FEM_PLUGINS_PREFIX_PATH:+;$FEM_PLUGINS_PREFIX_PATH}" "$@" > "$mine/configure.log" 2>&1 ||
-  { cat "$mine/configure.log"; exit 1; }
-cmake --build "$mine/build" -j "$(nproc)" > "$mine/build.log" || { cat "$mine/build.log"; exit 1; }
-# Run on every backend here, and agree with openmp on the final row of the top face's history
-# (displacements and reaction forces) to single-precision round-off.
-for backend in openmp $(tr ' ' '\n' <<<"$backends" | grep -vx openmp); do
-  FEM_PLUGIN_PATH=$mine/build "$fem" run plugins/cases/template_cube.yaml -q --backend "$backend" \
-    --output "$work/mine.$backend"
-  tail -n 1 "$work/mine.$backend/top.csv" > "$work/mine.$backend.last"
-  if ! awk -F, 'NR == FNR { a[FNR] = $0; next }
-      { split(a[FNR], r, ","); for (i = 3; i <= NF; ++i) {
-          d = r[i] - $i; d = d < 0 ? -d : d; s = (r[i] < 0 ? -r[i] : r[i]) + ($i < 0 ? -$i : $i)
-          if (d > 1e-5 * s + 1e-9) { print "column " i ": " r[i] " vs " $i; bad = 1 } } }
-      END { exit bad }' "$work/mine.openmp.last" "$work/mine.$backend.last"; then
-    echo "error: template_material built alone: $backend disagrees with openmp"
-    exit 1
-  fi
-  echo "template_material built alone, on $backend: agrees with openmp"
-done
+built_alone plugins/template_material plugins/cases/template_cube.yaml top
+built_alone plugins/tet10 plugins/cases/fibre_tet10_tension.yaml tip \
+  --set 'materials.tendon={type: neo_hookean, density: 1100, shear_modulus: 2000, bulk_modulus: 40000}'
 
 echo "== a material built for openmp only, asked for on another backend"
 other=cuda
