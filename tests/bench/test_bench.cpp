@@ -71,6 +71,8 @@ TEST(Bench, CpuBackendsWriteJsonCsvAndPlotsAndAgree) {
     ASSERT_NE(other, nullptr);
     EXPECT_EQ((*other)["agreement"], "ok") << other->dump();
     EXPECT_LE((*other)["max_deviation"].get<double>(), (*other)["tolerance"].get<double>());
+    EXPECT_GT((*other)["backend_memory_bytes"].get<double>(), 0.0)
+        << "every backend says what it holds";
   }
   // Bytes per element-step: single moves less than double.
   EXPECT_LT((*run_of(j, "openmp", "single"))["bytes_per_element_step"].get<double>(),

@@ -223,6 +223,23 @@ class ExplicitProblemImpl final : public ExplicitProblem {
 
   [[nodiscard]] PhaseTimes phase_times() const override { return times_; }
 
+  /// What the problem holds in the execution space's memory (device memory on Kokkos-CUDA): the
+  /// per-block element arrays and the per-node and per-slot arrays of the step (`fem bench`).
+  [[nodiscard]] std::size_t memory_bytes() const override {
+    std::size_t bytes = 0;
+    const auto add = [&bytes](const auto&... v) {
+      ((bytes += v.span() * sizeof(typename std::remove_cvref_t<decltype(v)>::value_type)), ...);
+    };
+    for (const DeviceBlock<Space, T>& b : blocks_)
+      add(b.connectivity, b.gradients, b.volumes, b.hourglass_vectors, b.hourglass_base,
+          b.hourglass_stiffness, b.params, b.state);
+    add(acoef_, forces_, node_forces_, prescribed_value_, load_value_, u_[0], u_[1], offsets_,
+        slots_, dof_flags_, prescribed_amplitude_, load_amplitude_, amplitudes_, element_pressure_,
+        element_volume_ratio_, nodal_pressure_, nodal_volume_ratio_, pressure_elements_,
+        pressure_offsets_, gravity_weight_, saved_forces_, coords_, contact_mask_, inverse_mass_);
+    return bytes;
+  }
+
  private:
   AdvanceResult run_steps(std::int64_t first_step, std::int64_t num_steps, StepNorms* norms) {
     if constexpr (kRunsOnHost<Space>) flush_denormals<Space>();

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include <fem/amplitude.hpp>
 #include <fem/contact/rigid_surface.hpp>
@@ -61,8 +62,10 @@ struct NodePass {
     for (int i = 0; i < 3 * kMaxSurfaces; ++i) v.contact[i] = 0.0;
     v.contact_nodes = 0;
   }
-  // Kokkos 3.4 joins through volatile references; no compound assignment on them (C++20).
-  KOKKOS_INLINE_FUNCTION void join(volatile value_type& dst, const volatile value_type& src) const {
+  // Kokkos before 3.7 joins through volatile references, Kokkos 4 refuses them; no compound
+  // assignment in the body, which C++20 deprecates on volatile operands.
+  using join_type = std::conditional_t<(KOKKOS_VERSION >= 30700), value_type, volatile value_type>;
+  KOKKOS_INLINE_FUNCTION void join(join_type& dst, const join_type& src) const {
     dst.inc_max = dst.inc_max > src.inc_max ? dst.inc_max : src.inc_max;
     dst.res_max = dst.res_max > src.res_max ? dst.res_max : src.res_max;
     dst.int_max = dst.int_max > src.int_max ? dst.int_max : src.int_max;
