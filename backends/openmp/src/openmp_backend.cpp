@@ -158,7 +158,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     const std::vector<T> ut(u.begin(), u.end());
     element_pass(ut);
     out.assign(3 * sys_.num_nodes, 0.0);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (sys_.num_nodes >= kMinParallelNodes)
     for (std::int64_t n = 0; n < sys_.num_nodes; ++n)
       for (std::int64_t j = sys_.incidence_offsets[n]; j < sys_.incidence_offsets[n + 1]; ++j)
         for (int i = 0; i < 3; ++i)
@@ -282,7 +282,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     const T* values = element_values.data();
     const T* inverse_volume = pressure_inverse_volume_.data();
     T* out = nodal.data();
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (sys_.num_nodes >= kMinParallelNodes)
     for (std::int64_t n = 0; n < sys_.num_nodes; ++n)
       out[n] = kernels::nodal_average(n, offsets, elements, values, inverse_volume);
   }
@@ -368,7 +368,8 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     double inc_max = 0, inc_sq = 0, res_max = 0, res_sq = 0, int_max = 0, num = 0, den = 0;
     double cf[3 * kMaxSurfaces] = {};
     std::int64_t touched = 0;
-#pragma omp parallel for schedule(static) reduction(max : inc_max, res_max, int_max) \
+#pragma omp parallel for schedule(static) if (sys_.num_nodes >= kMinParallelNodes) \
+    reduction(max : inc_max, res_max, int_max)                                          \
     reduction(+ : inc_sq, res_sq, num, den, touched, cf[:3 * kMaxSurfaces])
     for (std::int64_t n = 0; n < sys_.num_nodes; ++n) {
       T p[3] = {T(0), T(0), T(0)};
