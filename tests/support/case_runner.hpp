@@ -30,6 +30,17 @@ inline PreparedRun prepare(const std::string& yaml,
   return r;
 }
 
+/// The same from a case file (relative paths in it are relative to its folder).
+inline PreparedRun prepare_file(const std::string& path,
+                                const std::vector<CaseOverride>& overrides = {}) {
+  PreparedRun r;
+  r.plugins = std::make_unique<PluginRegistry>();
+  r.model = build_model(load_case(path, overrides), *r.plugins);
+  r.backend = r.plugins->create_backend(r.model.spec.backend);
+  r.solver = std::make_unique<ExplicitSolver>(r.model, *r.backend, r.model.spec.backend);
+  return r;
+}
+
 inline ExplicitRunReport run_in_memory(PreparedRun& r) {
   ExplicitRunOptions options;
   options.write_files = false;
