@@ -235,6 +235,10 @@ ExplicitRunReport ExplicitSolver::run(const ExplicitRunOptions& options) {
     const auto t0 = Clock::now();
     problem_->displacement(u);
     problem_->previous_displacement(u_prev);
+    report.max_displacement = 0.0;
+    for (std::int64_t i = 0; i < sys.num_nodes; ++i)
+      report.max_displacement =
+          std::max(report.max_displacement, std::hypot(u[3 * i], u[3 * i + 1], u[3 * i + 2]));
     const OutputFrame frame = make_frame(k, u, u_prev, true);
     if (vtk) {
       vtk->write(frame);
@@ -279,6 +283,7 @@ ExplicitRunReport ExplicitSolver::run(const ExplicitRunOptions& options) {
     s.set("timing.output_s", report.output_s);
     s.set("timing.total_s", report.total_s);
     s.set("throughput.element_steps_per_s", report.element_steps_per_second());
+    s.set("result.max_displacement_m", report.max_displacement);
     if (relaxation) {
       s.set("relaxation.iterations", report.steps);
       s.set("relaxation.converged", rel.converged);

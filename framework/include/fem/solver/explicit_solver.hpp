@@ -50,6 +50,7 @@ struct ExplicitRunReport {
     return t > 0 ? static_cast<double>(num_elements) * static_cast<double>(steps) / t : 0.0;
   }
   std::vector<EnergySample> energies;  ///< at every output frame
+  double max_displacement = 0.0;       ///< m, largest |u| of a node at the last frame
   /// Dynamic relaxation: the state at the last convergence check.
   struct Relaxation {
     bool converged = false;
