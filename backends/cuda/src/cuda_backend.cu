@@ -279,6 +279,28 @@ bool component_major_elements() {
               "' is not a layout: use soa (the default) or records");
 }
 
+/// How atomic assembly adds element-node forces (FEM_CUDA_ATOMICS): `plain` sends one atomic per
+/// element-node; `warp` first sums the forces of a warp's lanes that add to the same node
+/// (ElementPassArgs::warp_aggregated_atomics); `auto`, the default, takes what measured faster on
+/// the H100 for the block (docs/performance.md, v9): warp for tetrahedra and double precision,
+/// plain for single-precision hexahedra, where the aggregation costs more than it saves.
+enum class AtomicMode { Auto, Plain, Warp };
+
+AtomicMode atomic_mode() {
+  const char* env = std::getenv("FEM_CUDA_ATOMICS");
+  if (!env || !*env || std::string(env) == "auto") return AtomicMode::Auto;
+  if (std::string(env) == "plain") return AtomicMode::Plain;
+  if (std::string(env) == "warp") return AtomicMode::Warp;
+  throw Error("FEM_CUDA_ATOMICS='" + std::string(env) +
+              "' is not an atomic mode: use auto (the default), plain or warp");
+}
+
+template <class T>
+bool warp_aggregated_atomics(AtomicMode mode, const BlockSystem& block) {
+  if (mode != AtomicMode::Auto) return mode == AtomicMode::Warp;
+  return block.nodes_per_element == 4 || std::is_same_v<T, double>;
+}
+
 /// Row stride of the component-major layout: the element count rounded up to 32, so that every
 /// row starts on a 128-byte line and a warp's 32 elements read whole lines.
 std::int64_t element_row_stride(std::int64_t elements) {
@@ -318,7 +340,7 @@ struct DeviceBlock {
 template <class T>
 class ExplicitProblemImpl final : public ExplicitProblem {
  public:
-  explicit ExplicitProblemImpl(const ExplicitSystem& s) : sys_(s) {
+  explicit ExplicitProblemImpl(const ExplicitSystem& s) : sys_(s), atomic_mode_(atomic_mode()) {
     check_memory();
     for (const BlockSystem& b : s.blocks) {
       const MaterialKernels& k = kernels::checked_material_kernels<MaterialKernels>(b, "cuda");
@@ -670,7 +692,8 @@ class ExplicitProblemImpl final : public ExplicitProblem {
         nullptr,
         nodal_pressure_.data_or_null(),
         nullptr,
-        b.element_stride};
+        b.element_stride,
+        warp_aggregated_atomics<T>(atomic_mode_, s)};
   }
 
   /// Averaged nodal pressure, passes 1 and 2 (fem/kernels/averaged_pressure.hpp), enqueued on
@@ -855,6 +878,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   }
 
   const ExplicitSystem& sys_;
+  const AtomicMode atomic_mode_;  ///< FEM_CUDA_ATOMICS, read once per problem
   cudaStream_t stream_ = nullptr;
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
   std::vector<DeviceBlock<T>> blocks_;

@@ -72,6 +72,10 @@ struct ElementPassArgs {
   const T* nodal_volume_ratio = nullptr;
   /// 0: the arrays above are records [e][c]; otherwise component-major [c][e] with this stride.
   std::int64_t element_stride = 0;
+  /// Atomic assembly on a GPU: whether the lanes of a warp that add to the same node first sum
+  /// their forces, so that one atomic per node and warp goes out (detail::assemble_force).
+  /// Backends without warps ignore it.
+  bool warp_aggregated_atomics = false;
 
   /// Element e's entries of `base`, a per-element array of `size` entries per element.
   template <class V>
@@ -227,6 +231,74 @@ FEM_INLINE void atomic_add_force(T* node_force, const T (&f)[3], int stride) {
   for (int i = 0; i < 3; ++i) atomic_add(node_force + i, f[i]);
 }
 
+#if defined(__CUDA_ARCH__)
+/// Warp aggregation: the active lanes of the calling warp that pass the same `node` sum their
+/// `f`. Returns true in the lowest such lane, which then holds the group's sum; the others
+/// return false with `f` partly summed. Every active lane must call it (it is warp-synchronous;
+/// lanes that left the kernel early are not in the active mask and take no part).
+///
+/// The lanes of one node form a list in lane order (`next`: the next higher lane of the group);
+/// pointer jumping (Wyllie) adds each lane's successor's partial sum and links to its
+/// successor's successor, so after ceil(log2(group size)) rounds every lane holds the sum from
+/// itself to the end of its list. Lanes with a node of their own skip the loop at no cost but
+/// the match and one vote.
+template <class T>
+__device__ inline bool warp_sum_same_node(std::int32_t node, T (&f)[3]) {
+  const unsigned active = __activemask();
+  const unsigned peers = __match_any_sync(active, node);
+  unsigned lane;
+  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+  const unsigned higher = peers & ~((2u << lane) - 1u);  // 2u << 31 wraps to 0: no higher lane
+  int next = higher ? __ffs(static_cast<int>(higher)) - 1 : -1;
+  while (__any_sync(active, next >= 0)) {
+    const int from = next >= 0 ? next : static_cast<int>(lane);  // no successor: unused
+    T g[3];
+    for (int i = 0; i < 3; ++i) g[i] = __shfl_sync(active, f[i], from);
+    const int after = __shfl_sync(active, next, from);
+    if (next >= 0) {
+      for (int i = 0; i < 3; ++i) f[i] += g[i];
+      next = after;
+    }
+  }
+  return (peers & ((1u << lane) - 1u)) == 0u;
+}
+#endif
+
+/// Adds element-node force f into node `node` of node_forces (atomic assembly). With
+/// WARP_AGGREGATED (CUDA only; ElementPassArgs::warp_aggregated_atomics) the lanes of a warp
+/// that add to the same node sum first and one of them adds the sum: consecutive elements share
+/// nodes, so a warp sends fewer atomics. Elsewhere it is atomic_add_force.
+template <class T, bool WARP_AGGREGATED>
+FEM_INLINE void assemble_force(T* node_forces, std::int32_t node, const T (&f)[3], int stride) {
+  T* const node_force = node_forces + stride * static_cast<std::int64_t>(node);
+#if defined(__CUDA_ARCH__)
+  if constexpr (WARP_AGGREGATED) {
+    T sum[3] = {f[0], f[1], f[2]};
+    if (warp_sum_same_node(node, sum)) atomic_add_force(node_force, sum, stride);
+    return;
+  }
+#endif
+  atomic_add_force(node_force, f, stride);
+}
+
+/// The node that element e sends k-th in the one-point loop of element_forces. In order, except
+/// for warp-aggregated hexahedra: lanes aggregate only what they add in the same round, and
+/// neighbours along a row of hexahedra share their nodes in different slots (1 2 5 6 of one are
+/// 0 3 4 7 of the next). So an even element sends its x = 1 face first and an odd one its x = 0
+/// face, then the other way round: both neighbours of a lane meet it in one of the two halves.
+/// Only an order: any mesh gives the same sums, a generated box twice fewer atomics.
+template <int NPE, bool WARP_AGGREGATED>
+FEM_INLINE int emit_order(std::int64_t e, int k) {
+  if constexpr (WARP_AGGREGATED && NPE == 8) {
+    // Entry k in nibble k: even 1 2 5 6 0 3 4 7, odd 0 3 4 7 1 2 5 6.
+    const unsigned order = (e & 1) ? 0x65217430u : 0x74306521u;
+    return static_cast<int>((order >> (4 * k)) & 15u);
+  } else {
+    (void)e;
+    return k;
+  }
+}
+
 }  // namespace detail
 
 /// Pass 1 of the averaged-nodal-pressure tetrahedron: V_e U'(J_e) of element e (and V_e J_e when
@@ -245,7 +317,8 @@ FEM_INLINE void element_pressure(const ElementPassArgs<T>& a, std::int64_t e) {
 
 /// Nodal forces of element e, written to a.forces. Returns the smallest det F over its
 /// quadrature points (the caller reports an element whose value is not finite and positive).
-template <class M, class T, int NPE, int NQP, Family FAMILY>
+/// WARP_AGGREGATED: see detail::assemble_force (the CUDA backend's atomic assembly only).
+template <class M, class T, int NPE, int NQP, Family FAMILY, bool WARP_AGGREGATED = false>
 FEM_INLINE T element_forces(const ElementPassArgs<T>& a, std::int64_t e) {
   constexpr int CAP = NPE ? NPE : kMaxNodesPerElement;
   constexpr bool HOURGLASS = FAMILY == Family::Hex8Hourglass;
@@ -284,9 +357,7 @@ FEM_INLINE T element_forces(const ElementPassArgs<T>& a, std::int64_t e) {
   // One element-node force out: into its slot (deterministic assembly) or added into its node.
   const auto emit = [&](int n, const T(&f)[3]) {
     if (a.node_forces)
-      detail::atomic_add_force(
-          a.node_forces + a.node_force_stride * static_cast<std::int64_t>(conn[n]), f,
-          a.node_force_stride);
+      detail::assemble_force<T, WARP_AGGREGATED>(a.node_forces, conn[n], f, a.node_force_stride);
     else
       for (int i = 0; i < 3; ++i) a.forces[(e * npe + n) * 3 + i] = f[i];
   };
@@ -300,7 +371,8 @@ FEM_INLINE T element_forces(const ElementPassArgs<T>& a, std::int64_t e) {
       g = detail::hourglass_moment(a, e, hourglass_s);
       k_over_8 = T(0.125) * a.hourglass_stiffness[e];
     }
-    for (int n = 0; n < npe; ++n) {
+    for (int k = 0; k < npe; ++k) {
+      const int n = detail::emit_order<NPE, WARP_AGGREGATED>(e, k);
       T f[3] = {T(0), T(0), T(0)};
       add_stress_force(vP, gradients, n, f);
       if constexpr (HOURGLASS)

@@ -69,13 +69,16 @@ inline unsigned grid_for(std::int64_t n, int threads) {
   return static_cast<unsigned>((n + threads - 1) / threads);
 }
 
-template <class M, class T, int NPE, int NQP, Family FAMILY>
+/// WARP_AGGREGATED: atomic assembly with warp-aggregated atomics (see
+/// ElementPassArgs::warp_aggregated_atomics); lanes past the last element leave at once and take
+/// no part in it.
+template <class M, class T, int NPE, int NQP, Family FAMILY, bool WARP_AGGREGATED>
 __global__ void __launch_bounds__(kElementThreads, kElementMinBlocks)
     element_forces_kernel(const ElementPassArgs<T> a, int block, Failure* failure) {
   if (failure->element != kNoFailure) return;  // frozen after a failed step
   const std::int64_t e = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (e >= a.num_elements) return;
-  const T j = kernels::element_forces<M, T, NPE, NQP, FAMILY>(a, e);
+  const T j = kernels::element_forces<M, T, NPE, NQP, FAMILY, WARP_AGGREGATED>(a, e);
   if (!(j > T(0)) || !kernels::is_finite(j)) {
     const auto id = static_cast<unsigned long long>(e);
     if (atomicMin(&failure->element, id) > id) {
@@ -103,8 +106,13 @@ __global__ void __launch_bounds__(kElementThreads)
 template <class M, class T, int NPE, int NQP, Family FAMILY>
 void launch_forces(const ElementPassArgs<T>& a, int block, Failure* failure, cudaStream_t s) {
   if (a.num_elements == 0) return;
-  element_forces_kernel<M, T, NPE, NQP, FAMILY>
-      <<<grid_for(a.num_elements, kElementThreads), kElementThreads, 0, s>>>(a, block, failure);
+  const unsigned grid = grid_for(a.num_elements, kElementThreads);
+  if (a.node_forces && a.warp_aggregated_atomics)
+    element_forces_kernel<M, T, NPE, NQP, FAMILY, true>
+        <<<grid, kElementThreads, 0, s>>>(a, block, failure);
+  else
+    element_forces_kernel<M, T, NPE, NQP, FAMILY, false>
+        <<<grid, kElementThreads, 0, s>>>(a, block, failure);
   FEM_CUDA_CHECK_LAUNCH();
 }
 
