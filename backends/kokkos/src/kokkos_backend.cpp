@@ -228,7 +228,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   [[nodiscard]] std::size_t memory_bytes() const override {
     std::size_t bytes = 0;
     const auto add = [&bytes](const auto&... v) {
-      ((bytes += v.span() * sizeof(typename std::remove_cvref_t<decltype(v)>::value_type)), ...);
+      ((bytes += v.span() * sizeof(typename std::decay_t<decltype(v)>::value_type)), ...);
     };
     for (const DeviceBlock<Space, T>& b : blocks_)
       add(b.connectivity, b.gradients, b.volumes, b.hourglass_vectors, b.hourglass_base,
