@@ -330,9 +330,16 @@ ExplicitRunReport ExplicitSolver::run(const ExplicitRunOptions& options) {
   const auto check_convergence = [&](const StepNorms& norms) {
     ++rel.checks;
     if (norms.rayleigh_num > 0.0 && norms.rayleigh_den > 0.0) {
-      // Rayleigh quotient of the last increment, K du ~ P(u_n) - P(u_{n-1}).
-      rel.lambda_min = std::clamp(norms.rayleigh_num / norms.rayleigh_den, 1e-12 * rel.lambda_max,
-                                  rel.lambda_max);
+      // Rayleigh quotient of the last increment, K du ~ P(u_n) - P(u_{n-1}): for the linearised
+      // problem an upper bound of lambda_min. It follows the loading while the loads ramp; once
+      // they are applied the estimate only decreases, the smallest bound seen: the increments
+      // then carry high modes that contact (the projections onto a rigid surface) keeps
+      // exciting and, late, the rounding of P(u_n) - P(u_{n-1}); both only raise the quotient
+      // and would over-damp the lowest mode (docs/architecture.md, Dynamic relaxation).
+      const double quotient = std::clamp(norms.rayleigh_num / norms.rayleigh_den,
+                                         1e-12 * rel.lambda_max, rel.lambda_max);
+      rel.lambda_min =
+          step > spec.solver.load_iterations ? std::min(rel.lambda_min, quotient) : quotient;
       rel.damping = relaxation_damping(rel.lambda_min, dt);
       problem_->set_node_update(central_difference_update(dt, rel.damping));
     }
