@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <fem/case.hpp>
+
 namespace fem::cli {
 
 struct BenchOptions {
@@ -66,8 +68,9 @@ struct PeerResult {
   std::string name = "calculix";
   std::string status = "ok";  ///< ok | unavailable | failed
   std::string reason;
-  std::string deck;           ///< the exported input deck
-  std::string node_set;       ///< the set whose first node is compared
+  std::string deck;      ///< the exported input deck
+  std::string node_set;  ///< the set whose first node is compared
+  int size = 0;  ///< with --sizes: the mesh size compared (the smallest); 0: the case's own mesh
   double peer_wall_s = kNaN;  ///< ccx wall time
   double fem_wall_s = kNaN;   ///< fem: setup + steps of the whole run
   std::string fem_backend, fem_precision;
@@ -99,7 +102,12 @@ std::string bench_table(const BenchReport& report);
 std::vector<std::string> make_bench_plots(const std::string& json_path, const std::string& dir,
                                           std::string& why_not);
 
-/// CalculiX beside fem (bench_peer.cpp).
+/// The overrides that set the mesh size of a generated mesh to n divisions (box: divisions;
+/// cylinder: radial n, circumferential 4n, axial n). Throws InputError for a mesh file.
+std::vector<CaseOverride> size_overrides(const CaseSpec& spec, int n);
+
+/// CalculiX beside fem (bench_peer.cpp): on the case's mesh, or with --sizes on the smallest size
+/// (a static implicit solve grows much faster with the mesh than fem's explicit one).
 PeerResult run_calculix_peer(const BenchOptions& options, const std::string& dir);
 
 int bench_command(const BenchOptions& options);

@@ -95,20 +95,6 @@ Perturbation test_perturbation() {
   return {s.substr(0, eq), std::stod(s.substr(eq + 1))};
 }
 
-/// The overrides that set the mesh size of a generated mesh to n divisions.
-std::vector<CaseOverride> size_overrides(const CaseSpec& spec, int n) {
-  const std::string v = std::to_string(n);
-  if (spec.mesh.generator == "box") return {{"mesh.divisions", v}};
-  if (spec.mesh.generator == "cylinder")
-    return {{"mesh.radial_divisions", v},
-            {"mesh.circumferential_divisions", std::to_string(4 * n)},
-            {"mesh.axial_divisions", v}};
-  throw InputError({spec.file, 0, 0},
-                   "--sizes needs a generated mesh, but the case's mesh comes from '" +
-                       spec.mesh.generator + "'",
-                   "drop --sizes, or use a case with mesh.generator box or cylinder");
-}
-
 struct Combination {
   std::string label, backend;
   Precision precision;
@@ -265,6 +251,19 @@ class Bench {
 };
 
 }  // namespace
+
+std::vector<CaseOverride> size_overrides(const CaseSpec& spec, int n) {
+  const std::string v = std::to_string(n);
+  if (spec.mesh.generator == "box") return {{"mesh.divisions", v}};
+  if (spec.mesh.generator == "cylinder")
+    return {{"mesh.radial_divisions", v},
+            {"mesh.circumferential_divisions", std::to_string(4 * n)},
+            {"mesh.axial_divisions", v}};
+  throw InputError({spec.file, 0, 0},
+                   "--sizes needs a generated mesh, but the case's mesh comes from '" +
+                       spec.mesh.generator + "'",
+                   "drop --sizes, or use a case with mesh.generator box or cylinder");
+}
 
 bool BenchReport::all_agree() const {
   for (const BenchRow& r : rows)

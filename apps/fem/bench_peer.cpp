@@ -3,6 +3,7 @@
 // level of the step.
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
+#include <algorithm>
 
 #include <chrono>
 #include <cmath>
@@ -55,6 +56,11 @@ PeerResult run_calculix_peer(const BenchOptions& o, const std::string& dir) {
     co.sets.push_back("precision=double");
     co.sets.push_back("backend=" + o.reference);
     co.sets.push_back("output.vtk=false");
+    if (!o.sizes.empty()) {
+      p.size = *std::min_element(o.sizes.begin(), o.sizes.end());
+      for (const CaseOverride& s : size_overrides(load_case(o.case_file, co.overrides()), p.size))
+        co.sets.push_back(s.path + "=" + s.value);
+    }
     const PreparedCase prepared = prepare_case(co);
     const Model& model = prepared.model;
     const CaseSpec& spec = model.spec;

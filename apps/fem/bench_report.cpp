@@ -80,6 +80,7 @@ json peer_json(const PeerResult& p) {
               {"reason", p.reason},
               {"deck", p.deck},
               {"node_set", p.node_set},
+              {"size", p.size},
               {"peer_wall_s", number(p.peer_wall_s)},
               {"peer_increments", p.peer_increments},
               {"fem_wall_s", number(p.fem_wall_s)},
@@ -177,15 +178,16 @@ std::string bench_table(const BenchReport& report) {
       continue;
     }
     out += fmt::format(
-        "corner node ({}) over {} load levels: max deviation {:.3f} % (tolerance {:.2g} %) {}\n"
+        "corner node ({}{}) over {} load levels: max deviation {:.3f} % (tolerance {:.2g} %) {}\n"
         "  fem  ({} {}): {} steps in {:.3f} s (setup and steps)\n"
         "  ccx  (static, NLGEOM): {} increments in {:.3f} s (wall, whole process)\n"
         "  final corner displacement: fem ({:.6e}, {:.6e}, {:.6e}), ccx ({:.6e}, {:.6e}, "
         "{:.6e})\n",
-        p.node_set, p.times.size(), 100.0 * p.max_deviation, 100.0 * p.tolerance,
-        p.agrees ? "ok" : "DISAGREES", p.fem_backend, p.fem_precision, p.fem_steps, p.fem_wall_s,
-        p.peer_increments, p.peer_wall_s, p.fem_u.back()[0], p.fem_u.back()[1], p.fem_u.back()[2],
-        p.peer_u.back()[0], p.peer_u.back()[1], p.peer_u.back()[2]);
+        p.node_set, p.size > 0 ? fmt::format(", size {}", p.size) : "", p.times.size(),
+        100.0 * p.max_deviation, 100.0 * p.tolerance, p.agrees ? "ok" : "DISAGREES", p.fem_backend,
+        p.fem_precision, p.fem_steps, p.fem_wall_s, p.peer_increments, p.peer_wall_s,
+        p.fem_u.back()[0], p.fem_u.back()[1], p.fem_u.back()[2], p.peer_u.back()[0],
+        p.peer_u.back()[1], p.peer_u.back()[2]);
   }
   return out;
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -194,6 +195,31 @@ TEST_F(BenchCalculix, Tet4CubeAgreesWithCalculix) {
   expect_calculix_agrees("tet4",
                          " --set mesh.cells=tet4 --set blocks.0.element=tet4 --set "
                          "mesh.divisions=2");
+}
+
+TEST_F(BenchCalculix, WithSizesThePeerRunsTheSmallest) {
+  // A static implicit solve grows much faster with the mesh than the explicit run: with --sizes
+  // the peer compares the smallest size, and says which.
+  const std::string out = temp_dir("sizes");
+  const auto r = run_fem("bench " + kCalculixCube +
+                         " --sizes 3,2 --backends openmp --precision double --steps 5 --repeats 1"
+                         " --warmup 0 --no-plots --peer calculix --output " +
+                         out);
+  ASSERT_EQ(r.code, 0) << r.output;
+  const json peer = read_json(out + "/bench.json")["peers"][0];
+  EXPECT_EQ(peer["size"], 2) << peer.dump(1);
+  std::ifstream deck(peer["deck"].get<std::string>());
+  int elements = 0;
+  bool in_elements = false;
+  for (std::string line; std::getline(deck, line);) {
+    if (line.starts_with("*"))
+      in_elements = line.starts_with("*ELEMENT");
+    else if (in_elements)
+      ++elements;
+  }
+  EXPECT_EQ(elements, 2 * 2 * 2) << "the deck holds the 2x2x2 mesh";
+  EXPECT_NE(r.output.find("(corner, size 2)"), std::string::npos) << r.output;
+  fs::remove_all(out);
 }
 
 TEST_F(BenchCalculix, PeerDisagreementBeyondToleranceFails) {
