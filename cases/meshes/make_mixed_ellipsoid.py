@@ -239,6 +239,28 @@ def skull(divisions, gap, first_node):
     return coords, triangles
 
 
+def write_nodes(out, coords):
+    """The $Nodes section (Gmsh 4.1 ASCII): every node in one volume entity, by tag."""
+    n = len(coords)
+    out.write("$Nodes\n1 %d 1 %d\n3 1 0 %d\n" % (n, n, n))
+    out.write("".join("%d\n" % t for t in sorted(coords)))
+    out.write("".join("%.9g %.9g %.9g\n" % coords[t] for t in sorted(coords)))
+    out.write("$EndNodes\n")
+
+
+def write_elements(out, blocks):
+    """The $Elements section: blocks of (dimension, entity, Gmsh type, cells), tags from 1."""
+    total = sum(len(b[3]) for b in blocks)
+    out.write("$Elements\n%d %d 1 %d\n" % (len(blocks), total, total))
+    tag = 0
+    for dim, entity, gmsh_type, cells in blocks:
+        out.write("%d %d %d %d\n" % (dim, entity, gmsh_type, len(cells)))
+        for c in cells:
+            tag += 1
+            out.write("%d %s\n" % (tag, " ".join(map(str, c))))
+    out.write("$EndElements\n")
+
+
 def write_msh(out, coords, volumes, surfaces, points, skull_mesh):
     """Gmsh 4.1 ASCII: one entity and physical group per volume and surface, the skull's nodes
     after the grid's, and one point entity per node of the point groups."""
@@ -271,11 +293,7 @@ def write_msh(out, coords, volumes, surfaces, points, skull_mesh):
     out.write("$EndEntities\n")
     all_coords = dict(coords)
     all_coords.update({skull_first + i: x for i, x in enumerate(skull_coords)})
-    n = len(all_coords)
-    out.write("$Nodes\n1 %d 1 %d\n3 1 0 %d\n" % (n, n, n))
-    out.write("".join("%d\n" % t for t in sorted(all_coords)))
-    out.write("".join("%.9g %.9g %.9g\n" % all_coords[t] for t in sorted(all_coords)))
-    out.write("$EndNodes\n")
+    write_nodes(out, all_coords)
     blocks = [(3, v + 1, 5 if kind == 5 else 4, cells)
               for v, (_, kind, cells) in enumerate(volumes)]
     for s, (_, _, faces) in enumerate(surfaces):
@@ -285,15 +303,7 @@ def write_msh(out, coords, volumes, surfaces, points, skull_mesh):
                 blocks.append((2, s + 1, shape, chosen))
     point_entity = {v: e + 1 for e, v in enumerate(sorted(point_tags))}
     blocks += [(0, point_entity[v], 15, [(v,)]) for v in sorted(point_tags)]
-    total = sum(len(b[3]) for b in blocks)
-    out.write("$Elements\n%d %d 1 %d\n" % (len(blocks), total, total))
-    tag = 0
-    for dim, entity, gmsh_type, cells in blocks:
-        out.write("%d %d %d %d\n" % (dim, entity, gmsh_type, len(cells)))
-        for c in cells:
-            tag += 1
-            out.write("%d %s\n" % (tag, " ".join(map(str, c))))
-    out.write("$EndElements\n")
+    write_elements(out, blocks)
 
 
 def write_shell_msh(out, grid, volumes, surfaces):
@@ -307,21 +317,9 @@ def write_shell_msh(out, grid, volumes, surfaces):
     box = "%g %g %g %g %g %g" % (-AXES[0], -AXES[1], -AXES[2], AXES[0], AXES[1], AXES[2])
     out.write("1 %s 2 1 3 0\n2 %s 2 2 3 0\n3 %s 1 3 0\n" % (box, box, box))
     out.write("1 %s 2 4 6 0\n2 %s 2 5 6 0\n$EndEntities\n" % (box, box))
-    n = len(coords)
-    out.write("$Nodes\n1 %d 1 %d\n3 1 0 %d\n" % (n, n, n))
-    out.write("".join("%d\n" % t for t in sorted(coords)))
-    out.write("".join("%.9g %.9g %.9g\n" % coords[t] for t in sorted(coords)))
-    out.write("$EndNodes\n")
+    write_nodes(out, coords)
     blocks = [(3, 1, 5, hexes), (3, 2, 4, tets)] + [(2, s, 2, groups[s]) for s in (1, 2, 3)]
-    total = sum(len(b[3]) for b in blocks)
-    out.write("$Elements\n%d %d 1 %d\n" % (len(blocks), total, total))
-    tag = 0
-    for dim, entity, gmsh_type, cells in blocks:
-        out.write("%d %d %d %d\n" % (dim, entity, gmsh_type, len(cells)))
-        for c in cells:
-            tag += 1
-            out.write("%d %s\n" % (tag, " ".join(map(str, c))))
-    out.write("$EndElements\n")
+    write_elements(out, blocks)
 
 
 def main():
