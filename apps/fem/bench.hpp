@@ -107,8 +107,10 @@ std::vector<std::string> make_bench_plots(const std::string& json_path, const st
 std::vector<CaseOverride> size_overrides(const CaseSpec& spec, int n);
 
 /// CalculiX beside fem (bench_peer.cpp): on the case's mesh, or with --sizes on the smallest size
-/// (a static implicit solve grows much faster with the mesh than fem's explicit one).
-PeerResult run_calculix_peer(const BenchOptions& options, const std::string& dir);
+/// (a static implicit solve grows much faster with the mesh than fem's explicit one). `base`: the
+/// case as the bench loaded it, with the options' overrides.
+PeerResult run_calculix_peer(const BenchOptions& options, const CaseSpec& base,
+                             const std::string& dir);
 
 int bench_command(const BenchOptions& options);
 

@@ -331,7 +331,7 @@ int bench_command(const BenchOptions& options) {
                   report.rows[*reference].median_step_s / report.rows[i].median_step_s;
       }
 
-    if (o.peer == "calculix") report.peers.push_back(run_calculix_peer(o, dir));
+    if (o.peer == "calculix") report.peers.push_back(run_calculix_peer(o, base, dir));
 
     std::filesystem::create_directories(dir);
     std::vector<std::string> files = write_bench_files(report, dir);

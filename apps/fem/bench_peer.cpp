@@ -46,7 +46,7 @@ std::string find_ccx() {
 
 }  // namespace
 
-PeerResult run_calculix_peer(const BenchOptions& o, const std::string& dir) {
+PeerResult run_calculix_peer(const BenchOptions& o, const CaseSpec& base, const std::string& dir) {
   PeerResult p;
   p.tolerance = o.peer_tolerance;
   try {
@@ -58,7 +58,7 @@ PeerResult run_calculix_peer(const BenchOptions& o, const std::string& dir) {
     co.sets.push_back("output.vtk=false");
     if (!o.sizes.empty()) {
       p.size = *std::min_element(o.sizes.begin(), o.sizes.end());
-      for (const CaseOverride& s : size_overrides(load_case(o.case_file, co.overrides()), p.size))
+      for (const CaseOverride& s : size_overrides(base, p.size))
         co.sets.push_back(s.path + "=" + s.value);
     }
     const PreparedCase prepared = prepare_case(co);

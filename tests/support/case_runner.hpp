@@ -20,25 +20,25 @@ struct PreparedRun {
   std::unique_ptr<ExplicitSolver> solver;
 };
 
-inline PreparedRun prepare(const std::string& yaml,
-                           const std::vector<CaseOverride>& overrides = {}) {
+/// A validated case built against the default plugins, with its backend and solver.
+inline PreparedRun prepare_spec(const CaseSpec& spec) {
   PreparedRun r;
   r.plugins = std::make_unique<PluginRegistry>();
-  r.model = build_model(parse_case(yaml, "<test>", overrides), *r.plugins);
+  r.model = build_model(spec, *r.plugins);
   r.backend = r.plugins->create_backend(r.model.spec.backend);
   r.solver = std::make_unique<ExplicitSolver>(r.model, *r.backend, r.model.spec.backend);
   return r;
 }
 
+inline PreparedRun prepare(const std::string& yaml,
+                           const std::vector<CaseOverride>& overrides = {}) {
+  return prepare_spec(parse_case(yaml, "<test>", overrides));
+}
+
 /// The same from a case file (relative paths in it are relative to its folder).
 inline PreparedRun prepare_file(const std::string& path,
                                 const std::vector<CaseOverride>& overrides = {}) {
-  PreparedRun r;
-  r.plugins = std::make_unique<PluginRegistry>();
-  r.model = build_model(load_case(path, overrides), *r.plugins);
-  r.backend = r.plugins->create_backend(r.model.spec.backend);
-  r.solver = std::make_unique<ExplicitSolver>(r.model, *r.backend, r.model.spec.backend);
-  return r;
+  return prepare_spec(load_case(path, overrides));
 }
 
 inline ExplicitRunReport run_in_memory(PreparedRun& r) {
