@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <fem/amplitude.hpp>
@@ -32,20 +33,9 @@ namespace fem::cuda {
 namespace {
 
 constexpr int kNodeThreads = 256;
+/// Amplitude curves the node kernel evaluates per step into shared memory (16 bytes each).
+constexpr std::size_t kMaxAmplitudes = 2048;
 constexpr std::int64_t kGraphSteps = 64;  // steps captured in one replayable graph
-
-__global__ void tick_kernel(long long* step, double dt, const Amplitude* amplitudes, int count,
-                            double* amp_now, double* amp_next, const Failure* failure) {
-  if (failure->element != kNoFailure) return;
-  const long long s = *step + 1;
-  __syncthreads();
-  if (threadIdx.x == 0) *step = s;
-  const double t = static_cast<double>(s) * dt;
-  for (int i = threadIdx.x; i < count; i += blockDim.x) {
-    amp_now[i] = evaluate(amplitudes[i], t);
-    amp_next[i] = evaluate(amplitudes[i], t + dt);
-  }
-}
 
 /// Node-update coefficients in device memory, so that captured graphs stay valid when dynamic
 /// relaxation changes its damping: b, c, then gravity (2 dt^2 / (2 + q dt) * g).
@@ -60,8 +50,11 @@ struct NodePassArgs {
   const std::int32_t* offsets;  // 32-bit incidence: half the index bytes of the gather
   const std::int32_t* slots;
   const T* forces;
-  const T* node_forces;  // atomic assembly: already summed per node (then `forces` is unused)
+  T* node_forces;  // atomic assembly: already summed per node (then `forces` is unused)
   int node_force_stride;
+  /// Atomic assembly: zero each node's force once read, so that the next step's element pass
+  /// finds them cleared without a separate fill of the whole array (see StepPlan).
+  bool clear_node_forces;
   const T* acoef;              // force_scale / m
   const T* coef;               // kCoef*
   const T* gravity_weight;     // physical / iteration mass, or null
@@ -75,8 +68,18 @@ struct NodePassArgs {
   const std::int32_t* load_amplitude;
   const T* load_value;
   int gravity_amplitude;
-  const double* amp_now;
-  const double* amp_next;
+  /// The amplitude curves, which every block evaluates at this step's times into shared memory
+  /// (no separate per-step kernel: on the 2M-element tet4 cube that kernel took 3 us of a
+  /// 96-us step).
+  const Amplitude* amplitudes;
+  int num_amplitudes;
+  double dt;
+  /// Step counter, double-buffered by the step's parity: this step is steps[from] + 1, which
+  /// block 0 writes to steps[1 - from] once the step is not frozen by a failure. Reading one
+  /// slot and writing the other keeps the blocks of one kernel from racing; the host takes the
+  /// larger of the two as the last completed step.
+  long long* steps;
+  int from;
   const T* u;
   T* u_next;  // holds u_{n-1} on entry
   const Failure* failure;
@@ -93,15 +96,60 @@ struct NodePassArgs {
   unsigned long long* contact_count;
 };
 
-template <class T, bool Measure>
-__global__ void __launch_bounds__(kNodeThreads) node_kernel(const NodePassArgs<T> a) {
-  if (a.failure->element != kNoFailure) return;
+/// Zeroes one node's force (stride 3, or 4 with one vector store in single precision).
+template <class T>
+__device__ inline void clear_force(T* f, int stride) {
+  if constexpr (sizeof(T) == sizeof(float)) {
+    if (stride == 4) {
+      *reinterpret_cast<float4*>(f) = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+      return;
+    }
+  }
+  for (int i = 0; i < stride; ++i) f[i] = T(0);
+}
+
+/// What a node kernel is compiled for, as bits of its template argument: each variant gets the
+/// registers (and so the occupancy) that its own work needs.
+enum NodeVariant : int {
+  kNodeMeasure = 1,  ///< reduce the step norms (measured steps)
+  /// Correct contact nodes (flag bit 6); only systems with contact surfaces. Inlined, the surface
+  /// projections would set every node's register count (single precision 64 -> 32 without).
+  kNodeContact = 2,
+  /// Deterministic assembly: gather each node's element-node forces through the incidence
+  /// (atomic assembly reads one summed force).
+  kNodeGather = 4,
+  kNumNodeVariants = 8
+};
+
+/// Resident blocks asked of the plain atomic variant, the step loop's common case (a compile-time
+/// knob, -DFEM_CUDA_NODE_MIN_BLOCKS=N in CMAKE_CUDA_FLAGS), in single precision: 6 (at most 40
+/// registers, no spills) measured 1-2 % faster than 8 (32 registers, which spill). Double
+/// precision and the other variants are left free: they spill under it (docs/performance.md,
+/// v10).
+#ifndef FEM_CUDA_NODE_MIN_BLOCKS
+#define FEM_CUDA_NODE_MIN_BLOCKS 6
+#endif
+template <class T>
+constexpr int node_min_blocks(int variant) {
+  return variant == 0 && std::is_same_v<T, float> ? FEM_CUDA_NODE_MIN_BLOCKS : 1;
+}
+
+template <class T, int Variant>
+__global__ void __launch_bounds__(kNodeThreads, node_min_blocks<T>(Variant))
+    node_kernel(const NodePassArgs<T> a) {
+  constexpr bool Measure = (Variant & kNodeMeasure) != 0;
+  constexpr bool Contact = (Variant & kNodeContact) != 0;
+  constexpr bool Gather = (Variant & kNodeGather) != 0;
+  if (a.failure->element != kNoFailure) return;  // frozen after a failed step (uniform)
   const std::int64_t n = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  double norms[kNumNorms] = {0, 0, 0, 0, 0, 0, 0};
-  if (n < a.num_nodes) {
-    T p[3] = {T(0), T(0), T(0)};
-    if (a.node_forces) {
-      for (int i = 0; i < 3; ++i) p[i] = a.node_forces[a.node_force_stride * n + i];
+  const bool active = n < a.num_nodes;
+  // The node's force sum goes out first (the deterministic gather is the long chain of loads),
+  // so that its latency overlaps the amplitudes' barrier.
+  T p[3] = {T(0), T(0), T(0)};
+  if (active) {
+    if constexpr (!Gather) {
+      const T* const f = a.node_forces + a.node_force_stride * n;
+      for (int i = 0; i < 3; ++i) p[i] = f[i];
     } else {
       for (std::int64_t j = a.offsets[n]; j < a.offsets[n + 1]; ++j) {
         const T* f = a.forces + 3 * static_cast<std::int64_t>(a.slots[j]);
@@ -110,31 +158,49 @@ __global__ void __launch_bounds__(kNodeThreads) node_kernel(const NodePassArgs<T
         p[2] += f[2];
       }
     }
-    const T g_amp =
-        a.gravity_amplitude >= 0 ? static_cast<T>(a.amp_now[a.gravity_amplitude]) : T(0);
+  }
+  // This step's amplitudes: amp_now at t_s, amp_next at t_s + dt.
+  extern __shared__ double amp_now[];
+  double* const amp_next = amp_now + a.num_amplitudes;
+  const long long step = a.steps[a.from] + 1;
+  const double t = static_cast<double>(step) * a.dt;
+  for (int i = threadIdx.x; i < a.num_amplitudes; i += blockDim.x) {
+    amp_now[i] = evaluate(a.amplitudes[i], t);
+    amp_next[i] = evaluate(a.amplitudes[i], t + a.dt);
+  }
+  __syncthreads();
+  if (blockIdx.x == 0 && threadIdx.x == 0) a.steps[1 - a.from] = step;
+  double norms[kNumNorms] = {0, 0, 0, 0, 0, 0, 0};
+  if (active) {
+    const T g_amp = a.gravity_amplitude >= 0 ? static_cast<T>(amp_now[a.gravity_amplitude]) : T(0);
     const T b = a.coef[kCoefB], c = a.coef[kCoefC], acoef = a.acoef[n];
     const unsigned flags = a.dof_flags[n];
+    T u_now[3], u_prev[3];
+    for (int i = 0; i < 3; ++i) {
+      u_now[i] = a.u[3 * n + i];
+      u_prev[i] = a.u_next[3 * n + i];
+    }
     T next[3], r[3], gravity[3];
     for (int i = 0; i < 3; ++i) {
       const std::int64_t d = 3 * n + i;
       gravity[i] = a.coef[kCoefGravity + i] * g_amp;
       if (a.gravity_weight) gravity[i] = gravity[i] * a.gravity_weight[n];
       if (flags & (1u << i)) {
-        next[i] = a.prescribed_value[d] * static_cast<T>(a.amp_next[a.prescribed_amplitude[d]]);
+        next[i] = a.prescribed_value[d] * static_cast<T>(amp_next[a.prescribed_amplitude[d]]);
         r[i] = T(0);
       } else {
         r[i] = -p[i];
         if (flags & (8u << i))
-          r[i] += a.load_value[d] * static_cast<T>(a.amp_now[a.load_amplitude[d]]);
-        next[i] = acoef * r[i] + gravity[i] + b * a.u[d] - c * a.u_next[d];
+          r[i] += a.load_value[d] * static_cast<T>(amp_now[a.load_amplitude[d]]);
+        next[i] = acoef * r[i] + gravity[i] + b * u_now[i] - c * u_prev[i];
       }
     }
-    if (flags & 64u) {
+    if (Contact && (flags & 64u)) {
       const unsigned mask = a.contact_mask[n];
       for (int s = 0; s < kMaxSurfaces; ++s) {
         if (!(mask & (1u << s))) continue;
         const contact::SurfaceView<T>& surf = a.surfaces[s];
-        const T amp = surf.amplitude >= 0 ? static_cast<T>(a.amp_next[surf.amplitude]) : T(0);
+        const T amp = surf.amplitude >= 0 ? static_cast<T>(amp_next[surf.amplitude]) : T(0);
         T moved[3];
         if (!contact::correct_node(surf, amp, a.coords + 3 * n, next, moved)) continue;
         if constexpr (Measure) {
@@ -152,8 +218,8 @@ __global__ void __launch_bounds__(kNodeThreads) node_kernel(const NodePassArgs<T
       if constexpr (Measure) {
         norms[kNormIntMax] = fmax(norms[kNormIntMax], fabs(static_cast<double>(p[i])));
         if (!(flags & (1u << i))) {
-          const double inc = static_cast<double>(next[i]) - static_cast<double>(a.u[d]);
-          const double du = static_cast<double>(a.u[d]) - static_cast<double>(a.u_next[d]);
+          const double inc = static_cast<double>(next[i]) - static_cast<double>(u_now[i]);
+          const double du = static_cast<double>(u_now[i]) - static_cast<double>(u_prev[i]);
           const double res = static_cast<double>(r[i]) +
                              static_cast<double>(gravity[i]) / static_cast<double>(acoef);
           norms[kNormIncMax] = fmax(norms[kNormIncMax], fabs(inc));
@@ -168,6 +234,9 @@ __global__ void __launch_bounds__(kNodeThreads) node_kernel(const NodePassArgs<T
       if (a.keep) a.saved_forces[d] = p[i];
       a.u_next[d] = next[i];
     }
+    // Last: a store to the address just loaded, issued early, would hold the loads after it.
+    if (a.clear_node_forces)
+      clear_force(a.node_forces + a.node_force_stride * n, a.node_force_stride);
   }
   if constexpr (Measure) {
     // Block reduction in shared memory, one quantity at a time, in a fixed order.
@@ -185,6 +254,13 @@ __global__ void __launch_bounds__(kNodeThreads) node_kernel(const NodePassArgs<T
       __syncthreads();
     }
   }
+}
+
+/// Every variant's node kernel, indexed by NodeVariant bits.
+template <class T, int... Variants>
+constexpr std::array<void (*)(NodePassArgs<T>), sizeof...(Variants)> node_kernels(
+    std::integer_sequence<int, Variants...>) {
+  return {&node_kernel<T, Variants>...};
 }
 
 /// The second stage: one block reduces the per-block partials, in a fixed order.
@@ -295,6 +371,46 @@ AtomicMode atomic_mode() {
               "' is not an atomic mode: use auto (the default), plain or warp");
 }
 
+/// How atomic assembly clears the node forces between steps (FEM_CUDA_FORCE_CLEAR): `fused`
+/// zeroes each node's force at the end of the node pass that reads it; `fill` fills the whole
+/// array before every element pass (one more pass over it per step); `auto`, the default, takes
+/// what measured faster on the H100 (docs/performance.md, v10): fused in single precision, fill
+/// in double, each by about 1 %.
+template <class T>
+bool fused_force_clear() {
+  const char* env = std::getenv("FEM_CUDA_FORCE_CLEAR");
+  if (!env || !*env || std::string(env) == "auto") return std::is_same_v<T, float>;
+  if (std::string(env) == "fused") return true;
+  if (std::string(env) == "fill") return false;
+  throw Error("FEM_CUDA_FORCE_CLEAR='" + std::string(env) +
+              "' is not a way to clear forces: use auto (the default), fused or fill");
+}
+
+/// Whether atomic assembly asks the L2 to keep the node forces resident (FEM_CUDA_L2_FORCES):
+/// `persist`, `normal`, or `auto`, the default: persist where the array takes at most a quarter
+/// of the L2. Measured on the H100 (docs/performance.md, v10): the 2M-element tet4 cube's 5.7 MB
+/// of forces +1 % (single) and +2 % (double); the hex8r cube's 34 MB -8 % and -14 %, since the
+/// set-aside then starves the displacements that the element pass gathers.
+bool persist_node_forces(std::size_t bytes, std::size_t l2_bytes) {
+  const char* env = std::getenv("FEM_CUDA_L2_FORCES");
+  if (!env || !*env || std::string(env) == "auto") return 4 * bytes <= l2_bytes;
+  if (std::string(env) == "persist") return true;
+  if (std::string(env) == "normal") return false;
+  throw Error("FEM_CUDA_L2_FORCES='" + std::string(env) +
+              "' is not an L2 policy for node forces: use auto (the default), persist or normal");
+}
+
+/// What one enqueued step does besides the step itself. Atomic assembly needs the node forces
+/// zero when an element pass starts; inside a graph each step's node pass clears them after
+/// reading (clear_after), so the next step need not (forces_clear). A graph's last step leaves
+/// its forces for internal_force_sum, and the next graph's first step fills the array again.
+struct StepPlan {
+  bool measure = false;       ///< reduce the step norms (the node kernel's Measure variant)
+  bool keep = false;          ///< keep P(u_n) for the next, measured, step
+  bool forces_clear = false;  ///< the node forces are already zero
+  bool clear_after = false;   ///< the node pass zeroes them once read
+};
+
 template <class T>
 bool warp_aggregated_atomics(AtomicMode mode, const BlockSystem& block) {
   if (mode != AtomicMode::Auto) return mode == AtomicMode::Warp;
@@ -319,6 +435,36 @@ std::vector<V> component_major(const std::vector<V>& records, std::int64_t eleme
   return rows;
 }
 
+cudaDeviceProp current_device_properties() {
+  int device = 0;
+  FEM_CUDA_CHECK(cudaGetDevice(&device));
+  cudaDeviceProp prop{};
+  FEM_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+  return prop;
+}
+
+std::size_t l2_bytes() {
+  return static_cast<std::size_t>(current_device_properties().l2CacheSize);
+}
+
+/// An L2 access-policy window that keeps [base, base + bytes) resident (as much as the device
+/// sets aside for persisting lines), with that much L2 reserved. The reservation is the device's
+/// (cudaLimitPersistingL2CacheSize); the problem gives it back when it is destroyed.
+cudaAccessPolicyWindow persisting_window(void* base, std::size_t bytes) {
+  const cudaDeviceProp prop = current_device_properties();
+  const std::size_t reserve =
+      std::min(bytes, static_cast<std::size_t>(prop.persistingL2CacheMaxSize));
+  if (reserve == 0) return cudaAccessPolicyWindow{};  // no persisting L2 on this device
+  FEM_CUDA_CHECK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, reserve));
+  cudaAccessPolicyWindow w{};
+  w.base_ptr = base;
+  w.num_bytes = std::min(bytes, static_cast<std::size_t>(prop.accessPolicyMaxWindowSize));
+  w.hitRatio = static_cast<float>(std::min(1.0, static_cast<double>(reserve) / w.num_bytes));
+  w.hitProp = cudaAccessPropertyPersisting;
+  w.missProp = cudaAccessPropertyStreaming;
+  return w;
+}
+
 int selected_device() {
   const char* env = std::getenv("FEM_CUDA_DEVICE");
   return env && *env ? std::atoi(env) : 0;
@@ -340,7 +486,8 @@ struct DeviceBlock {
 template <class T>
 class ExplicitProblemImpl final : public ExplicitProblem {
  public:
-  explicit ExplicitProblemImpl(const ExplicitSystem& s) : sys_(s), atomic_mode_(atomic_mode()) {
+  explicit ExplicitProblemImpl(const ExplicitSystem& s)
+      : sys_(s), atomic_mode_(atomic_mode()), fused_clear_(fused_force_clear<T>()) {
     check_memory();
     for (const BlockSystem& b : s.blocks) {
       const MaterialKernels& k = kernels::checked_material_kernels<MaterialKernels>(b, "cuda");
@@ -412,6 +559,8 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     } else {
       node_forces_.resize(static_cast<std::size_t>(node_force_stride_ * s.num_nodes));
       FEM_CUDA_CHECK(cudaMemset(node_forces_.data(), 0, node_forces_.size() * sizeof(T)));
+      if (persist_node_forces(node_forces_.bytes(), l2_bytes()))
+        persist_window_ = persisting_window(node_forces_.data(), node_forces_.bytes());
     }
     std::vector<std::uint8_t> flags(static_cast<std::size_t>(s.num_nodes), 0);
     for (std::int64_t n = 0; n < s.num_nodes; ++n)
@@ -426,9 +575,12 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     load_amplitude_.upload(s.load_amplitude);
     load_value_.upload(s.load_value);
     amplitudes_.upload(s.amplitudes);
-    amp_now_.resize(std::max<std::size_t>(1, s.amplitudes.size()));
-    amp_next_.resize(std::max<std::size_t>(1, s.amplitudes.size()));
-    step_.resize(1);
+    if (s.amplitudes.size() > kMaxAmplitudes)
+      throw Error("the CUDA backend evaluates at most " + std::to_string(kMaxAmplitudes) +
+                  " amplitude curves per step (in shared memory); this model has " +
+                  std::to_string(s.amplitudes.size()) +
+                  ": share curves between boundary conditions or use another backend");
+    steps_.resize(2);
     failure_.resize(1);
     scratch_failure_.resize(1);
     reset_failure(failure_);
@@ -453,6 +605,10 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     if (start_) cudaEventDestroy(start_);
     if (stop_) cudaEventDestroy(stop_);
     if (stream_) cudaStreamDestroy(stream_);
+    if (persist_window_.num_bytes > 0) {  // give back the L2 set aside (persisting_window)
+      cudaCtxResetPersistingL2Cache();
+      cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0);
+    }
   }
 
   AdvanceResult advance(std::int64_t first_step, std::int64_t num_steps) override {
@@ -482,8 +638,9 @@ class ExplicitProblemImpl final : public ExplicitProblem {
  private:
   AdvanceResult run_steps(std::int64_t first_step, std::int64_t num_steps, StepNorms* norms) {
     const long long before = first_step - 1;
+    const long long counters[2] = {before, before};
     FEM_CUDA_CHECK(
-        cudaMemcpyAsync(step_.data(), &before, sizeof before, cudaMemcpyHostToDevice, stream_));
+        cudaMemcpyAsync(steps_.data(), counters, sizeof counters, cudaMemcpyHostToDevice, stream_));
     FEM_CUDA_CHECK(cudaEventRecord(start_, stream_));
     // Measured: the last two steps are launched directly (keep P, then reduce); the rest replays
     // graphs.
@@ -502,7 +659,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
           cudaMemsetAsync(contact_count_.data(), 0, sizeof(unsigned long long), stream_));
       for (std::int64_t k = 0; k < direct; ++k) {
         const bool measure = k + 1 == direct;
-        enqueue_step(parity_, measure, !measure);
+        enqueue_step(parity_, StepPlan{measure, !measure, false, false});
         parity_ ^= 1;
       }
       const int blocks = grid_for(sys_.num_nodes, kNodeThreads);
@@ -512,12 +669,13 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     }
     FEM_CUDA_CHECK(cudaEventRecord(stop_, stream_));
     Failure failure{};
-    long long last = 0;
+    long long counters_after[2] = {0, 0};
     FEM_CUDA_CHECK(cudaMemcpyAsync(&failure, failure_.data(), sizeof failure,
                                    cudaMemcpyDeviceToHost, stream_));
-    FEM_CUDA_CHECK(
-        cudaMemcpyAsync(&last, step_.data(), sizeof last, cudaMemcpyDeviceToHost, stream_));
+    FEM_CUDA_CHECK(cudaMemcpyAsync(counters_after, steps_.data(), sizeof counters_after,
+                                   cudaMemcpyDeviceToHost, stream_));
     FEM_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    const long long last = std::max(counters_after[0], counters_after[1]);  // last completed
     float ms = 0.0f;
     FEM_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
     times_.fused_step_s += 1e-3 * ms;
@@ -547,10 +705,10 @@ class ExplicitProblemImpl final : public ExplicitProblem {
       r.steps_done = num_steps;
       return r;
     }
-    // The tick of the failing step ran, its element pass flagged, and everything after it
-    // returned: the state is u_{bad} and u_{bad-1}, and the buffers flipped once per step that
-    // completed. Undo the parity of the steps that did not run.
-    r.steps_done = last - first_step;
+    // The failing step's element pass flagged, and every kernel after it returned: the state is
+    // u_{bad} and u_{bad-1}, the counter holds the last completed step, and the buffers flipped
+    // once per completed step. Undo the parity of the steps that did not run.
+    r.steps_done = last - before;
     parity_ ^= static_cast<int>((num_steps - r.steps_done) & 1);
     r.status = kernels::is_finite(failure.value) ? AdvanceResult::Status::InvertedElement
                                                  : AdvanceResult::Status::NotFinite;
@@ -653,8 +811,8 @@ class ExplicitProblemImpl final : public ExplicitProblem {
       add(b.connectivity, b.gradients, b.volumes, b.hourglass_vectors, b.hourglass_base,
           b.hourglass_stiffness, b.params, b.state);
     add(acoef_, forces_, node_forces_, prescribed_value_, load_value_, u_[0], u_[1], offsets_,
-        slots_, dof_flags_, prescribed_amplitude_, load_amplitude_, amplitudes_, amp_now_,
-        amp_next_, step_, failure_, scratch_failure_);
+        slots_, dof_flags_, prescribed_amplitude_, load_amplitude_, amplitudes_, steps_, failure_,
+        scratch_failure_);
     return bytes;
   }
 
@@ -723,19 +881,16 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   }
 
   /// Enqueues one step reading u_[from] and writing u_[1 - from].
-  void enqueue_step(int from, bool measure = false, bool keep = false) {
-    tick_kernel<<<1, 128, 0, stream_>>>(step_.data(), dt_, amplitudes_.data(),
-                                        static_cast<int>(sys_.amplitudes.size()), amp_now_.data(),
-                                        amp_next_.data(), failure_.data());
-    FEM_CUDA_CHECK_LAUNCH();
+  void enqueue_step(int from, const StepPlan& plan) {
     pressure_passes(u_[from].data(), failure_.data(), false);
     T* node_forces = node_forces_.data_or_null();
-    if (node_forces)
+    if (node_forces && !(fused_clear_ && plan.forces_clear))
       FEM_CUDA_CHECK(cudaMemsetAsync(node_forces, 0, node_forces_.size() * sizeof(T), stream_));
     for (std::size_t b = 0; b < blocks_.size(); ++b)
       blocks_[b].forces(pass_args(blocks_[b], u_[from].data(),
                                   node_forces ? nullptr : forces_.data(), node_forces),
                         static_cast<int>(b), failure_.data(), stream_);
+    const bool measure = plan.measure, keep = plan.keep;
     if ((measure || keep) && saved_forces_.empty()) {
       saved_forces_.resize(static_cast<std::size_t>(3 * sys_.num_nodes));
       FEM_CUDA_CHECK(
@@ -749,6 +904,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
                       forces_.data_or_null(),
                       node_forces_.data_or_null(),
                       node_force_stride_,
+                      node_forces != nullptr && fused_clear_ && plan.clear_after,
                       acoef_.data(),
                       coef_.data(),
                       gravity_weight_.data_or_null(),
@@ -759,8 +915,11 @@ class ExplicitProblemImpl final : public ExplicitProblem {
                       load_amplitude_.data(),
                       load_value_.data(),
                       sys_.gravity_amplitude,
-                      amp_now_.data(),
-                      amp_next_.data(),
+                      amplitudes_.data(),
+                      static_cast<int>(sys_.amplitudes.size()),
+                      dt_,
+                      steps_.data(),
+                      from,
                       u_[from].data(),
                       u_[1 - from].data(),
                       failure_.data(),
@@ -773,10 +932,13 @@ class ExplicitProblemImpl final : public ExplicitProblem {
                       contact_sums_.data(),
                       contact_count_.data()};
     const int grid = grid_for(sys_.num_nodes, kNodeThreads);
-    if (measure)
-      node_kernel<T, true><<<grid, kNodeThreads, 0, stream_>>>(a);
-    else
-      node_kernel<T, false><<<grid, kNodeThreads, 0, stream_>>>(a);
+    const bool contact = !sys_.contact_mask.empty();
+    const std::size_t amp_bytes = 2 * sizeof(double) * sys_.amplitudes.size();
+    const int variant = (measure ? kNodeMeasure : 0) | (contact ? kNodeContact : 0) |
+                        (node_forces ? 0 : kNodeGather);
+    node_kernels<T>(std::make_integer_sequence<
+                    int, kNumNodeVariants>{})[variant]<<<grid, kNodeThreads, amp_bytes, stream_>>>(
+        a);
     FEM_CUDA_CHECK_LAUNCH();
   }
 
@@ -836,11 +998,28 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     FEM_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
     int from = parity_;
     for (std::int64_t k = 0; k < n; ++k) {
-      enqueue_step(from);
+      // The first step finds the forces as the last step before the graph left them; the last
+      // leaves its own for internal_force_sum.
+      enqueue_step(from, StepPlan{false, false, k > 0, k + 1 < n});
       from = 1 - from;
     }
     FEM_CUDA_CHECK(cudaStreamEndCapture(stream_, &graph));
     cudaGraphExec_t exec = nullptr;
+    if (persist_window_.num_bytes > 0) {
+      std::size_t count = 0;
+      FEM_CUDA_CHECK(cudaGraphGetNodes(graph, nullptr, &count));
+      std::vector<cudaGraphNode_t> nodes(count);
+      FEM_CUDA_CHECK(cudaGraphGetNodes(graph, nodes.data(), &count));
+      cudaKernelNodeAttrValue value{};
+      value.accessPolicyWindow = persist_window_;
+      for (cudaGraphNode_t node : nodes) {
+        cudaGraphNodeType type;
+        FEM_CUDA_CHECK(cudaGraphNodeGetType(node, &type));
+        if (type == cudaGraphNodeTypeKernel)
+          FEM_CUDA_CHECK(cudaGraphKernelNodeSetAttribute(
+              node, cudaKernelNodeAttributeAccessPolicyWindow, &value));
+      }
+    }
     FEM_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
     FEM_CUDA_CHECK(cudaGraphDestroy(graph));
     graphs_[key] = exec;
@@ -879,6 +1058,13 @@ class ExplicitProblemImpl final : public ExplicitProblem {
 
   const ExplicitSystem& sys_;
   const AtomicMode atomic_mode_;  ///< FEM_CUDA_ATOMICS, read once per problem
+  /// L2 window of the node forces, applied to every kernel of the step graphs; num_bytes 0: none
+  /// (persist_node_forces).
+  cudaAccessPolicyWindow persist_window_{};
+  /// Atomic assembly: the node pass clears the forces it reads (StepPlan); false with
+  /// FEM_CUDA_FORCE_CLEAR=fill, which fills the whole array before every element pass instead.
+  const bool fused_clear_;
+
   cudaStream_t stream_ = nullptr;
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
   std::vector<DeviceBlock<T>> blocks_;
@@ -912,8 +1098,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   DeviceArray<std::uint8_t> dof_flags_;
   DeviceArray<std::int32_t> prescribed_amplitude_, load_amplitude_;
   DeviceArray<Amplitude> amplitudes_;
-  DeviceArray<double> amp_now_, amp_next_;
-  DeviceArray<long long> step_;
+  DeviceArray<long long> steps_;  ///< NodePassArgs::steps
   DeviceArray<Failure> failure_, scratch_failure_;
   double dt_ = 0.0;
   std::map<std::pair<std::int64_t, int>, cudaGraphExec_t> graphs_;

@@ -10,6 +10,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include <fem/cuda/check.hpp>
 #include <fem/kernels/element_kernels.hpp>
@@ -59,11 +60,35 @@ struct MaterialKernels {
 #endif
 inline constexpr int kElementThreads = FEM_CUDA_ELEMENT_THREADS;
 // Minimum resident blocks per SM asked of the compiler (__launch_bounds__), which caps registers
-// per thread: 1 leaves the compiler free. A measurement knob like the one above.
-#ifndef FEM_CUDA_ELEMENT_MIN_BLOCKS
-#define FEM_CUDA_ELEMENT_MIN_BLOCKS 1
+// per thread at 65536 / (64 x blocks). The element kernels are latency-bound: more resident warps
+// hide more of the gather, as long as the cap does not spill. Measured on the H100 with
+// neo-Hookean (docs/performance.md, v10), single precision only (double spills under any cap
+// that gains residency):
+//   tet4, warp-aggregated atomics: 24 blocks (48 -> 40 registers, no spills): +7 %;
+//   hex8r: 10 blocks (111 -> 96 registers, no spills): +6 %; 11 (80 registers) +5 %, 14 (72)
+//   -1 %, 16 (64, spilling) -8 %.
+// Each is a compile-time knob (in CMAKE_CUDA_FLAGS; 1 leaves the compiler free), and
+// FEM_CUDA_ELEMENT_MIN_BLOCKS=N sets every kernel's, for measuring. A material heavier than
+// neo-Hookean may spill under these caps (ptxas -v shows it): build its plugin with the knobs at 1.
+#ifndef FEM_CUDA_TET4_SINGLE_MIN_BLOCKS
+#define FEM_CUDA_TET4_SINGLE_MIN_BLOCKS 24
 #endif
-inline constexpr int kElementMinBlocks = FEM_CUDA_ELEMENT_MIN_BLOCKS;
+#ifndef FEM_CUDA_HEX8R_SINGLE_MIN_BLOCKS
+#define FEM_CUDA_HEX8R_SINGLE_MIN_BLOCKS 10
+#endif
+
+template <class T, int NPE, int NQP, Family FAMILY, bool WARP_AGGREGATED>
+constexpr int element_min_blocks() {
+#ifdef FEM_CUDA_ELEMENT_MIN_BLOCKS
+  return FEM_CUDA_ELEMENT_MIN_BLOCKS;
+#else
+  if constexpr (!std::is_same_v<T, float>) return 1;
+  if constexpr (NPE == 4 && NQP == 1 && FAMILY == Family::Isoparametric && WARP_AGGREGATED)
+    return FEM_CUDA_TET4_SINGLE_MIN_BLOCKS;
+  if constexpr (FAMILY == Family::Hex8Hourglass) return FEM_CUDA_HEX8R_SINGLE_MIN_BLOCKS;
+  return 1;
+#endif
+}
 
 inline unsigned grid_for(std::int64_t n, int threads) {
   return static_cast<unsigned>((n + threads - 1) / threads);
@@ -73,7 +98,8 @@ inline unsigned grid_for(std::int64_t n, int threads) {
 /// ElementPassArgs::warp_aggregated_atomics); lanes past the last element leave at once and take
 /// no part in it.
 template <class M, class T, int NPE, int NQP, Family FAMILY, bool WARP_AGGREGATED>
-__global__ void __launch_bounds__(kElementThreads, kElementMinBlocks)
+__global__ void __launch_bounds__(kElementThreads,
+                                  element_min_blocks<T, NPE, NQP, FAMILY, WARP_AGGREGATED>())
     element_forces_kernel(const ElementPassArgs<T> a, int block, Failure* failure) {
   if (failure->element != kNoFailure) return;  // frozen after a failed step
   const std::int64_t e = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
