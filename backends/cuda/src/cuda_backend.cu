@@ -33,8 +33,6 @@ namespace fem::cuda {
 namespace {
 
 constexpr int kNodeThreads = 256;
-/// Amplitude curves the node kernel evaluates per step into shared memory (16 bytes each).
-constexpr std::size_t kMaxAmplitudes = 2048;
 constexpr std::int64_t kGraphSteps = 64;  // steps captured in one replayable graph
 
 /// Node-update coefficients in device memory, so that captured graphs stay valid when dynamic
@@ -68,12 +66,12 @@ struct NodePassArgs {
   const std::int32_t* load_amplitude;
   const T* load_value;
   int gravity_amplitude;
-  /// The amplitude curves, which every block evaluates at this step's times into shared memory
-  /// (no separate per-step kernel: on the 2M-element tet4 cube that kernel took 3 us of a
-  /// 96-us step).
-  const Amplitude* amplitudes;
-  int num_amplitudes;
-  double dt;
+  /// This step's row of the amplitude table (amplitude_table_kernel): [curve][2], the curves at
+  /// the start and at the end of the step. Filled once per graph of steps, not by a kernel per
+  /// step (which took 3 us of the 2M-element tet4 cube's 96-us step); nor evaluated in the node
+  /// kernel (a shared copy needs a barrier that holds every block's loads behind one thread's
+  /// evaluation; a copy per thread costs every thread the registers of the evaluation).
+  const double* amplitudes;
   /// Step counter, double-buffered by the step's parity: this step is steps[from] + 1, which
   /// block 0 writes to steps[1 - from] once the step is not frozen by a failure. Reading one
   /// slot and writing the other keeps the blocks of one kernel from racing; the host takes the
@@ -95,6 +93,20 @@ struct NodePassArgs {
   double* contact_force;  // [surface][3], atomically added
   unsigned long long* contact_count;
 };
+
+/// The amplitude table of the next `steps` steps: row k, [curve][2], holds every curve at the
+/// start and at the end of step steps[from] + 1 + k.
+__global__ void amplitude_table_kernel(const long long* steps, int from, int count, double dt,
+                                       const Amplitude* amplitudes, int curves, double* table) {
+  const double first = static_cast<double>(steps[from] + 1);
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < count * curves;
+       i += gridDim.x * blockDim.x) {
+    const int k = i / curves, curve = i % curves;
+    const double t = (first + k) * dt;
+    table[2 * i] = evaluate(amplitudes[curve], t);
+    table[2 * i + 1] = evaluate(amplitudes[curve], t + dt);
+  }
+}
 
 /// Zeroes one node's force (stride 3, or 4 with one vector store in single precision).
 template <class T>
@@ -122,12 +134,11 @@ enum NodeVariant : int {
 };
 
 /// Resident blocks asked of the plain atomic variant, the step loop's common case (a compile-time
-/// knob, -DFEM_CUDA_NODE_MIN_BLOCKS=N in CMAKE_CUDA_FLAGS), in single precision: 6 (at most 40
-/// registers, no spills) measured 1-2 % faster than 8 (32 registers, which spill). Double
-/// precision and the other variants are left free: they spill under it (docs/performance.md,
-/// v10).
+/// knob, -DFEM_CUDA_NODE_MIN_BLOCKS=N in CMAKE_CUDA_FLAGS), in single precision: 5 (48
+/// registers, no spills) measured 1-2 % faster than 6 (40, spilling 28 bytes). Double precision
+/// and the other variants are left free (docs/performance.md, v10).
 #ifndef FEM_CUDA_NODE_MIN_BLOCKS
-#define FEM_CUDA_NODE_MIN_BLOCKS 6
+#define FEM_CUDA_NODE_MIN_BLOCKS 5
 #endif
 template <class T>
 constexpr int node_min_blocks(int variant) {
@@ -140,13 +151,15 @@ __global__ void __launch_bounds__(kNodeThreads, node_min_blocks<T>(Variant))
   constexpr bool Measure = (Variant & kNodeMeasure) != 0;
   constexpr bool Contact = (Variant & kNodeContact) != 0;
   constexpr bool Gather = (Variant & kNodeGather) != 0;
-  if (a.failure->element != kNoFailure) return;  // frozen after a failed step (uniform)
+  if (a.failure->element != kNoFailure) return;  // frozen after a failed step
+  if (blockIdx.x == 0 && threadIdx.x == 0) a.steps[1 - a.from] = a.steps[a.from] + 1;
+  // This step's amplitudes, [curve][2]: at the start and the end of the step.
+  const auto amp_now = [&a](int curve) { return static_cast<T>(a.amplitudes[2 * curve]); };
+  const auto amp_next = [&a](int curve) { return static_cast<T>(a.amplitudes[2 * curve + 1]); };
   const std::int64_t n = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const bool active = n < a.num_nodes;
-  // The node's force sum goes out first (the deterministic gather is the long chain of loads),
-  // so that its latency overlaps the amplitudes' barrier.
-  T p[3] = {T(0), T(0), T(0)};
-  if (active) {
+  double norms[kNumNorms] = {0, 0, 0, 0, 0, 0, 0};
+  if (n < a.num_nodes) {
+    T p[3] = {T(0), T(0), T(0)};
     if constexpr (!Gather) {
       const T* const f = a.node_forces + a.node_force_stride * n;
       for (int i = 0; i < 3; ++i) p[i] = f[i];
@@ -158,21 +171,7 @@ __global__ void __launch_bounds__(kNodeThreads, node_min_blocks<T>(Variant))
         p[2] += f[2];
       }
     }
-  }
-  // This step's amplitudes: amp_now at t_s, amp_next at t_s + dt.
-  extern __shared__ double amp_now[];
-  double* const amp_next = amp_now + a.num_amplitudes;
-  const long long step = a.steps[a.from] + 1;
-  const double t = static_cast<double>(step) * a.dt;
-  for (int i = threadIdx.x; i < a.num_amplitudes; i += blockDim.x) {
-    amp_now[i] = evaluate(a.amplitudes[i], t);
-    amp_next[i] = evaluate(a.amplitudes[i], t + a.dt);
-  }
-  __syncthreads();
-  if (blockIdx.x == 0 && threadIdx.x == 0) a.steps[1 - a.from] = step;
-  double norms[kNumNorms] = {0, 0, 0, 0, 0, 0, 0};
-  if (active) {
-    const T g_amp = a.gravity_amplitude >= 0 ? static_cast<T>(amp_now[a.gravity_amplitude]) : T(0);
+    const T g_amp = a.gravity_amplitude >= 0 ? amp_now(a.gravity_amplitude) : T(0);
     const T b = a.coef[kCoefB], c = a.coef[kCoefC], acoef = a.acoef[n];
     const unsigned flags = a.dof_flags[n];
     T u_now[3], u_prev[3];
@@ -186,12 +185,11 @@ __global__ void __launch_bounds__(kNodeThreads, node_min_blocks<T>(Variant))
       gravity[i] = a.coef[kCoefGravity + i] * g_amp;
       if (a.gravity_weight) gravity[i] = gravity[i] * a.gravity_weight[n];
       if (flags & (1u << i)) {
-        next[i] = a.prescribed_value[d] * static_cast<T>(amp_next[a.prescribed_amplitude[d]]);
+        next[i] = a.prescribed_value[d] * amp_next(a.prescribed_amplitude[d]);
         r[i] = T(0);
       } else {
         r[i] = -p[i];
-        if (flags & (8u << i))
-          r[i] += a.load_value[d] * static_cast<T>(amp_now[a.load_amplitude[d]]);
+        if (flags & (8u << i)) r[i] += a.load_value[d] * amp_now(a.load_amplitude[d]);
         next[i] = acoef * r[i] + gravity[i] + b * u_now[i] - c * u_prev[i];
       }
     }
@@ -200,7 +198,7 @@ __global__ void __launch_bounds__(kNodeThreads, node_min_blocks<T>(Variant))
       for (int s = 0; s < kMaxSurfaces; ++s) {
         if (!(mask & (1u << s))) continue;
         const contact::SurfaceView<T>& surf = a.surfaces[s];
-        const T amp = surf.amplitude >= 0 ? static_cast<T>(amp_next[surf.amplitude]) : T(0);
+        const T amp = surf.amplitude >= 0 ? amp_next(surf.amplitude) : T(0);
         T moved[3];
         if (!contact::correct_node(surf, amp, a.coords + 3 * n, next, moved)) continue;
         if constexpr (Measure) {
@@ -400,6 +398,34 @@ bool persist_node_forces(std::size_t bytes, std::size_t l2_bytes) {
               "' is not an L2 policy for node forces: use auto (the default), persist or normal");
 }
 
+/// Shared memory carve-out (bytes, and as the percentage of the H100's 228 KB that asks for it)
+/// through which the deterministic gather's residency is limited (gather_blocks).
+constexpr std::size_t kGatherCarveout = 32 * 1024;
+constexpr int kGatherCarveoutPercent = 14;
+
+/// Resident blocks per SM of the deterministic node gather (FEM_CUDA_GATHER_BLOCKS=N, or `auto`,
+/// the default; 0: as many as registers allow). Each node sums its element-node forces from slots
+/// scattered over the per-slot force array, through the L1; with too many gathers in flight they
+/// evict each other's lines. Measured on the H100 (docs/performance.md, v10), 2M-element tet4
+/// cube (23 slots per node): 5 resident blocks 6.33e9 element-steps/s, 3 blocks 6.80e9, 2 blocks
+/// 7.06e9 (single; double 3.84e9 -> 4.52e9). Hexahedra (4 slots per node) gained nothing. `auto`:
+/// 2 blocks where nodes average more than 8 slots, no limit otherwise.
+std::size_t gather_blocks(const ExplicitSystem& s) {
+  const char* env = std::getenv("FEM_CUDA_GATHER_BLOCKS");
+  if (env && *env && std::string(env) != "auto") {
+    char* end = nullptr;
+    const long n = std::strtol(env, &end, 10);
+    if (*end != '\0' || n < 0 || n > 16)
+      throw Error("FEM_CUDA_GATHER_BLOCKS='" + std::string(env) +
+                  "' is not a number of blocks: use auto (the default), 0 (no limit) or 1..16");
+    return static_cast<std::size_t>(n);
+  }
+  const double slots_per_node =
+      s.num_nodes > 0 ? static_cast<double>(s.num_force_slots) / static_cast<double>(s.num_nodes)
+                      : 0.0;
+  return slots_per_node > 8.0 ? 2 : 0;
+}
+
 /// What one enqueued step does besides the step itself. Atomic assembly needs the node forces
 /// zero when an element pass starts; inside a graph each step's node pass clears them after
 /// reading (clear_after), so the next step need not (forces_clear). A graph's last step leaves
@@ -409,6 +435,7 @@ struct StepPlan {
   bool keep = false;          ///< keep P(u_n) for the next, measured, step
   bool forces_clear = false;  ///< the node forces are already zero
   bool clear_after = false;   ///< the node pass zeroes them once read
+  int index = 0;  ///< position in the run of steps enqueue_amplitudes prepared (its table row)
 };
 
 template <class T>
@@ -575,12 +602,9 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     load_amplitude_.upload(s.load_amplitude);
     load_value_.upload(s.load_value);
     amplitudes_.upload(s.amplitudes);
-    if (s.amplitudes.size() > kMaxAmplitudes)
-      throw Error("the CUDA backend evaluates at most " + std::to_string(kMaxAmplitudes) +
-                  " amplitude curves per step (in shared memory); this model has " +
-                  std::to_string(s.amplitudes.size()) +
-                  ": share curves between boundary conditions or use another backend");
     steps_.resize(2);
+    amplitude_table_.resize(static_cast<std::size_t>(2 * kGraphSteps) *
+                            std::max<std::size_t>(1, s.amplitudes.size()));
     failure_.resize(1);
     scratch_failure_.resize(1);
     reset_failure(failure_);
@@ -657,9 +681,10 @@ class ExplicitProblemImpl final : public ExplicitProblem {
           cudaMemsetAsync(contact_sums_.data(), 0, contact_sums_.size() * sizeof(double), stream_));
       FEM_CUDA_CHECK(
           cudaMemsetAsync(contact_count_.data(), 0, sizeof(unsigned long long), stream_));
+      enqueue_amplitudes(parity_, direct);
       for (std::int64_t k = 0; k < direct; ++k) {
         const bool measure = k + 1 == direct;
-        enqueue_step(parity_, StepPlan{measure, !measure, false, false});
+        enqueue_step(parity_, StepPlan{measure, !measure, false, false, static_cast<int>(k)});
         parity_ ^= 1;
       }
       const int blocks = grid_for(sys_.num_nodes, kNodeThreads);
@@ -880,6 +905,19 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     }
   }
 
+  int num_curves() const { return static_cast<int>(sys_.amplitudes.size()); }
+
+  /// Enqueues the amplitude table of the next `count` steps (at most kGraphSteps), the first
+  /// reading u_[from].
+  void enqueue_amplitudes(int from, std::int64_t count) {
+    if (num_curves() == 0) return;
+    const int entries = static_cast<int>(count) * num_curves();
+    amplitude_table_kernel<<<grid_for(entries, kNodeThreads), kNodeThreads, 0, stream_>>>(
+        steps_.data(), from, static_cast<int>(count), dt_, amplitudes_.data(), num_curves(),
+        amplitude_table_.data());
+    FEM_CUDA_CHECK_LAUNCH();
+  }
+
   /// Enqueues one step reading u_[from] and writing u_[1 - from].
   void enqueue_step(int from, const StepPlan& plan) {
     pressure_passes(u_[from].data(), failure_.data(), false);
@@ -915,9 +953,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
                       load_amplitude_.data(),
                       load_value_.data(),
                       sys_.gravity_amplitude,
-                      amplitudes_.data(),
-                      static_cast<int>(sys_.amplitudes.size()),
-                      dt_,
+                      amplitude_table_.data() + 2 * plan.index * num_curves(),
                       steps_.data(),
                       from,
                       u_[from].data(),
@@ -933,12 +969,20 @@ class ExplicitProblemImpl final : public ExplicitProblem {
                       contact_count_.data()};
     const int grid = grid_for(sys_.num_nodes, kNodeThreads);
     const bool contact = !sys_.contact_mask.empty();
-    const std::size_t amp_bytes = 2 * sizeof(double) * sys_.amplitudes.size();
     const int variant = (measure ? kNodeMeasure : 0) | (contact ? kNodeContact : 0) |
                         (node_forces ? 0 : kNodeGather);
-    node_kernels<T>(std::make_integer_sequence<
-                    int, kNumNodeVariants>{})[variant]<<<grid, kNodeThreads, amp_bytes, stream_>>>(
-        a);
+    const auto kernels = node_kernels<T>(std::make_integer_sequence<int, kNumNodeVariants>{});
+    std::size_t smem = 0;
+    if ((variant & kNodeGather) && gather_blocks_ > 0) {
+      // At most gather_blocks_ resident blocks per SM: each asks for a share of a 32 KB shared
+      // memory carve-out that one more block would exceed (1 KB per block is the system's), and
+      // the L1 keeps the rest (224 KB). The kernel does not touch the memory.
+      smem = kGatherCarveout / gather_blocks_ - 1536;
+      FEM_CUDA_CHECK(cudaFuncSetAttribute(kernels[variant],
+                                          cudaFuncAttributePreferredSharedMemoryCarveout,
+                                          kGatherCarveoutPercent));
+    }
+    kernels[variant]<<<grid, kNodeThreads, smem, stream_>>>(a);
     FEM_CUDA_CHECK_LAUNCH();
   }
 
@@ -997,10 +1041,11 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     cudaGraph_t graph = nullptr;
     FEM_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
     int from = parity_;
+    enqueue_amplitudes(from, n);
     for (std::int64_t k = 0; k < n; ++k) {
       // The first step finds the forces as the last step before the graph left them; the last
       // leaves its own for internal_force_sum.
-      enqueue_step(from, StepPlan{false, false, k > 0, k + 1 < n});
+      enqueue_step(from, StepPlan{false, false, k > 0, k + 1 < n, static_cast<int>(k)});
       from = 1 - from;
     }
     FEM_CUDA_CHECK(cudaStreamEndCapture(stream_, &graph));
@@ -1064,6 +1109,8 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   /// Atomic assembly: the node pass clears the forces it reads (StepPlan); false with
   /// FEM_CUDA_FORCE_CLEAR=fill, which fills the whole array before every element pass instead.
   const bool fused_clear_;
+  /// Resident blocks per SM of the deterministic gather, 0: as many as fit (gather_blocks).
+  const std::size_t gather_blocks_ = gather_blocks(sys_);
 
   cudaStream_t stream_ = nullptr;
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
@@ -1099,6 +1146,8 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   DeviceArray<std::int32_t> prescribed_amplitude_, load_amplitude_;
   DeviceArray<Amplitude> amplitudes_;
   DeviceArray<long long> steps_;  ///< NodePassArgs::steps
+  DeviceArray<double>
+      amplitude_table_;  ///< [step of the graph][curve][2], NodePassArgs::amplitudes
   DeviceArray<Failure> failure_, scratch_failure_;
   double dt_ = 0.0;
   std::map<std::pair<std::int64_t, int>, cudaGraphExec_t> graphs_;
