@@ -112,22 +112,82 @@ std::vector<AgreementCase> atomic_cases() {
 INSTANTIATE_TEST_SUITE_P(Cube, CudaAtomicModes, ::testing::ValuesIn(atomic_cases()),
                          agreement_name);
 
-/// A mode that is not auto, plain or warp is refused when the problem is created, with the fix.
-TEST(CudaBackend, UnknownAtomicModeIsRefused) {
+/// The node pass's ways of clearing the node forces (FEM_CUDA_FORCE_CLEAR; auto takes fused in
+/// single precision and fill in double) and of caching them in the L2 (FEM_CUDA_L2_FORCES; auto
+/// persists small arrays), each forced for every case: none changes what is summed, so the
+/// atomic bounds hold.
+TEST_P(CudaAtomicModes, FusedForceClearMatchesOpenMpOverTheWholeRun) {
+  const ScopedEnv fused("FEM_CUDA_FORCE_CLEAR", "fused");
+  expect_agreement(GetParam(), " (forces zeroed in the node pass)");
+}
+
+TEST_P(CudaAtomicModes, FilledForceClearMatchesOpenMpOverTheWholeRun) {
+  const ScopedEnv fill("FEM_CUDA_FORCE_CLEAR", "fill");
+  expect_agreement(GetParam(), " (forces filled before each element pass)");
+}
+
+TEST_P(CudaAtomicModes, PersistingNodeForcesMatchOpenMpOverTheWholeRun) {
+  const ScopedEnv persist("FEM_CUDA_L2_FORCES", "persist");
+  expect_agreement(GetParam(), " (node forces persisting in L2)");
+}
+
+/// The deterministic gather with its residency limit off and at the tightest setting
+/// (FEM_CUDA_GATHER_BLOCKS; auto limits it on tetrahedral meshes): it only changes how many
+/// blocks run at once, not what each sums.
+class CudaGatherLimit : public ::testing::TestWithParam<AgreementCase> {};
+
+TEST_P(CudaGatherLimit, AnyResidencyMatchesOpenMpOverTheWholeRun) {
+  for (const char* blocks : {"0", "1"}) {
+    const ScopedEnv limit("FEM_CUDA_GATHER_BLOCKS", blocks);
+    expect_agreement(GetParam(),
+                     blocks[0] == '0' ? " (gather unlimited)" : " (gather 1 block per SM)");
+  }
+}
+
+std::vector<AgreementCase> deterministic_cases() {
+  std::vector<AgreementCase> cases = agreement_cases(true);
+  std::erase_if(cases, [](const AgreementCase& c) { return c.assembly != "deterministic"; });
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Cube, CudaGatherLimit, ::testing::ValuesIn(deterministic_cases()),
+                         agreement_name);
+
+/// A CUDA tuning variable with a value it does not know, and the fix its message must name.
+struct BadKnob {
+  const char* variable;
+  const char* value;
+  const char* hint;
+};
+
+class CudaKnobs : public ::testing::TestWithParam<BadKnob> {};
+
+/// Refused when the problem is created, naming the valid values.
+TEST_P(CudaKnobs, UnknownValueIsRefusedWithTheChoices) {
   auto plugins = std::make_unique<PluginRegistry>();
   std::string why;
   std::unique_ptr<Backend> cuda = cuda_backend(*plugins, why);
   if (!cuda) GTEST_SKIP() << "no CUDA backend here: " << why;
-  const ScopedEnv bad("FEM_CUDA_ATOMICS", "warpp");
+  const BadKnob& knob = GetParam();
+  const ScopedEnv bad(knob.variable, knob.value);
   try {
     compare_with_openmp(*plugins, *cuda, "cuda", atomic_cases().front());
-    ADD_FAILURE() << "FEM_CUDA_ATOMICS=warpp was accepted";
+    ADD_FAILURE() << knob.variable << "=" << knob.value << " was accepted";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("use auto (the default), plain or warp"),
-              std::string::npos)
-        << e.what();
+    EXPECT_NE(std::string(e.what()).find(knob.hint), std::string::npos) << e.what();
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(
+    Environment, CudaKnobs,
+    ::testing::Values(
+        BadKnob{"FEM_CUDA_ATOMICS", "warpp", "use auto (the default), plain or warp"},
+        BadKnob{"FEM_CUDA_FORCE_CLEAR", "zero", "use auto (the default), fused or fill"},
+        BadKnob{"FEM_CUDA_L2_FORCES", "keep", "use auto (the default), persist or normal"},
+        BadKnob{"FEM_CUDA_GATHER_BLOCKS", "two", "use auto (the default), 0 (no limit) or 1..16"}),
+    [](const ::testing::TestParamInfo<BadKnob>& knob) {
+      return std::string(knob.param.variable + 9);  // without "FEM_CUDA_"
+    });
 
 }  // namespace
 }  // namespace fem::test

@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <regex>
+#include <string>
 
 #include <fem/solver/explicit_system.hpp>
 
@@ -62,6 +64,30 @@ TEST(Failures, ElementInvertedDuringRunStopsWithStepElementAndTime) {
   std::vector<BlockResults> results;
   run.solver->problem().element_results(u_prev, results);
   for (const double j : results[0].min_jacobian) EXPECT_GT(j, 0.0);
+}
+
+/// The step a run stops at, read from its failure message ("... at step N ...").
+std::int64_t failing_step(const std::string& backend) {
+  PreparedRun run = prepare(kCube, {CaseOverride{"backend", backend}});
+  try {
+    run_in_memory(run);
+  } catch (const SolveError& e) {
+    std::smatch m;
+    const std::string what = e.what();
+    if (std::regex_search(what, m, std::regex("step ([0-9]+)"))) return std::stoll(m[1]);
+    ADD_FAILURE() << "no step in: " << what;
+    return -1;
+  }
+  ADD_FAILURE() << "the crushed cube did not fail on " << backend;
+  return -1;
+}
+
+/// Every backend stops at the same step: GPU backends count steps on the device and find the
+/// failure only when a graph of steps has finished (FEM_TEST_BACKEND picks the one compared).
+TEST(Failures, EveryBackendStopsAtTheSameStep) {
+  const std::int64_t reference = failing_step("openmp");
+  EXPECT_GT(reference, 0);
+  EXPECT_EQ(failing_step(backend_under_test()), reference) << "backend " << backend_under_test();
 }
 
 }  // namespace
