@@ -1,12 +1,12 @@
 // The CUDA backend: explicit TLED steps entirely on the GPU.
 //
-// Each step is three launches: a one-thread-block tick (advances the device step counter and
-// evaluates the amplitude curves), the material plugin's element kernel per block, and the fused
-// node kernel (two more with averaged-nodal-pressure blocks: their element pressures and the
-// nodal averages, before the element kernels) (deterministic gather of element forces, loads,
-// damped central difference, prescribed displacements). Steps between outputs are replayed from
-// captured CUDA graphs, so the host neither launches per step nor copies anything until the next
-// output.
+// Each step is two launches: the material plugin's element kernel per block and the fused node
+// kernel (node_kernel.cuh: force gather or read, loads, damped central difference, prescribed
+// displacements, contact, the step counter); two more with averaged-nodal-pressure blocks (their
+// element pressures and the nodal averages, before the element kernels), and in atomic assembly
+// a fill of the node forces where that measured faster (tuning.hpp). Steps between outputs are
+// replayed from captured CUDA graphs, with one amplitude-table kernel per graph, so the host
+// neither launches per step nor copies anything until the next output.
 #include <cuda_runtime.h>
 
 #include <array>
@@ -28,260 +28,13 @@
 #include <fem/plugin.hpp>
 
 #include "device_array.cuh"
+#include "node_kernel.cuh"
+#include "tuning.hpp"
 
 namespace fem::cuda {
 namespace {
 
-constexpr int kNodeThreads = 256;
 constexpr std::int64_t kGraphSteps = 64;  // steps captured in one replayable graph
-
-/// Node-update coefficients in device memory, so that captured graphs stay valid when dynamic
-/// relaxation changes its damping: b, c, then gravity (2 dt^2 / (2 + q dt) * g).
-constexpr int kCoefB = 0, kCoefC = 1, kCoefGravity = 2, kNumCoef = 5;
-/// StepNorms reductions, per block then finalised: maxima first, then sums.
-constexpr int kNormIncMax = 0, kNormResMax = 1, kNormIntMax = 2, kNormIncSq = 3, kNormResSq = 4,
-              kNormNum = 5, kNormDen = 6, kNumNorms = 7, kNumMaxNorms = 3;
-
-template <class T>
-struct NodePassArgs {
-  std::int64_t num_nodes;
-  const std::int32_t* offsets;  // 32-bit incidence: half the index bytes of the gather
-  const std::int32_t* slots;
-  const T* forces;
-  T* node_forces;  // atomic assembly: already summed per node (then `forces` is unused)
-  int node_force_stride;
-  /// Atomic assembly: zero each node's force once read, so that the next step's element pass
-  /// finds them cleared without a separate fill of the whole array (see StepPlan).
-  bool clear_node_forces;
-  const T* acoef;              // force_scale / m
-  const T* coef;               // kCoef*
-  const T* gravity_weight;     // physical / iteration mass, or null
-  const double* inverse_mass;  // of the iteration mass (measured steps)
-  /// Per node: bit i set if dof i is prescribed, bit 3 + i if it carries a nodal load, bit 6 if
-  /// it is a contact node. Most nodes have none, and then the per-dof boundary-condition arrays
-  /// are not read at all.
-  const std::uint8_t* dof_flags;
-  const std::int32_t* prescribed_amplitude;
-  const T* prescribed_value;
-  const std::int32_t* load_amplitude;
-  const T* load_value;
-  int gravity_amplitude;
-  /// This step's row of the amplitude table (amplitude_table_kernel): [curve][2], the curves at
-  /// the start and at the end of the step. Filled once per graph of steps, not by a kernel per
-  /// step (which took 3 us of the 2M-element tet4 cube's 96-us step); nor evaluated in the node
-  /// kernel (a shared copy needs a barrier that holds every block's loads behind one thread's
-  /// evaluation; a copy per thread costs every thread the registers of the evaluation).
-  const double* amplitudes;
-  /// Step counter, double-buffered by the step's parity: this step is steps[from] + 1, which
-  /// block 0 writes to steps[1 - from] once the step is not frozen by a failure. Reading one
-  /// slot and writing the other keeps the blocks of one kernel from racing; the host takes the
-  /// larger of the two as the last completed step.
-  long long* steps;
-  int from;
-  const T* u;
-  T* u_next;  // holds u_{n-1} on entry
-  const Failure* failure;
-  // Contact (only read for nodes with bit 6).
-  const std::uint8_t* contact_mask;
-  const T* coords;
-  const contact::SurfaceView<T>* surfaces;
-  // Measured steps: P(u_n) kept for the next step (keep), per-block partial norms and contact
-  // forces (measure).
-  T* saved_forces;
-  bool keep;
-  double* partials;       // [block][kNumNorms]
-  double* contact_force;  // [surface][3], atomically added
-  unsigned long long* contact_count;
-};
-
-/// The amplitude table of the next `steps` steps: row k, [curve][2], holds every curve at the
-/// start and at the end of step steps[from] + 1 + k.
-__global__ void amplitude_table_kernel(const long long* steps, int from, int count, double dt,
-                                       const Amplitude* amplitudes, int curves, double* table) {
-  const double first = static_cast<double>(steps[from] + 1);
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < count * curves;
-       i += gridDim.x * blockDim.x) {
-    const int k = i / curves, curve = i % curves;
-    const double t = (first + k) * dt;
-    table[2 * i] = evaluate(amplitudes[curve], t);
-    table[2 * i + 1] = evaluate(amplitudes[curve], t + dt);
-  }
-}
-
-/// Zeroes one node's force (stride 3, or 4 with one vector store in single precision).
-template <class T>
-__device__ inline void clear_force(T* f, int stride) {
-  if constexpr (sizeof(T) == sizeof(float)) {
-    if (stride == 4) {
-      *reinterpret_cast<float4*>(f) = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-      return;
-    }
-  }
-  for (int i = 0; i < stride; ++i) f[i] = T(0);
-}
-
-/// What a node kernel is compiled for, as bits of its template argument: each variant gets the
-/// registers (and so the occupancy) that its own work needs.
-enum NodeVariant : int {
-  kNodeMeasure = 1,  ///< reduce the step norms (measured steps)
-  /// Correct contact nodes (flag bit 6); only systems with contact surfaces. Inlined, the surface
-  /// projections would set every node's register count (single precision 64 -> 32 without).
-  kNodeContact = 2,
-  /// Deterministic assembly: gather each node's element-node forces through the incidence
-  /// (atomic assembly reads one summed force).
-  kNodeGather = 4,
-  kNumNodeVariants = 8
-};
-
-/// Resident blocks asked of the plain atomic variant, the step loop's common case (a compile-time
-/// knob, -DFEM_CUDA_NODE_MIN_BLOCKS=N in CMAKE_CUDA_FLAGS), in single precision: 5 (48
-/// registers, no spills) measured 1-2 % faster than 6 (40, spilling 28 bytes). Double precision
-/// and the other variants are left free (docs/performance.md, v10).
-#ifndef FEM_CUDA_NODE_MIN_BLOCKS
-#define FEM_CUDA_NODE_MIN_BLOCKS 5
-#endif
-template <class T>
-constexpr int node_min_blocks(int variant) {
-  return variant == 0 && std::is_same_v<T, float> ? FEM_CUDA_NODE_MIN_BLOCKS : 1;
-}
-
-template <class T, int Variant>
-__global__ void __launch_bounds__(kNodeThreads, node_min_blocks<T>(Variant))
-    node_kernel(const NodePassArgs<T> a) {
-  constexpr bool Measure = (Variant & kNodeMeasure) != 0;
-  constexpr bool Contact = (Variant & kNodeContact) != 0;
-  constexpr bool Gather = (Variant & kNodeGather) != 0;
-  if (a.failure->element != kNoFailure) return;  // frozen after a failed step
-  if (blockIdx.x == 0 && threadIdx.x == 0) a.steps[1 - a.from] = a.steps[a.from] + 1;
-  // This step's amplitudes, [curve][2]: at the start and the end of the step.
-  const auto amp_now = [&a](int curve) { return static_cast<T>(a.amplitudes[2 * curve]); };
-  const auto amp_next = [&a](int curve) { return static_cast<T>(a.amplitudes[2 * curve + 1]); };
-  const std::int64_t n = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  double norms[kNumNorms] = {0, 0, 0, 0, 0, 0, 0};
-  if (n < a.num_nodes) {
-    T p[3] = {T(0), T(0), T(0)};
-    if constexpr (!Gather) {
-      const T* const f = a.node_forces + a.node_force_stride * n;
-      for (int i = 0; i < 3; ++i) p[i] = f[i];
-    } else {
-      for (std::int64_t j = a.offsets[n]; j < a.offsets[n + 1]; ++j) {
-        const T* f = a.forces + 3 * static_cast<std::int64_t>(a.slots[j]);
-        p[0] += f[0];
-        p[1] += f[1];
-        p[2] += f[2];
-      }
-    }
-    const T g_amp = a.gravity_amplitude >= 0 ? amp_now(a.gravity_amplitude) : T(0);
-    const T b = a.coef[kCoefB], c = a.coef[kCoefC], acoef = a.acoef[n];
-    const unsigned flags = a.dof_flags[n];
-    T u_now[3], u_prev[3];
-    for (int i = 0; i < 3; ++i) {
-      u_now[i] = a.u[3 * n + i];
-      u_prev[i] = a.u_next[3 * n + i];
-    }
-    T next[3], r[3], gravity[3];
-    for (int i = 0; i < 3; ++i) {
-      const std::int64_t d = 3 * n + i;
-      gravity[i] = a.coef[kCoefGravity + i] * g_amp;
-      if (a.gravity_weight) gravity[i] = gravity[i] * a.gravity_weight[n];
-      if (flags & (1u << i)) {
-        next[i] = a.prescribed_value[d] * amp_next(a.prescribed_amplitude[d]);
-        r[i] = T(0);
-      } else {
-        r[i] = -p[i];
-        if (flags & (8u << i)) r[i] += a.load_value[d] * amp_now(a.load_amplitude[d]);
-        next[i] = acoef * r[i] + gravity[i] + b * u_now[i] - c * u_prev[i];
-      }
-    }
-    if (Contact && (flags & 64u)) {
-      const unsigned mask = a.contact_mask[n];
-      for (int s = 0; s < kMaxSurfaces; ++s) {
-        if (!(mask & (1u << s))) continue;
-        const contact::SurfaceView<T>& surf = a.surfaces[s];
-        const T amp = surf.amplitude >= 0 ? amp_next(surf.amplitude) : T(0);
-        T moved[3];
-        if (!contact::correct_node(surf, amp, a.coords + 3 * n, next, moved)) continue;
-        if constexpr (Measure) {
-          atomicAdd(a.contact_count, 1ull);
-          for (int i = 0; i < 3; ++i) {
-            const double force = static_cast<double>(moved[i]) / static_cast<double>(acoef);
-            atomicAdd(a.contact_force + 3 * s + i, force);
-            r[i] += static_cast<T>(force);
-          }
-        }
-      }
-    }
-    for (int i = 0; i < 3; ++i) {
-      const std::int64_t d = 3 * n + i;
-      if constexpr (Measure) {
-        norms[kNormIntMax] = fmax(norms[kNormIntMax], fabs(static_cast<double>(p[i])));
-        if (!(flags & (1u << i))) {
-          const double inc = static_cast<double>(next[i]) - static_cast<double>(u_now[i]);
-          const double du = static_cast<double>(u_now[i]) - static_cast<double>(u_prev[i]);
-          const double res = static_cast<double>(r[i]) +
-                             static_cast<double>(gravity[i]) / static_cast<double>(acoef);
-          norms[kNormIncMax] = fmax(norms[kNormIncMax], fabs(inc));
-          norms[kNormResMax] = fmax(norms[kNormResMax], fabs(res));
-          norms[kNormIncSq] += inc * inc;
-          norms[kNormResSq] += res * res;
-          norms[kNormNum] +=
-              du * (static_cast<double>(p[i]) - static_cast<double>(a.saved_forces[d]));
-          norms[kNormDen] += du * du / a.inverse_mass[n];
-        }
-      }
-      if (a.keep) a.saved_forces[d] = p[i];
-      a.u_next[d] = next[i];
-    }
-    // Last: a store to the address just loaded, issued early, would hold the loads after it.
-    if (a.clear_node_forces)
-      clear_force(a.node_forces + a.node_force_stride * n, a.node_force_stride);
-  }
-  if constexpr (Measure) {
-    // Block reduction in shared memory, one quantity at a time, in a fixed order.
-    __shared__ double buf[kNodeThreads];
-    for (int q = 0; q < kNumNorms; ++q) {
-      buf[threadIdx.x] = norms[q];
-      __syncthreads();
-      for (int stride = kNodeThreads / 2; stride > 0; stride /= 2) {
-        if (threadIdx.x < stride)
-          buf[threadIdx.x] = q < kNumMaxNorms ? fmax(buf[threadIdx.x], buf[threadIdx.x + stride])
-                                              : buf[threadIdx.x] + buf[threadIdx.x + stride];
-        __syncthreads();
-      }
-      if (threadIdx.x == 0) a.partials[blockIdx.x * kNumNorms + q] = buf[0];
-      __syncthreads();
-    }
-  }
-}
-
-/// Every variant's node kernel, indexed by NodeVariant bits.
-template <class T, int... Variants>
-constexpr std::array<void (*)(NodePassArgs<T>), sizeof...(Variants)> node_kernels(
-    std::integer_sequence<int, Variants...>) {
-  return {&node_kernel<T, Variants>...};
-}
-
-/// The second stage: one block reduces the per-block partials, in a fixed order.
-__global__ void finish_norms_kernel(const double* partials, int blocks, double* out) {
-  __shared__ double buf[kNodeThreads];
-  for (int q = 0; q < kNumNorms; ++q) {
-    double v = 0.0;
-    for (int k = threadIdx.x; k < blocks; k += blockDim.x) {
-      const double x = partials[k * kNumNorms + q];
-      v = q < kNumMaxNorms ? fmax(v, x) : v + x;
-    }
-    buf[threadIdx.x] = v;
-    __syncthreads();
-    for (int stride = kNodeThreads / 2; stride > 0; stride /= 2) {
-      if (threadIdx.x < stride)
-        buf[threadIdx.x] = q < kNumMaxNorms ? fmax(buf[threadIdx.x], buf[threadIdx.x + stride])
-                                            : buf[threadIdx.x] + buf[threadIdx.x + stride];
-      __syncthreads();
-    }
-    if (threadIdx.x == 0) out[q] = buf[0];
-    __syncthreads();
-  }
-}
 
 /// acoef[n] = force_scale * inverse_mass[n], rounded once (as the OpenMP backend does).
 template <class T>
@@ -342,90 +95,6 @@ std::string gib(double bytes) {
   return buf;
 }
 
-/// Whether the read-only per-element arrays go to the device component-major (structure of
-/// arrays, the default) or as the host's records: FEM_CUDA_ELEMENT_LAYOUT=records keeps the
-/// records, for measuring one against the other with the same build (docs/performance.md).
-bool component_major_elements() {
-  const char* env = std::getenv("FEM_CUDA_ELEMENT_LAYOUT");
-  if (!env || !*env || std::string(env) == "soa") return true;
-  if (std::string(env) == "records") return false;
-  throw Error("FEM_CUDA_ELEMENT_LAYOUT='" + std::string(env) +
-              "' is not a layout: use soa (the default) or records");
-}
-
-/// How atomic assembly adds element-node forces (FEM_CUDA_ATOMICS): `plain` sends one atomic per
-/// element-node; `warp` first sums the forces of a warp's lanes that add to the same node
-/// (ElementPassArgs::warp_aggregated_atomics); `auto`, the default, takes what measured faster on
-/// the H100 for the block (docs/performance.md, v9): warp for tetrahedra and double precision,
-/// plain for single-precision hexahedra, where the aggregation costs more than it saves.
-enum class AtomicMode { Auto, Plain, Warp };
-
-AtomicMode atomic_mode() {
-  const char* env = std::getenv("FEM_CUDA_ATOMICS");
-  if (!env || !*env || std::string(env) == "auto") return AtomicMode::Auto;
-  if (std::string(env) == "plain") return AtomicMode::Plain;
-  if (std::string(env) == "warp") return AtomicMode::Warp;
-  throw Error("FEM_CUDA_ATOMICS='" + std::string(env) +
-              "' is not an atomic mode: use auto (the default), plain or warp");
-}
-
-/// How atomic assembly clears the node forces between steps (FEM_CUDA_FORCE_CLEAR): `fused`
-/// zeroes each node's force at the end of the node pass that reads it; `fill` fills the whole
-/// array before every element pass (one more pass over it per step); `auto`, the default, takes
-/// what measured faster on the H100 (docs/performance.md, v10): fused in single precision, fill
-/// in double, each by about 1 %.
-template <class T>
-bool fused_force_clear() {
-  const char* env = std::getenv("FEM_CUDA_FORCE_CLEAR");
-  if (!env || !*env || std::string(env) == "auto") return std::is_same_v<T, float>;
-  if (std::string(env) == "fused") return true;
-  if (std::string(env) == "fill") return false;
-  throw Error("FEM_CUDA_FORCE_CLEAR='" + std::string(env) +
-              "' is not a way to clear forces: use auto (the default), fused or fill");
-}
-
-/// Whether atomic assembly asks the L2 to keep the node forces resident (FEM_CUDA_L2_FORCES):
-/// `persist`, `normal`, or `auto`, the default: persist where the array takes at most a quarter
-/// of the L2. Measured on the H100 (docs/performance.md, v10): the 2M-element tet4 cube's 5.7 MB
-/// of forces +1 % (single) and +2 % (double); the hex8r cube's 34 MB -8 % and -14 %, since the
-/// set-aside then starves the displacements that the element pass gathers.
-bool persist_node_forces(std::size_t bytes, std::size_t l2_bytes) {
-  const char* env = std::getenv("FEM_CUDA_L2_FORCES");
-  if (!env || !*env || std::string(env) == "auto") return 4 * bytes <= l2_bytes;
-  if (std::string(env) == "persist") return true;
-  if (std::string(env) == "normal") return false;
-  throw Error("FEM_CUDA_L2_FORCES='" + std::string(env) +
-              "' is not an L2 policy for node forces: use auto (the default), persist or normal");
-}
-
-/// Shared memory carve-out (bytes, and as the percentage of the H100's 228 KB that asks for it)
-/// through which the deterministic gather's residency is limited (gather_blocks).
-constexpr std::size_t kGatherCarveout = 32 * 1024;
-constexpr int kGatherCarveoutPercent = 14;
-
-/// Resident blocks per SM of the deterministic node gather (FEM_CUDA_GATHER_BLOCKS=N, or `auto`,
-/// the default; 0: as many as registers allow). Each node sums its element-node forces from slots
-/// scattered over the per-slot force array, through the L1; with too many gathers in flight they
-/// evict each other's lines. Measured on the H100 (docs/performance.md, v10), 2M-element tet4
-/// cube (23 slots per node): 5 resident blocks 6.33e9 element-steps/s, 3 blocks 6.80e9, 2 blocks
-/// 7.06e9 (single; double 3.84e9 -> 4.52e9). Hexahedra (4 slots per node) gained nothing. `auto`:
-/// 2 blocks where nodes average more than 8 slots, no limit otherwise.
-std::size_t gather_blocks(const ExplicitSystem& s) {
-  const char* env = std::getenv("FEM_CUDA_GATHER_BLOCKS");
-  if (env && *env && std::string(env) != "auto") {
-    char* end = nullptr;
-    const long n = std::strtol(env, &end, 10);
-    if (*end != '\0' || n < 0 || n > 16)
-      throw Error("FEM_CUDA_GATHER_BLOCKS='" + std::string(env) +
-                  "' is not a number of blocks: use auto (the default), 0 (no limit) or 1..16");
-    return static_cast<std::size_t>(n);
-  }
-  const double slots_per_node =
-      s.num_nodes > 0 ? static_cast<double>(s.num_force_slots) / static_cast<double>(s.num_nodes)
-                      : 0.0;
-  return slots_per_node > 8.0 ? 2 : 0;
-}
-
 /// What one enqueued step does besides the step itself. Atomic assembly needs the node forces
 /// zero when an element pass starts; inside a graph each step's node pass clears them after
 /// reading (clear_after), so the next step need not (forces_clear). A graph's last step leaves
@@ -437,12 +106,6 @@ struct StepPlan {
   bool clear_after = false;   ///< the node pass zeroes them once read
   int index = 0;  ///< position in the run of steps enqueue_amplitudes prepared (its table row)
 };
-
-template <class T>
-bool warp_aggregated_atomics(AtomicMode mode, const BlockSystem& block) {
-  if (mode != AtomicMode::Auto) return mode == AtomicMode::Warp;
-  return block.nodes_per_element == 4 || std::is_same_v<T, double>;
-}
 
 /// Row stride of the component-major layout: the element count rounded up to 32, so that every
 /// row starts on a 128-byte line and a warp's 32 elements read whole lines.
