@@ -106,6 +106,19 @@ __device__ inline void clear_force(T* f, int stride) {
   for (int i = 0; i < stride; ++i) f[i] = T(0);
 }
 
+/// Reduces one norm's kNodeThreads values in buf (shared memory, written by every thread of the
+/// block) into buf[0], pairwise in a fixed order: the maximum for the first kNumMaxNorms norms,
+/// the sum for the rest. Every thread of the block calls it.
+__device__ inline void reduce_norm(double* buf, int q) {
+  __syncthreads();
+  for (int stride = kNodeThreads / 2; stride > 0; stride /= 2) {
+    if (threadIdx.x < stride)
+      buf[threadIdx.x] = q < kNumMaxNorms ? fmax(buf[threadIdx.x], buf[threadIdx.x + stride])
+                                          : buf[threadIdx.x] + buf[threadIdx.x + stride];
+    __syncthreads();
+  }
+}
+
 /// What a node kernel is compiled for, as bits of its template argument: each variant gets the
 /// registers (and so the occupancy) that its own work needs.
 enum NodeVariant : int {
@@ -228,13 +241,7 @@ __global__ void __launch_bounds__(kNodeThreads, node_min_blocks<T>(Variant))
     __shared__ double buf[kNodeThreads];
     for (int q = 0; q < kNumNorms; ++q) {
       buf[threadIdx.x] = norms[q];
-      __syncthreads();
-      for (int stride = kNodeThreads / 2; stride > 0; stride /= 2) {
-        if (threadIdx.x < stride)
-          buf[threadIdx.x] = q < kNumMaxNorms ? fmax(buf[threadIdx.x], buf[threadIdx.x + stride])
-                                              : buf[threadIdx.x] + buf[threadIdx.x + stride];
-        __syncthreads();
-      }
+      reduce_norm(buf, q);
       if (threadIdx.x == 0) a.partials[blockIdx.x * kNumNorms + q] = buf[0];
       __syncthreads();
     }
@@ -258,13 +265,7 @@ static __global__ void finish_norms_kernel(const double* partials, int blocks, d
       v = q < kNumMaxNorms ? fmax(v, x) : v + x;
     }
     buf[threadIdx.x] = v;
-    __syncthreads();
-    for (int stride = kNodeThreads / 2; stride > 0; stride /= 2) {
-      if (threadIdx.x < stride)
-        buf[threadIdx.x] = q < kNumMaxNorms ? fmax(buf[threadIdx.x], buf[threadIdx.x + stride])
-                                            : buf[threadIdx.x] + buf[threadIdx.x + stride];
-      __syncthreads();
-    }
+    reduce_norm(buf, q);
     if (threadIdx.x == 0) out[q] = buf[0];
     __syncthreads();
   }
