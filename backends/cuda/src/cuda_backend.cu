@@ -125,23 +125,11 @@ std::vector<V> component_major(const std::vector<V>& records, std::int64_t eleme
   return rows;
 }
 
-cudaDeviceProp current_device_properties() {
-  int device = 0;
-  FEM_CUDA_CHECK(cudaGetDevice(&device));
-  cudaDeviceProp prop{};
-  FEM_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
-  return prop;
-}
-
-std::size_t l2_bytes() {
-  return static_cast<std::size_t>(current_device_properties().l2CacheSize);
-}
-
 /// An L2 access-policy window that keeps [base, base + bytes) resident (as much as the device
 /// sets aside for persisting lines), with that much L2 reserved. The reservation is the device's
 /// (cudaLimitPersistingL2CacheSize); the problem gives it back when it is destroyed.
-cudaAccessPolicyWindow persisting_window(void* base, std::size_t bytes) {
-  const cudaDeviceProp prop = current_device_properties();
+cudaAccessPolicyWindow persisting_window(const cudaDeviceProp& prop, void* base,
+                                         std::size_t bytes) {
   const std::size_t reserve =
       std::min(bytes, static_cast<std::size_t>(prop.persistingL2CacheMaxSize));
   if (reserve == 0) return cudaAccessPolicyWindow{};  // no persisting L2 on this device
@@ -176,7 +164,8 @@ struct DeviceBlock {
 template <class T>
 class ExplicitProblemImpl final : public ExplicitProblem {
  public:
-  explicit ExplicitProblemImpl(const ExplicitSystem& s)
+  /// `device`: the properties of the GPU it runs on (CudaBackend queried them once).
+  ExplicitProblemImpl(const ExplicitSystem& s, const cudaDeviceProp& device)
       : sys_(s), atomic_mode_(atomic_mode()), fused_clear_(fused_force_clear<T>()) {
     check_memory();
     for (const BlockSystem& b : s.blocks) {
@@ -243,14 +232,16 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     slots_.upload(std::vector<std::int32_t>(s.incidence_slots.begin(), s.incidence_slots.end()));
     // Deterministic assembly keeps every element-node force and gathers per node; atomic
     // assembly adds into node forces directly (less memory traffic, summation order varies).
+    const std::size_t gather_limit = gather_blocks(s);  // read (and checked) in either mode
     if (s.deterministic) {
       forces_.resize(static_cast<std::size_t>(3 * s.num_force_slots));
       FEM_CUDA_CHECK(cudaMemset(forces_.data(), 0, forces_.size() * sizeof(T)));
+      if (gather_limit > 0) limit_gather_residency(gather_limit);
     } else {
       node_forces_.resize(static_cast<std::size_t>(node_force_stride_ * s.num_nodes));
       FEM_CUDA_CHECK(cudaMemset(node_forces_.data(), 0, node_forces_.size() * sizeof(T)));
-      if (persist_node_forces(node_forces_.bytes(), l2_bytes()))
-        persist_window_ = persisting_window(node_forces_.data(), node_forces_.bytes());
+      if (persist_node_forces(node_forces_.bytes(), static_cast<std::size_t>(device.l2CacheSize)))
+        persist_window_ = persisting_window(device, node_forces_.data(), node_forces_.bytes());
     }
     std::vector<std::uint8_t> flags(static_cast<std::size_t>(s.num_nodes), 0);
     for (std::int64_t n = 0; n < s.num_nodes; ++n)
@@ -568,6 +559,20 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     }
   }
 
+  /// At most `blocks` resident blocks per SM for every gather variant of the node kernel: each
+  /// block asks for a share of a 32 KB shared-memory carve-out that one more block would exceed
+  /// (1 KB per block is the system's), and the L1 keeps the rest (224 KB). The kernel does not
+  /// touch the memory.
+  void limit_gather_residency(std::size_t blocks) {
+    gather_smem_ = kGatherCarveout / blocks - 1536;
+    const auto kernels = node_kernels<T>(std::make_integer_sequence<int, kNumNodeVariants>{});
+    for (int variant = 0; variant < kNumNodeVariants; ++variant)
+      if (variant & kNodeGather)
+        FEM_CUDA_CHECK(cudaFuncSetAttribute(kernels[variant],
+                                            cudaFuncAttributePreferredSharedMemoryCarveout,
+                                            kGatherCarveoutPercent));
+  }
+
   int num_curves() const { return static_cast<int>(sys_.amplitudes.size()); }
 
   /// Enqueues the amplitude table of the next `count` steps (at most kGraphSteps), the first
@@ -635,16 +640,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     const int variant = (measure ? kNodeMeasure : 0) | (contact ? kNodeContact : 0) |
                         (node_forces ? 0 : kNodeGather);
     const auto kernels = node_kernels<T>(std::make_integer_sequence<int, kNumNodeVariants>{});
-    std::size_t smem = 0;
-    if ((variant & kNodeGather) && gather_blocks_ > 0) {
-      // At most gather_blocks_ resident blocks per SM: each asks for a share of a 32 KB shared
-      // memory carve-out that one more block would exceed (1 KB per block is the system's), and
-      // the L1 keeps the rest (224 KB). The kernel does not touch the memory.
-      smem = kGatherCarveout / gather_blocks_ - 1536;
-      FEM_CUDA_CHECK(cudaFuncSetAttribute(kernels[variant],
-                                          cudaFuncAttributePreferredSharedMemoryCarveout,
-                                          kGatherCarveoutPercent));
-    }
+    const std::size_t smem = (variant & kNodeGather) ? gather_smem_ : 0;
     kernels[variant]<<<grid, kNodeThreads, smem, stream_>>>(a);
     FEM_CUDA_CHECK_LAUNCH();
   }
@@ -772,8 +768,9 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   /// Atomic assembly: the node pass clears the forces it reads (StepPlan); false with
   /// FEM_CUDA_FORCE_CLEAR=fill, which fills the whole array before every element pass instead.
   const bool fused_clear_;
-  /// Resident blocks per SM of the deterministic gather, 0: as many as fit (gather_blocks).
-  const std::size_t gather_blocks_ = gather_blocks(sys_);
+  /// Shared memory each block of the deterministic gather asks for, only to limit how many are
+  /// resident (limit_gather_residency); 0: no limit.
+  std::size_t gather_smem_ = 0;
 
   cudaStream_t stream_ = nullptr;
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
@@ -831,8 +828,9 @@ class CudaBackend final : public Backend {
   std::unique_ptr<ExplicitProblem> create_explicit(const ExplicitSystem& system,
                                                    Precision precision) override {
     FEM_CUDA_CHECK(cudaSetDevice(device_));
-    if (precision == Precision::Single) return std::make_unique<ExplicitProblemImpl<float>>(system);
-    return std::make_unique<ExplicitProblemImpl<double>>(system);
+    if (precision == Precision::Single)
+      return std::make_unique<ExplicitProblemImpl<float>>(system, props_);
+    return std::make_unique<ExplicitProblemImpl<double>>(system, props_);
   }
 
  private:
