@@ -57,8 +57,9 @@ int check_command(const CaseOptions& options) {
     if (spec.gravity)
       fmt::print("  gravity [{} {} {}] m/s^2\n", spec.gravity->acceleration[0],
                  spec.gravity->acceleration[1], spec.gravity->acceleration[2]);
-    fmt::print("solver: {}, end time {} s, mass damping {} 1/s, {} assembly\n", spec.solver.type,
-               spec.solver.end_time, spec.solver.mass_damping, spec.solver.assembly);
+    fmt::print("solver: {}, end time {} s, mass damping {} 1/s, {} assembly\n",
+               to_string(spec.solver.type), spec.solver.end_time, spec.solver.mass_damping,
+               spec.solver.assembly);
     fmt::print("  critical time step {:.6g} s (element {}), time step {:.6g} s, {} steps\n",
                setup.critical_time_step, setup.critical_element, setup.system.time_step,
                setup.num_steps);

@@ -26,9 +26,12 @@ int run_command(const CaseOptions& options, bool quiet) {
                  model.mesh.num_nodes(), model.num_elements(), spec.backend,
                  backend->execution_space(), to_string(spec.precision));
 
+    if (is_implicit(spec.solver.type))
+      throw Error(std::string("solver type ") + to_string(spec.solver.type) +
+                  " is not runnable yet in this build (the implicit solvers are being added)");
     ExplicitSolver solver(model, *backend, spec.backend);
     const ExplicitSetup& setup = solver.setup();
-    const bool relaxation = spec.solver.type == "dynamic_relaxation";
+    const bool relaxation = spec.solver.type == SolverType::DynamicRelaxation;
     if (relaxation)
       spdlog::info(
           "dynamic relaxation: fictitious step 1 (mass scaled to critical step 1/{}), at most {} "

@@ -27,10 +27,12 @@ namespace hgo {
 
 /// exp(x) from arithmetic only: x = k ln2 + r with |r| <= ln2/2 (Cody-Waite), a Taylor
 /// polynomial for exp(r) (degree 13 in double, 7 in single: below half an ulp of truncation),
-/// and 2^k put into the exponent bits. About 1 ulp from the library's exp.
+/// and 2^k put into the exponent bits. About 1 ulp from the library's exp. With T a dual number
+/// (the implicit solver's tangent) the derivative follows the polynomial: precision is chosen by
+/// the underlying scalar, fem::real_t<T>, not by sizeof(T).
 template <class T>
 FEM_INLINE T exp_arithmetic(T x) {
-  constexpr bool single = sizeof(T) == 4;
+  constexpr bool single = sizeof(fem::real_t<T>) == 4;
   const T limit = single ? T(87) : T(708);
   if (x != x) return x;  // NaN
   if (x > limit) {       // +inf, made by overflow (no <limits> on the device)

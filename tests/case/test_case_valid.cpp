@@ -216,7 +216,7 @@ TEST(CaseValid, ConditionsAndLoads) {
 
 TEST(CaseValid, SolverAndOutput) {
   const CaseSpec c = parse_case(kFull, "case.yaml");
-  EXPECT_EQ(c.solver.type, "explicit");
+  EXPECT_EQ(c.solver.type, SolverType::Explicit);
   EXPECT_DOUBLE_EQ(c.solver.end_time, 5.0);
   EXPECT_DOUBLE_EQ(c.solver.time_step, 1.0e-5);
   EXPECT_DOUBLE_EQ(c.solver.safety_factor, 0.5);
@@ -260,7 +260,7 @@ solver: {end_time: 2}
   EXPECT_TRUE(c.node_sets.empty());
   EXPECT_TRUE(c.boundary_conditions.empty());
   EXPECT_FALSE(c.gravity.has_value());
-  EXPECT_EQ(c.solver.type, "explicit");
+  EXPECT_EQ(c.solver.type, SolverType::Explicit);
   EXPECT_DOUBLE_EQ(c.solver.time_step, 0.0);  // auto
   EXPECT_DOUBLE_EQ(c.solver.safety_factor, 0.8);
   EXPECT_DOUBLE_EQ(c.solver.mass_damping, 0.0);

@@ -58,7 +58,7 @@ inline std::vector<double> displacement(PreparedRun& r) {
 inline std::array<double, 3> support_reaction(PreparedRun& r, const std::string& set) {
   std::vector<double> f;
   r.solver->problem().internal_forces(displacement(r), f);
-  const ExplicitSystem& sys = r.solver->setup().system;
+  const System& sys = r.solver->setup().system;
   std::array<double, 3> reaction = {0, 0, 0};
   for (const std::int32_t n : r.model.mesh.node_sets.at(set))
     for (int i = 0; i < 3; ++i)

@@ -165,7 +165,7 @@ template <class T>
 class ExplicitProblemImpl final : public ExplicitProblem {
  public:
   /// `device`: the properties of the GPU it runs on (CudaBackend queried them once).
-  ExplicitProblemImpl(const ExplicitSystem& s, const cudaDeviceProp& device)
+  ExplicitProblemImpl(const System& s, const cudaDeviceProp& device)
       : sys_(s), atomic_mode_(atomic_mode()), fused_clear_(fused_force_clear<T>()) {
     check_memory();
     for (const BlockSystem& b : s.blocks) {
@@ -646,7 +646,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   }
 
   /// Surfaces as device views: triangle arrays are copied once (the surface is rigid).
-  void upload_contact(const ExplicitSystem& s) {
+  void upload_contact(const System& s) {
     contact_mask_.upload(s.contact_mask);
     coords_.upload(s.coordinates);
     triangles_.reserve(s.surfaces.size());
@@ -732,7 +732,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
 
   /// Refuses, with numbers, a case that does not fit in the GPU's free memory.
   void check_memory() const {
-    const ExplicitSystem& s = sys_;
+    const System& s = sys_;
     double bytes = 0.0;
     for (const BlockSystem& b : s.blocks) {
       bytes += 4.0 * static_cast<double>(b.connectivity.size());
@@ -760,7 +760,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
                   "or a GPU with more memory");
   }
 
-  const ExplicitSystem& sys_;
+  const System& sys_;
   const AtomicMode atomic_mode_;  ///< FEM_CUDA_ATOMICS, read once per problem
   /// L2 window of the node forces, applied to every kernel of the step graphs; num_bytes 0: none
   /// (persist_node_forces).
@@ -825,7 +825,7 @@ class CudaBackend final : public Backend {
            std::to_string(props_.minor) + ", " + std::to_string(props_.multiProcessorCount) +
            " SMs, " + gib(static_cast<double>(props_.totalGlobalMem)) + ")";
   }
-  std::unique_ptr<ExplicitProblem> create_explicit(const ExplicitSystem& system,
+  std::unique_ptr<ExplicitProblem> create_explicit(const System& system,
                                                    Precision precision) override {
     FEM_CUDA_CHECK(cudaSetDevice(device_));
     if (precision == Precision::Single)

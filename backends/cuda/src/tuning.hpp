@@ -83,7 +83,7 @@ constexpr int kGatherCarveoutPercent = 14;
 /// cube (23 slots per node): 5 resident blocks 6.33e9 element-steps/s, 3 blocks 6.80e9, 2 blocks
 /// 7.06e9 (single; double 3.84e9 -> 4.52e9). Hexahedra (4 slots per node) gained nothing. `auto`:
 /// 2 blocks where nodes average more than 8 slots, no limit otherwise.
-inline std::size_t gather_blocks(const ExplicitSystem& s) {
+inline std::size_t gather_blocks(const System& s) {
   const char* env = std::getenv("FEM_CUDA_GATHER_BLOCKS");
   if (env && *env && std::string(env) != "auto") {
     char* end = nullptr;

@@ -111,7 +111,7 @@ struct NodalAverage {
 template <class Space, class T>
 class ExplicitProblemImpl final : public ExplicitProblem {
  public:
-  explicit ExplicitProblemImpl(const ExplicitSystem& s) : sys_(s) {
+  explicit ExplicitProblemImpl(const System& s) : sys_(s) {
     try {
       allocate();
     } catch (const std::runtime_error& e) {  // Kokkos reports a failed allocation this way
@@ -296,7 +296,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   static constexpr int kNodeForceStride = sizeof(T) == sizeof(float) && !kRunsOnHost<Space> ? 4 : 3;
 
   void allocate() {
-    const ExplicitSystem& s = sys_;
+    const System& s = sys_;
     for (const BlockSystem& b : s.blocks) {
       const MaterialKernels& k = kernels::checked_material_kernels<MaterialKernels>(b, "kokkos");
       DeviceBlock<Space, T> d;
@@ -500,7 +500,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   }
 
   /// Surfaces as views into this space's memory (triangle arrays copied once: rigid surfaces).
-  void upload_contact(const ExplicitSystem& s) {
+  void upload_contact(const System& s) {
     contact_mask_ = upload<Space, std::uint8_t>("fem::contact_mask", s.contact_mask);
     coords_ = upload<Space, T>("fem::coordinates", s.coordinates);
     std::vector<contact::SurfaceView<T>> views;
@@ -571,7 +571,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   }
 
   RuntimeRef runtime_;  // first member: outlives the Views below
-  const ExplicitSystem& sys_;
+  const System& sys_;
   std::vector<DeviceBlock<Space, T>> blocks_;
   View<Space, T> acoef_, forces_, node_forces_, prescribed_value_, load_value_, det_scratch_;
   // Averaged nodal pressure: per ANP element (global order) and per node, and the gather.
@@ -630,7 +630,7 @@ class KokkosBackend final : public Backend {
     return on_host_ ? describe<HostSpace>() : describe<DeviceSpace>();
   }
 
-  std::unique_ptr<ExplicitProblem> create_explicit(const ExplicitSystem& system,
+  std::unique_ptr<ExplicitProblem> create_explicit(const System& system,
                                                    Precision precision) override {
     if constexpr (kSeparateHostSpace)
       if (on_host_) return make<HostSpace>(system, precision);
@@ -639,7 +639,7 @@ class KokkosBackend final : public Backend {
 
  private:
   template <class Space>
-  static std::unique_ptr<ExplicitProblem> make(const ExplicitSystem& system, Precision precision) {
+  static std::unique_ptr<ExplicitProblem> make(const System& system, Precision precision) {
     if (precision == Precision::Single)
       return std::make_unique<ExplicitProblemImpl<Space, float>>(system);
     return std::make_unique<ExplicitProblemImpl<Space, double>>(system);

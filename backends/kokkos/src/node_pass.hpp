@@ -202,6 +202,8 @@ struct PickNodes {
 
 /// A "material" without stress: runs the shared element kernel for det F alone.
 struct DetOnly {
+  static constexpr int num_params = 0;
+  static constexpr int num_state = 0;
   template <class T>
   FEM_HD static Mat3<T> stress(const T* /*params*/, const Mat3<T>& /*F*/, T* /*state*/) {
     return Mat3<T>::zero();

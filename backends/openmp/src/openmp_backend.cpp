@@ -23,6 +23,10 @@
 #include <fem/openmp/element_kernels.hpp>
 #include <fem/plugin.hpp>
 
+#include "element_blocks.hpp"
+#include "linear_algebra.hpp"
+#include "nonlinear_operator.hpp"
+
 namespace fem::openmp {
 namespace {
 
@@ -38,53 +42,9 @@ void flush_denormals_in_all_threads() {
 }
 
 template <class T>
-std::vector<T> convert(const std::vector<double>& v) {
-  return std::vector<T>(v.begin(), v.end());
-}
-
-template <class T>
-struct BlockData {
-  const BlockSystem* system;
-  std::vector<std::int32_t> connectivity;
-  std::vector<T> gradients, volumes, hourglass_vectors, hourglass_base, hourglass_stiffness, params,
-      state;
-  int num_state = 0;
-  ForceLoop<T> forces = nullptr;
-  EvaluateLoop<T> evaluate = nullptr;
-  PressureLoop<T> pressure = nullptr;  ///< averaged-nodal-pressure blocks only
-};
-
-template <class T>
 class ExplicitProblemImpl final : public ExplicitProblem {
  public:
-  explicit ExplicitProblemImpl(const ExplicitSystem& s) : sys_(s) {
-    for (const BlockSystem& b : s.blocks) {
-      const MaterialKernels& table =
-          kernels::checked_material_kernels<MaterialKernels>(b, "openmp");
-      BlockData<T> d;
-      d.system = &b;
-      d.connectivity = b.connectivity;
-      d.gradients = convert<T>(b.shape_gradients);
-      d.volumes = convert<T>(b.quadrature_volumes);
-      d.hourglass_vectors = convert<T>(b.hourglass_vectors);
-      d.hourglass_base = convert<T>(b.hourglass_base);
-      d.hourglass_stiffness = convert<T>(b.hourglass_stiffness);
-      d.params = convert<T>(b.material_params);
-      d.num_state = b.material->host.num_state;
-      d.state.assign(static_cast<std::size_t>(b.num_elements * b.quadrature_points * d.num_state),
-                     T(0));
-      const KernelShape shape = kernel_shape(b.family, b.nodes_per_element, b.quadrature_points);
-      if constexpr (std::is_same_v<T, float>) {
-        d.forces = kernels::required_kernel(table.forces_single[shape], b);
-        d.evaluate = kernels::required_kernel(table.evaluate_single[shape], b);
-        if (b.pressure_offset >= 0) d.pressure = kernels::required_kernel(table.pressure_single, b);
-      } else {
-        d.forces = kernels::required_kernel(table.forces_double[shape], b);
-        d.evaluate = kernels::required_kernel(table.evaluate_double[shape], b);
-        if (b.pressure_offset >= 0) d.pressure = kernels::required_kernel(table.pressure_double, b);
-      }
-      blocks_.push_back(std::move(d));
-    }
+  explicit ExplicitProblemImpl(const System& s) : sys_(s), blocks_(s) {
     dt_ = s.time_step;
     const std::vector<double>& mass = s.iteration_mass.empty() ? s.lumped_mass : s.iteration_mass;
     inverse_mass_.resize(s.num_nodes);
@@ -108,12 +68,6 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     amp_next_.resize(s.amplitudes.size());
     u_ = convert<T>(s.initial_displacement);
     u_prev_ = convert<T>(s.initial_previous_displacement);
-    if (s.num_pressure_elements > 0) {
-      element_pressure_.assign(static_cast<std::size_t>(s.num_pressure_elements), T(0));
-      element_volume_ratio_.assign(static_cast<std::size_t>(s.num_pressure_elements), T(0));
-      nodal_pressure_.assign(static_cast<std::size_t>(s.num_nodes), T(0));
-      pressure_inverse_volume_ = convert<T>(s.pressure_inverse_volume);
-    }
   }
 
   AdvanceResult advance(std::int64_t first_step, std::int64_t num_steps) override {
@@ -154,49 +108,22 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   }
 
   void internal_forces(const std::vector<double>& u, std::vector<double>& out) override {
-    const std::vector<T> saved = forces_;
+    std::vector<T> scratch(forces_.size(), T(0));
     const std::vector<T> ut(u.begin(), u.end());
-    element_pass(ut);
-    out.assign(3 * sys_.num_nodes, 0.0);
-#pragma omp parallel for schedule(static) if (sys_.num_nodes >= kMinParallelNodes)
-    for (std::int64_t n = 0; n < sys_.num_nodes; ++n)
-      for (std::int64_t j = sys_.incidence_offsets[n]; j < sys_.incidence_offsets[n + 1]; ++j)
-        for (int i = 0; i < 3; ++i)
-          out[3 * n + i] += static_cast<double>(forces_[3 * sys_.incidence_slots[j] + i]);
-    forces_ = saved;
+    blocks_.forces(ut.data(), scratch.data(), true);  // history is not advanced
+    blocks_.gather(scratch, out);
   }
 
   void element_results(const std::vector<double>& u, std::vector<BlockResults>& out) override {
     const std::vector<T> ut(u.begin(), u.end());
-    pressure_passes(ut.data(), true);  // every step recomputes the nodal pressures it uses
-    out.resize(blocks_.size());
-    for (std::size_t b = 0; b < blocks_.size(); ++b) {
-      const std::int64_t ne = blocks_[b].system->num_elements;
-      BlockResults& r = out[b];
-      r.cauchy_stress.assign(6 * ne, 0.0);
-      r.green_lagrange.assign(6 * ne, 0.0);
-      r.strain_energy.assign(ne, 0.0);
-      r.hourglass_energy.assign(ne, 0.0);
-      r.min_jacobian.assign(ne, 0.0);
-      const ElementResultsOut results{r.cauchy_stress.data(), r.green_lagrange.data(),
-                                      r.strain_energy.data(), r.hourglass_energy.data(),
-                                      r.min_jacobian.data()};
-      ElementPassArgs<T> args = pass_args(blocks_[b], ut.data());
-      args.nodal_volume_ratio = nodal_volume_ratio_.empty() ? nullptr : nodal_volume_ratio_.data();
-      blocks_[b].evaluate(args, results);
-    }
+    blocks_.evaluate(ut.data(), out);
   }
 
-  [[nodiscard]] PhaseTimes phase_times() const override {
-    return times_;
-  }
+  [[nodiscard]] PhaseTimes phase_times() const override { return times_; }
 
   [[nodiscard]] std::size_t memory_bytes() const override {
-    std::size_t bytes = 0;
+    std::size_t bytes = blocks_.memory_bytes();
     const auto add = [&bytes](const auto&... v) { ((bytes += v.size() * sizeof(v[0])), ...); };
-    for (const BlockData<T>& b : blocks_)
-      add(b.connectivity, b.gradients, b.volumes, b.hourglass_vectors, b.hourglass_base,
-          b.hourglass_stiffness, b.params, b.state);
     add(a_, forces_, u_, u_prev_, prescribed_value_, load_value_, amp_now_, amp_next_);
     return bytes;
   }
@@ -232,73 +159,15 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     return result;
   }
 
-  ElementPassArgs<T> pass_args(BlockData<T>& b, const T* u) {
-    const BlockSystem& s = *b.system;
-    return ElementPassArgs<T>{
-        s.num_elements,
-        s.nodes_per_element,
-        s.quadrature_points,
-        b.connectivity.data(),
-        b.gradients.data(),
-        b.volumes.data(),
-        b.hourglass_vectors.empty() ? nullptr : b.hourglass_vectors.data(),
-        b.hourglass_base.empty() ? nullptr : b.hourglass_base.data(),
-        b.hourglass_stiffness.empty() ? nullptr : b.hourglass_stiffness.data(),
-        b.params.data(),
-        b.state.empty() ? nullptr : b.state.data(),
-        b.num_state,
-        u,
-        forces_.data() + 3 * s.force_offset,
-        nullptr,  // always deterministic: the node pass gathers per-slot forces
-        3,
-        s.pressure_offset >= 0 ? element_pressure_.data() + s.pressure_offset : nullptr,
-        nullptr,
-        nodal_pressure_.empty() ? nullptr : nodal_pressure_.data(),
-        nullptr};
-  }
-
-  /// Averaged nodal pressure, passes 1 and 2 (fem/kernels/averaged_pressure.hpp): each ANP
-  /// element's V_e U'(J_e), then every node's volume-weighted mean. With volume_ratio (results)
-  /// also the nodal mean volume ratios, for the volumetric energy.
-  void pressure_passes(const T* u, bool volume_ratio) {
-    if (sys_.num_pressure_elements == 0) return;
-    for (BlockData<T>& b : blocks_) {
-      if (!b.pressure) continue;
-      ElementPassArgs<T> args = pass_args(b, u);
-      if (volume_ratio)
-        args.element_volume_ratio = element_volume_ratio_.data() + b.system->pressure_offset;
-      b.pressure(args);
-    }
-    nodal_average(element_pressure_, nodal_pressure_);
-    if (volume_ratio) {
-      nodal_volume_ratio_.resize(nodal_pressure_.size());
-      nodal_average(element_volume_ratio_, nodal_volume_ratio_);
-    }
-  }
-
-  void nodal_average(const std::vector<T>& element_values, std::vector<T>& nodal) const {
-    const std::int64_t* offsets = sys_.pressure_incidence_offsets.data();
-    const std::int32_t* elements = sys_.pressure_incidence_elements.data();
-    const T* values = element_values.data();
-    const T* inverse_volume = pressure_inverse_volume_.data();
-    T* out = nodal.data();
-#pragma omp parallel for schedule(static) if (sys_.num_nodes >= kMinParallelNodes)
-    for (std::int64_t n = 0; n < sys_.num_nodes; ++n)
-      out[n] = kernels::nodal_average(n, offsets, elements, values, inverse_volume);
-  }
-
   AdvanceResult element_pass(const std::vector<T>& u) {
     AdvanceResult r;
-    pressure_passes(u.data(), false);
-    for (std::size_t b = 0; b < blocks_.size(); ++b) {
-      const BadElement<T> bad = blocks_[b].forces(pass_args(blocks_[b], u.data()));
-      if (bad.element >= 0 && r.status == AdvanceResult::Status::Ok) {
-        r.status = kernels::is_finite(bad.value) ? AdvanceResult::Status::InvertedElement
-                                                 : AdvanceResult::Status::NotFinite;
-        r.block = static_cast<int>(b);
-        r.element = bad.element;
-        r.value = static_cast<double>(bad.value);
-      }
+    const PassFailure bad = blocks_.forces(u.data(), forces_.data());
+    if (bad.failed()) {
+      r.status =
+          bad.finite ? AdvanceResult::Status::InvertedElement : AdvanceResult::Status::NotFinite;
+      r.block = bad.block;
+      r.element = bad.element;
+      r.value = bad.value;
     }
     return r;
   }
@@ -435,12 +304,9 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     }
   }
 
-  const ExplicitSystem& sys_;
-  std::vector<BlockData<T>> blocks_;
+  const System& sys_;
+  ElementBlocks<T> blocks_;
   std::vector<T> a_, forces_, u_, u_prev_, prescribed_value_, load_value_, amp_now_, amp_next_;
-  // Averaged nodal pressure: per ANP element (global order) and per node.
-  std::vector<T> element_pressure_, element_volume_ratio_, nodal_pressure_, nodal_volume_ratio_,
-      pressure_inverse_volume_;
   std::vector<T> gravity_weight_, saved_forces_, coords_;
   std::vector<double> inverse_mass_;
   struct SurfaceArrays {
@@ -458,10 +324,23 @@ class OpenMpBackend final : public Backend {
   [[nodiscard]] std::string execution_space() const override {
     return "OpenMP, " + std::to_string(omp_get_max_threads()) + " threads";
   }
-  std::unique_ptr<ExplicitProblem> create_explicit(const ExplicitSystem& system,
+  std::unique_ptr<ExplicitProblem> create_explicit(const System& system,
                                                    Precision precision) override {
     if (precision == Precision::Single) return std::make_unique<ExplicitProblemImpl<float>>(system);
     return std::make_unique<ExplicitProblemImpl<double>>(system);
+  }
+  std::unique_ptr<LinearAlgebra> create_linear_algebra(Precision precision) override {
+    flush_denormals_in_all_threads();
+    if (precision == Precision::Single) return std::make_unique<LinearAlgebraImpl<float>>();
+    return std::make_unique<LinearAlgebraImpl<double>>();
+  }
+  std::unique_ptr<NonlinearOperator> create_operator(const System& system,
+                                                     LinearAlgebra& algebra) override {
+    if (auto* single = dynamic_cast<LinearAlgebraImpl<float>*>(&algebra))
+      return std::make_unique<NonlinearOperatorImpl<float>>(system, *single);
+    if (auto* dbl = dynamic_cast<LinearAlgebraImpl<double>*>(&algebra))
+      return std::make_unique<NonlinearOperatorImpl<double>>(system, *dbl);
+    throw Error("openmp backend: the operator's vectors must come from this backend");
   }
 };
 

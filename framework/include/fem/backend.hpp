@@ -17,7 +17,9 @@
 #include "fem/config.hpp"
 #include "fem/contact/rigid_surface.hpp"
 #include "fem/element.hpp"
+#include "fem/error.hpp"
 #include "fem/material.hpp"
+#include "fem/operator.hpp"
 
 namespace fem {
 
@@ -47,8 +49,10 @@ struct BlockSystem {
   std::int64_t pressure_offset = -1;
 };
 
-/// Everything an explicit central-difference run needs.
-struct ExplicitSystem {
+/// The model as a backend receives it: blocks, masses, the node-to-slot incidence, boundary
+/// conditions and loads as per-dof arrays, contact. Everything an explicit central-difference
+/// run needs; the implicit solvers' operators (fem/operator.hpp) are built from it too.
+struct System {
   std::int64_t num_nodes = 0;
   std::vector<double> lumped_mass;  ///< per node, kg
   std::vector<BlockSystem> blocks;
@@ -214,8 +218,22 @@ class Backend {
   /// Where it runs, e.g. "OpenMP, 2 threads" or "CUDA, NVIDIA H100 (sm_90)".
   [[nodiscard]] virtual std::string execution_space() const = 0;
   /// Throws fem::Error with a clear message if the system cannot run here.
-  virtual std::unique_ptr<ExplicitProblem> create_explicit(const ExplicitSystem& system,
+  virtual std::unique_ptr<ExplicitProblem> create_explicit(const System& system,
                                                            Precision precision) = 0;
+  /// Vectors and their verbs in this backend's memory and precision (fem/operator.hpp).
+  virtual std::unique_ptr<LinearAlgebra> create_linear_algebra(Precision /*precision*/) {
+    throw Error("backend '" + execution_space() +
+                "' has no operators for implicit solvers\n  hint: run the case on the openmp, "
+                "kokkos or cuda backend");
+  }
+  /// The nonlinear elasticity operator of `system` on vectors of `algebra`, which this backend
+  /// made. The system must outlive the operator.
+  virtual std::unique_ptr<NonlinearOperator> create_operator(const System& /*system*/,
+                                                             LinearAlgebra& /*algebra*/) {
+    throw Error("backend '" + execution_space() +
+                "' has no operators for implicit solvers\n  hint: run the case on the openmp, "
+                "kokkos or cuda backend");
+  }
 };
 
 /// What a backend plugin's descriptor points at.

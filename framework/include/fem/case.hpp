@@ -118,13 +118,67 @@ struct InitialVelocitySpec {
   std::array<double, 3> velocity = {0, 0, 0};  ///< m/s
 };
 
+/// How a run integrates, decided once where the case is read.
+enum class SolverType {
+  Explicit,           ///< central differences (TLED)
+  DynamicRelaxation,  ///< seed 003's iteration to the static equilibrium
+  Static,             ///< load stepping, Newton-Raphson, a linear solver (docs/implicit.md)
+  ImplicitDynamic,    ///< Newmark, HHT-alpha or backward Euler with Newton per step
+};
+const char* to_string(SolverType t);
+/// Static and implicit dynamic: the solvers that linearize (Newton, linear solves).
+inline bool is_implicit(SolverType t) {
+  return t == SolverType::Static || t == SolverType::ImplicitDynamic;
+}
+
+/// Newton-Raphson of the implicit solvers.
+struct NewtonSpec {
+  SourceLocation where;
+  /// full: iterate to the tolerances; linearized: seed 001's real-time mode, one linear solve
+  /// per step or increment, accepted without a convergence check.
+  std::string method = "full";
+  int max_iterations = 25;
+  /// Converged when |r|_2 <= residual_tolerance * force scale (the larger of the external
+  /// forces' and the reactions' norms) ...
+  double residual_tolerance = 1.0e-8;
+  /// ... and |du . r| <= energy_tolerance * the first iteration's |du . r| (0: not checked).
+  double energy_tolerance = 1.0e-20;
+  bool line_search = true;
+  /// Relative tolerance of the linear solves; 0: automatic (Eisenstat-Walker forcing terms).
+  double linear_tolerance = 0.0;
+};
+
+/// The linear solver inside Newton.
+struct LinearSolverSpec {
+  SourceLocation where;
+  std::string solver = "cg";              ///< cg | direct
+  std::string preconditioner = "jacobi";  ///< none | jacobi | block_jacobi | multigrid | amg
+  int max_iterations = 2000;
+  /// matrix_free: the tangent's action (the main path); assembled: a sparse matrix on the
+  /// backend, rebuilt at every Newton iteration (seed 001 compares the two).
+  std::string operator_form = "matrix_free";
+};
+
+/// Increments of the implicit solvers: a fixed count, or automatic (grow after easy
+/// increments, cut back and retry after a failure).
+struct IncrementSpec {
+  SourceLocation where;
+  int count = 0;            ///< > 0: that many equal increments over end_time (cutbacks allowed)
+  double initial = 0.1;     ///< automatic: first increment, as a fraction of end_time
+  double minimum = 1.0e-5;  ///< fraction of end_time below which a cutback gives up
+  double maximum = 1.0;     ///< fraction of end_time
+  double growth = 1.5;      ///< factor after an easy increment
+  double cutback = 0.25;    ///< factor after a failed one
+  int easy_iterations = 4;  ///< Newton iterations at most for an increment to count as easy
+};
+
 struct SolverSpec {
   SourceLocation where;
-  std::string type = "explicit";  ///< "explicit" | "dynamic_relaxation"
-  double end_time = 1.0;          ///< s (dynamic relaxation: when amplitude curves end)
-  double time_step = 0.0;         ///< s; 0 = automatic (critical step * safety_factor)
-  double safety_factor = 0.8;     ///< Courant number for the automatic step / fictitious mass
-  double mass_damping = 0.0;      ///< mass-proportional damping coefficient, 1/s
+  SolverType type = SolverType::Explicit;
+  double end_time = 1.0;       ///< s (dynamic relaxation and static: when amplitudes end)
+  double time_step = 0.0;      ///< s; 0 = automatic (critical step * safety_factor)
+  double safety_factor = 0.8;  ///< Courant number for the automatic step / fictitious mass
+  double mass_damping = 0.0;   ///< mass-proportional damping coefficient, 1/s
   std::string assembly = "deterministic";
   /// auto, rcm, input or shuffled (fem/mesh/ordering.hpp). auto: input for the built-in
   /// generators (already numbered layer by layer, measured fastest), rcm for everything else.
@@ -135,6 +189,16 @@ struct SolverSpec {
   std::int64_t max_iterations = 100000;
   int check_every = 20;       ///< iterations between convergence checks and rate updates
   int load_iterations = 200;  ///< iterations over which loads ramp up (0: at once)
+  // static and implicit_dynamic
+  NewtonSpec newton;
+  LinearSolverSpec linear;
+  IncrementSpec increments;
+  // implicit_dynamic
+  std::string integrator = "newmark";  ///< newmark | hht | backward_euler
+  double beta = 0.25;                  ///< Newmark
+  double gamma = 0.5;                  ///< Newmark
+  double alpha = 0.0;                  ///< HHT-alpha, in [-1/3, 0]
+  double stiffness_damping = 0.0;      ///< Rayleigh: C = mass_damping M + stiffness_damping K, s
 };
 
 /// A rigid contact surface and the mesh nodes that must not penetrate it.

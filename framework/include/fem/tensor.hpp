@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "fem/config.hpp"
+#include "fem/dual.hpp"
 
 namespace fem {
 
@@ -157,6 +158,13 @@ FEM_INLINE T cube_root(T x) {
   constexpr int iterations = sizeof(T) == 4 ? 4 : 5;
   for (int k = 0; k < iterations; ++k) y = y - (y * y * y - x) / (T(3) * y * y);
   return y;
+}
+
+/// The cube root of a dual number: d(x^(1/3)) = dx / (3 x^(2/3)).
+template <class T>
+FEM_INLINE Dual<T> cube_root(const Dual<T>& x) {
+  const T y = cube_root(x.v);
+  return {y, y == T(0) ? T(0) : x.d / (T(3) * y * y)};
 }
 
 /// Double contraction a : b.

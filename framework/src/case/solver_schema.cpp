@@ -1,7 +1,24 @@
-// solver: the explicit time integration or the dynamic-relaxation iteration of the run.
+// solver: explicit time integration, dynamic relaxation, or the implicit solvers (static and
+// implicit dynamic) with their Newton, linear-solver and increment settings.
 #include "case_schema.hpp"
 
-namespace fem::case_io {
+namespace fem {
+
+const char* to_string(SolverType t) {
+  switch (t) {
+    case SolverType::Explicit:
+      return "explicit";
+    case SolverType::DynamicRelaxation:
+      return "dynamic_relaxation";
+    case SolverType::Static:
+      return "static";
+    case SolverType::ImplicitDynamic:
+      return "implicit_dynamic";
+  }
+  return "?";
+}
+
+namespace case_io {
 
 namespace {
 
@@ -17,6 +34,69 @@ void read_time_step(const Value& dt, SolverSpec& solver) {
             number_hint(dt.text()));
 }
 
+void read_common(const Mapping& m, SolverSpec& solver) {
+  if (auto a = m.get("assembly")) solver.assembly = as_choice(*a, {"deterministic", "atomic"});
+  if (auto o = m.get("node_ordering"))
+    solver.node_ordering = as_choice(*o, {"auto", "rcm", "input", "shuffled"});
+}
+
+void read_newton(const Value& v, NewtonSpec& n) {
+  n.where = v.key_where();
+  const Mapping m(v, {"method", "max_iterations", "residual_tolerance", "energy_tolerance",
+                      "line_search", "linear_tolerance"});
+  if (auto x = m.get("method")) n.method = as_choice(*x, {"full", "linearized"});
+  if (auto x = m.get("max_iterations")) n.max_iterations = as_int(*x, 1);
+  if (auto x = m.get("residual_tolerance")) n.residual_tolerance = positive(*x);
+  if (auto x = m.get("energy_tolerance")) n.energy_tolerance = non_negative(*x);
+  if (auto x = m.get("line_search")) n.line_search = as_bool(*x);
+  if (auto x = m.get("linear_tolerance")) {
+    if (x->is_scalar() && x->text() == "auto")
+      n.linear_tolerance = 0.0;
+    else
+      n.linear_tolerance = in_range(*x, 0.0, 1.0, false, false);
+  }
+}
+
+void read_linear(const Value& v, LinearSolverSpec& l) {
+  l.where = v.key_where();
+  const Mapping m(v, {"solver", "preconditioner", "max_iterations", "operator"});
+  if (auto x = m.get("solver")) l.solver = as_choice(*x, {"cg", "direct"});
+  if (auto x = m.get("preconditioner"))
+    l.preconditioner = as_choice(*x, {"none", "jacobi", "block_jacobi", "multigrid", "amg"});
+  if (auto x = m.get("max_iterations")) l.max_iterations = as_int(*x, 1);
+  if (auto x = m.get("operator")) l.operator_form = as_choice(*x, {"matrix_free", "assembled"});
+}
+
+/// `increments:` a count, or a mapping of the automatic controller's settings.
+void read_increments(const Value& v, IncrementSpec& inc) {
+  inc.where = v.key_where();
+  if (v.is_scalar()) {
+    inc.count = as_int(v, 1);
+    return;
+  }
+  const Mapping m(v, {"initial", "minimum", "maximum", "growth", "cutback", "easy_iterations"});
+  if (auto x = m.get("initial")) inc.initial = in_range(*x, 0.0, 1.0, false, true);
+  if (auto x = m.get("minimum")) inc.minimum = in_range(*x, 0.0, 1.0, false, true);
+  if (auto x = m.get("maximum")) inc.maximum = in_range(*x, 0.0, 1.0, false, true);
+  if (auto x = m.get("growth")) inc.growth = in_range(*x, 1.0, 10.0, true, true);
+  if (auto x = m.get("cutback")) inc.cutback = in_range(*x, 0.0, 1.0, false, false);
+  if (auto x = m.get("easy_iterations")) inc.easy_iterations = as_int(*x, 1);
+  if (inc.minimum > inc.initial)
+    v.fail("increments: 'minimum' " + format_number(inc.minimum) + " exceeds 'initial' " +
+               format_number(inc.initial),
+           "the first increment must be allowed: minimum <= initial <= maximum");
+  if (inc.initial > inc.maximum)
+    v.fail("increments: 'initial' " + format_number(inc.initial) + " exceeds 'maximum' " +
+           format_number(inc.maximum));
+}
+
+void read_implicit(const Mapping& m, SolverSpec& solver) {
+  read_common(m, solver);
+  if (auto n = m.get("newton")) read_newton(*n, solver.newton);
+  if (auto l = m.get("linear")) read_linear(*l, solver.linear);
+  if (auto i = m.get("increments")) read_increments(*i, solver.increments);
+}
+
 }  // namespace
 
 void read_solver(const Value& v, SolverSpec& solver) {
@@ -24,23 +104,77 @@ void read_solver(const Value& v, SolverSpec& solver) {
   std::string type = "explicit";
   {
     const Mapping probe(v, {});
-    if (auto t = probe.get("type")) type = as_choice(*t, {"explicit", "dynamic_relaxation"});
+    if (auto t = probe.get("type"))
+      type = as_choice(*t, {"explicit", "dynamic_relaxation", "static", "implicit_dynamic"});
   }
-  solver.type = type;
   if (type == "explicit") {
+    solver.type = SolverType::Explicit;
     const Mapping m(v, {"type", "end_time", "time_step", "safety_factor", "mass_damping",
                         "assembly", "node_ordering"});
     solver.end_time = positive(m.required("end_time", "the simulated duration in seconds"));
     if (auto dt = m.get("time_step")) read_time_step(*dt, solver);
     if (auto s = m.get("safety_factor")) solver.safety_factor = in_range(*s, 0.0, 1.0, false, true);
     if (auto d = m.get("mass_damping")) solver.mass_damping = non_negative(*d);
-    if (auto a = m.get("assembly")) solver.assembly = as_choice(*a, {"deterministic", "atomic"});
-    if (auto o = m.get("node_ordering"))
-      solver.node_ordering = as_choice(*o, {"auto", "rcm", "input", "shuffled"});
+    read_common(m, solver);
+    return;
+  }
+  if (type == "static") {
+    // Load stepping along the amplitudes' time axis; no inertia.
+    solver.type = SolverType::Static;
+    const Mapping m(
+        v, {"type", "end_time", "increments", "newton", "linear", "assembly", "node_ordering"});
+    if (auto e = m.get("end_time")) solver.end_time = positive(*e);
+    read_implicit(m, solver);
+    return;
+  }
+  if (type == "implicit_dynamic") {
+    solver.type = SolverType::ImplicitDynamic;
+    const Mapping m(
+        v, {"type", "end_time", "time_step", "integrator", "beta", "gamma", "alpha", "mass_damping",
+            "stiffness_damping", "increments", "newton", "linear", "assembly", "node_ordering"});
+    solver.end_time = positive(m.required("end_time", "the simulated duration in seconds"));
+    const Value dt = m.required("time_step",
+                                "the implicit time step in seconds (it may be "
+                                "many times the explicit critical step)");
+    solver.time_step = positive(dt);
+    if (auto i = m.get("integrator"))
+      solver.integrator = as_choice(*i, {"newmark", "hht", "backward_euler"});
+    if (solver.integrator == "hht") {
+      // HHT-alpha: beta and gamma follow from alpha (Hilber, Hughes & Taylor 1977).
+      solver.alpha = -0.05;
+      if (auto a = m.get("alpha")) solver.alpha = in_range(*a, -1.0 / 3.0, 0.0, true, true);
+      for (const char* key : {"beta", "gamma"})
+        if (auto e = m.get(key))
+          e->fail_at_key("'" + std::string(key) + "' is set by 'alpha' for integrator hht",
+                         "beta = (1 - alpha)^2 / 4, gamma = (1 - 2 alpha) / 2");
+      solver.beta = (1.0 - solver.alpha) * (1.0 - solver.alpha) / 4.0;
+      solver.gamma = (1.0 - 2.0 * solver.alpha) / 2.0;
+    } else {
+      if (auto a = m.get("alpha"))
+        a->fail_at_key("'alpha' applies to integrator hht only",
+                       "set 'integrator: hht', or leave 'alpha' out");
+      if (solver.integrator == "backward_euler") {
+        for (const char* key : {"beta", "gamma"})
+          if (auto e = m.get(key))
+            e->fail_at_key("'" + std::string(key) + "' does not apply to backward_euler");
+      } else {
+        if (auto b = m.get("beta")) solver.beta = in_range(*b, 0.0, 0.5, false, true);
+        if (auto g = m.get("gamma")) solver.gamma = in_range(*g, 0.0, 1.0, false, true);
+        if (solver.gamma < 0.5 || solver.beta < 0.25 * (0.5 + solver.gamma) * (0.5 + solver.gamma))
+          v.fail("Newmark beta " + format_number(solver.beta) + ", gamma " +
+                     format_number(solver.gamma) + " is not unconditionally stable",
+                 "use gamma >= 1/2 and beta >= (1/2 + gamma)^2 / 4 (beta 1/4, gamma 1/2 is the "
+                 "trapezoidal rule)");
+      }
+    }
+    if (auto d = m.get("mass_damping")) solver.mass_damping = non_negative(*d);
+    if (auto d = m.get("stiffness_damping")) solver.stiffness_damping = non_negative(*d);
+    read_implicit(m, solver);
     return;
   }
   // Dynamic relaxation (seed 003, section 3.7): a fictitious mass and step, damping from the
   // estimated lowest eigenvalue, stopping by itself.
+  solver.type = SolverType::DynamicRelaxation;
   const Mapping probe(v, {});
   for (const char* key : {"time_step", "mass_damping"})
     if (auto e = probe.get(key))
@@ -57,9 +191,8 @@ void read_solver(const Value& v, SolverSpec& solver) {
   if (auto n = m.get("check_every")) solver.check_every = as_int(*n, 2);
   if (auto n = m.get("load_iterations")) solver.load_iterations = as_int(*n, 0);
   if (auto s = m.get("safety_factor")) solver.safety_factor = in_range(*s, 0.0, 1.0, false, true);
-  if (auto a = m.get("assembly")) solver.assembly = as_choice(*a, {"deterministic", "atomic"});
-  if (auto o = m.get("node_ordering"))
-    solver.node_ordering = as_choice(*o, {"auto", "rcm", "input", "shuffled"});
+  read_common(m, solver);
 }
 
-}  // namespace fem::case_io
+}  // namespace case_io
+}  // namespace fem

@@ -2,7 +2,7 @@
 
 namespace fem {
 
-ByteModel minimal_step_bytes(const ExplicitSystem& system, Precision precision) {
+ByteModel minimal_step_bytes(const System& system, Precision precision) {
   const double real = precision == Precision::Single ? 4.0 : 8.0;
   ByteModel m;
   for (const BlockSystem& b : system.blocks) {

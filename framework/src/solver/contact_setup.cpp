@@ -45,7 +45,7 @@ std::vector<std::int32_t> boundary_nodes(const Model& model) {
   return nodes;
 }
 
-void setup_contact(const Model& model, ExplicitSystem& sys, const AmplitudeResolver& amplitude) {
+void setup_contact(const Model& model, System& sys, const AmplitudeResolver& amplitude) {
   const CaseSpec& spec = model.spec;
   if (spec.contacts.empty()) return;
   sys.coordinates = model.mesh.coords;

@@ -61,7 +61,7 @@ ExplicitSolver::~ExplicitSolver() = default;
 ExplicitRunReport ExplicitSolver::run(const ExplicitRunOptions& options) {
   const auto run_start = Clock::now();
   const CaseSpec& spec = model_.spec;
-  const ExplicitSystem& sys = setup_.system;
+  const System& sys = setup_.system;
   std::int64_t n = setup_.num_steps;  // relaxation: shortened to the converged iteration
   const double dt = sys.time_step;
 
@@ -95,7 +95,7 @@ ExplicitRunReport ExplicitSolver::run(const ExplicitRunOptions& options) {
   }
   // Dynamic relaxation writes the start and the converged state, and more frames only when
   // asked (every_steps counts iterations); its histories follow the convergence checks.
-  const bool relaxation = spec.solver.type == "dynamic_relaxation";
+  const bool relaxation = spec.solver.type == SolverType::DynamicRelaxation;
   const std::int64_t check_every = spec.solver.check_every;
   const std::int64_t frame_every =
       relaxation ? (spec.output.every_steps > 0 ? spec.output.every_steps : n)
@@ -270,7 +270,7 @@ ExplicitRunReport ExplicitSolver::run(const ExplicitRunOptions& options) {
     s.set("model.elements", report.num_elements);
     s.set("model.total_mass_kg", setup_.total_mass);
     s.set("model.total_volume_m3", setup_.total_volume);
-    s.set("solver", spec.solver.type);
+    s.set("solver", to_string(spec.solver.type));
     s.set("time.end_time_s", report.end_time);
     s.set("time.time_step_s", report.time_step);
     s.set("time.critical_time_step_s", report.critical_time_step);

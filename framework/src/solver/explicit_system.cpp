@@ -178,7 +178,7 @@ BlockGeometry precompute_block(const Model& model, const ModelBlock& b, BlockSys
 /// The averaged-nodal-pressure gather: for each node its ANP elements (all ANP blocks, whatever
 /// their material: the improved ANP of seed 003 takes the nodal pressure constant over the nodal
 /// volume) and 1 / sum of their reference volumes. Other families neither give nor take.
-void build_pressure_incidence(ExplicitSystem& sys) {
+void build_pressure_incidence(System& sys) {
   std::int64_t count = 0;
   for (BlockSystem& b : sys.blocks)
     if (b.family == Family::AveragedNodalPressureTet) {
@@ -239,12 +239,12 @@ double relaxation_rate(double damping, double h) {
 
 ExplicitSetup setup_explicit(const Model& model) {
   ExplicitSetup setup;
-  ExplicitSystem& sys = setup.system;
+  System& sys = setup.system;
   const CaseSpec& spec = model.spec;
   const std::int64_t nn = model.mesh.num_nodes();
   sys.num_nodes = nn;
   sys.lumped_mass.assign(nn, 0.0);
-  const bool relaxation = spec.solver.type == "dynamic_relaxation";
+  const bool relaxation = spec.solver.type == SolverType::DynamicRelaxation;
   // Dynamic relaxation iterates with the fictitious step h = 1 (time counts iterations) and a
   // mass that puts every element's critical step at h / safety_factor (seed 003, 3.7-3.8).
   const double relaxation_step = relaxation ? 1.0 / spec.solver.safety_factor : 0.0;
@@ -299,7 +299,7 @@ ExplicitSetup setup_explicit(const Model& model) {
   setup.critical_time_step = critical;
   double dt =
       spec.solver.time_step > 0.0 ? spec.solver.time_step : spec.solver.safety_factor * critical;
-  if (spec.solver.time_step > critical)
+  if (spec.solver.time_step > critical && spec.solver.type == SolverType::Explicit)
     setup.warnings.push_back("solver.time_step " + std::to_string(spec.solver.time_step) +
                              " s exceeds the critical estimate " + std::to_string(critical) +
                              " s: the run may become unstable");

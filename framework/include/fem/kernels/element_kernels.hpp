@@ -1,4 +1,6 @@
-// The per-element work of the explicit element pass, written once for every backend.
+// The per-element work of the element passes, written once for every backend: the internal
+// forces of the explicit step and of the implicit residual, and the tangent action K_e(u) v_e
+// of the implicit solver, which is the same code evaluated in dual numbers (fem/dual.hpp).
 //
 // Each function handles one element and is host/device code (FEM_HD): the OpenMP backend calls it
 // in a parallel loop, the CUDA backend from one thread per element, Kokkos from a parallel_for.
@@ -9,6 +11,7 @@
 #include <cstdint>
 
 #include "fem/config.hpp"
+#include "fem/dual.hpp"
 #include "fem/element.hpp"
 #include "fem/kernels/averaged_pressure.hpp"
 #include "fem/tensor.hpp"
@@ -76,6 +79,16 @@ struct ElementPassArgs {
   /// their forces, so that one atomic per node and warp goes out (detail::assemble_force).
   /// Backends without warps ignore it.
   bool warp_aggregated_atomics = false;
+  /// The tangent passes (element_tangent, element_pressure_tangent): the direction v [node][3].
+  /// They write K_e(u) v_e where the force pass writes forces, and pass 1 of the averaged nodal
+  /// pressure writes the derivative of V_e U'(J_e) along v into element_pressure.
+  const T* direction = nullptr;
+  /// Averaged nodal pressure, tangent pass 3: the nodal pressures' derivative along v [node].
+  const T* nodal_pressure_derivative = nullptr;
+  /// Implicit solves: the law reads the committed history from `state` and writes its update
+  /// here ([e][q][num_state]); the solver commits it once an increment converges. Null: the
+  /// state is updated in place (explicit steps).
+  T* trial_state = nullptr;
 
   /// Element e's entries of `base`, a per-element array of `size` entries per element.
   template <class V>
@@ -145,20 +158,28 @@ FEM_INLINE void atomic_add(T* x, T v) {
 
 namespace detail {
 
-/// The displacements of an element's nodes (conn: its connectivity record).
-template <class T, int CAP>
+/// The displacements of an element's nodes (conn: its connectivity record) in the scalar S of
+/// the work: u itself (S = T), or u with the direction v as derivative (S = Dual<T>, the
+/// tangent action).
+template <class S, class T, int CAP>
 FEM_INLINE void gather_displacements(const ElementPassArgs<T>& a,
                                      ElementRecord<const std::int32_t> conn, int npe,
-                                     T (&ue)[CAP][3]) {
+                                     S (&ue)[CAP][3]) {
   for (int n = 0; n < npe; ++n)
-    for (int i = 0; i < 3; ++i) ue[n][i] = a.u[3 * static_cast<std::int64_t>(conn[n]) + i];
+    for (int i = 0; i < 3; ++i) {
+      const std::int64_t d = 3 * static_cast<std::int64_t>(conn[n]) + i;
+      if constexpr (is_dual_v<S>)
+        ue[n][i] = S(a.u[d], a.direction[d]);
+      else
+        ue[n][i] = a.u[d];
+    }
 }
 
 /// Displacement gradient H = sum_a u_a (x) dN_a/dX at one quadrature point (F = I + H).
-template <class T, int CAP>
-FEM_INLINE Mat3<T> displacement_gradient(const T (&ue)[CAP][3], ElementRecord<const T> grad,
+template <class S, class T, int CAP>
+FEM_INLINE Mat3<S> displacement_gradient(const S (&ue)[CAP][3], ElementRecord<const T> grad,
                                          int npe) {
-  Mat3<T> H = Mat3<T>::zero();
+  Mat3<S> H = Mat3<S>::zero();
   for (int a = 0; a < npe; ++a)
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) H.m[i][j] += ue[a][i] * grad[3 * a + j];
@@ -171,20 +192,72 @@ FEM_INLINE Mat3<T> identity_plus(Mat3<T> H) {
   return H;
 }
 
+/// The law's parameters in the scalar of the work: the backend's array itself (S = T), or a
+/// copy as dual constants (the tangent).
+template <class M, class S, class T, bool DUAL = is_dual_v<S>>
+struct LawParams {
+  const T* p;
+  FEM_INLINE explicit LawParams(const T* params) : p(params) {}
+  FEM_INLINE const S* get() const { return p; }
+};
+template <class M, class S, class T>
+struct LawParams<M, S, T, true> {
+  S p[M::num_params > 0 ? M::num_params : 1];
+  FEM_INLINE explicit LawParams(const T* params) {
+    for (int k = 0; k < M::num_params; ++k) p[k] = S(params[k]);
+  }
+  FEM_INLINE const S* get() const { return p; }
+};
+
+/// The history a law sees at one quadrature point (material state, num_state > 0). Forces:
+/// the backend's array, updated in place (explicit) or copied into trial_state first (implicit).
+/// The tangent: a dual copy of the committed state, derivatives zero, discarded afterwards.
+template <class M, class S, class T, bool DUAL = is_dual_v<S>>
+struct LawState {
+  T* state = nullptr;
+  FEM_INLINE LawState(const ElementPassArgs<T>& a, std::int64_t point) {
+    if constexpr (M::num_state > 0) {
+      state = a.state + point * M::num_state;
+      if (a.trial_state) {
+        T* trial = a.trial_state + point * M::num_state;
+        for (int s = 0; s < M::num_state; ++s) trial[s] = state[s];
+        state = trial;
+      }
+    } else {
+      (void)a;
+      (void)point;
+    }
+  }
+  FEM_INLINE T* get() { return state; }
+};
+template <class M, class S, class T>
+struct LawState<M, S, T, true> {
+  S copy[M::num_state > 0 ? M::num_state : 1];
+  FEM_INLINE LawState(const ElementPassArgs<T>& a, std::int64_t point) {
+    if constexpr (M::num_state > 0) {
+      for (int s = 0; s < M::num_state; ++s) copy[s] = S(a.state[point * M::num_state + s]);
+    } else {
+      (void)a;
+      (void)point;
+    }
+  }
+  FEM_INLINE S* get() { return M::num_state > 0 ? copy : nullptr; }
+};
+
 /// Hourglass mode amplitudes of a one-point hexahedron, s_m = Gamma_m^T u (4 modes x 3), with
 /// the Flanagan-Belytschko vectors gamma_m = (h_m - (h_m . X_j) b_j) / 8 never formed:
 /// sum_n (b_n)_j u_n = H e_j, so s_m = (h_m . u - H c_m) / 8, with c_m = h_m . X_j (the 12
 /// numbers stored per element) and H the displacement gradient the stress needs anyway. Fewer
 /// live values than the 32 gamma entries, which is what bounds the kernel's occupancy on a GPU.
-template <class T, int CAP>
+template <class S, class T, int CAP>
 FEM_INLINE void hourglass_amplitudes(const ElementPassArgs<T>& a, std::int64_t e,
-                                     const T (&ue)[CAP][3], const Mat3<T>& H, T (&s)[4][3]) {
+                                     const S (&ue)[CAP][3], const Mat3<S>& H, S (&s)[4][3]) {
   const ElementRecord<const T> c = a.record(a.hourglass_vectors, e, 12);
   for (int m = 0; m < 4; ++m)
     for (int i = 0; i < 3; ++i) {
-      T hu = T(0);
+      S hu = S(0);
       for (int n = 0; n < 8; ++n) hu += a.hourglass_base[8 * m + n] * ue[n][i];
-      s[m][i] = T(0.125) *
+      s[m][i] = S(0.125) *
                 (hu - H.m[i][0] * c[3 * m] - H.m[i][1] * c[3 * m + 1] - H.m[i][2] * c[3 * m + 2]);
     }
 }
@@ -192,22 +265,22 @@ FEM_INLINE void hourglass_amplitudes(const ElementPassArgs<T>& a, std::int64_t e
 /// Hourglass forces f_n = k sum_m gamma_mn s_m by the same identity:
 /// k/8 (sum_m h_mn s_m - G b_n) with G_ij = sum_m s_mi c_mj (b_n: the one-point gradients).
 /// hourglass_moment gives G, hourglass_force adds one node's force.
-template <class T>
-FEM_INLINE Mat3<T> hourglass_moment(const ElementPassArgs<T>& a, std::int64_t e,
-                                    const T (&s)[4][3]) {
+template <class S, class T>
+FEM_INLINE Mat3<S> hourglass_moment(const ElementPassArgs<T>& a, std::int64_t e,
+                                    const S (&s)[4][3]) {
   const ElementRecord<const T> c = a.record(a.hourglass_vectors, e, 12);
-  Mat3<T> g = Mat3<T>::zero();
+  Mat3<S> g = Mat3<S>::zero();
   for (int m = 0; m < 4; ++m)
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) g.m[i][j] += s[m][i] * c[3 * m + j];
   return g;
 }
 
-template <class T>
+template <class S, class T>
 FEM_INLINE void add_hourglass_force(const ElementPassArgs<T>& a, int n, ElementRecord<const T> b,
-                                    const T (&s)[4][3], const Mat3<T>& g, T k_over_8, T (&f)[3]) {
+                                    const S (&s)[4][3], const Mat3<S>& g, T k_over_8, S (&f)[3]) {
   for (int i = 0; i < 3; ++i) {
-    T hs = T(0);
+    S hs = S(0);
     for (int m = 0; m < 4; ++m) hs += a.hourglass_base[8 * m + n] * s[m][i];
     f[i] += k_over_8 *
             (hs - g.m[i][0] * b[3 * n] - g.m[i][1] * b[3 * n + 1] - g.m[i][2] * b[3 * n + 2]);
@@ -301,18 +374,137 @@ FEM_INLINE int emit_order(std::int64_t e, int k) {
 
 }  // namespace detail
 
+namespace detail {
+
+/// Pass 1 of the averaged-nodal-pressure tetrahedron in the scalar S: V_e U'(J_e) (S = T), or its
+/// derivative along a.direction (S = Dual<T>); both written to a.element_pressure.
+template <class M, class T, class S>
+FEM_INLINE void element_pressure_work(const ElementPassArgs<T>& a, std::int64_t e) {
+  S ue[4][3];
+  detail::gather_displacements<S, T, 4>(a, a.record(a.connectivity, e, 4), 4, ue);
+  const Mat3<S> F = detail::identity_plus(
+      detail::displacement_gradient<S, T, 4>(ue, a.record(a.gradients, e, 12), 4));
+  const S J = volume_ratio<M, S>(F);
+  const T v = a.record(a.volumes, e, 1)[0];
+  const LawParams<M, S, T> params(a.params);
+  const S q = S(v) * M::template volumetric_pressure<S>(params.get(), J);
+  if constexpr (is_dual_v<S>) {
+    a.element_pressure[e] = q.d;
+  } else {
+    a.element_pressure[e] = q;
+    if (a.element_volume_ratio) a.element_volume_ratio[e] = v * J;
+  }
+}
+
+/// The element work of element_forces (S = T) and element_tangent (S = Dual<T>): one gather,
+/// the law at every quadrature point, the nodal forces, and for S = Dual their derivatives
+/// along a.direction, which are the element's tangent applied to the direction. Returns the
+/// smallest det F over the quadrature points.
+template <class M, class T, class S, int NPE, int NQP, Family FAMILY, bool WARP_AGGREGATED>
+FEM_INLINE T element_work(const ElementPassArgs<T>& a, std::int64_t e) {
+  constexpr int CAP = NPE ? NPE : kMaxNodesPerElement;
+  constexpr bool HOURGLASS = FAMILY == Family::Hex8Hourglass;
+  constexpr bool AVERAGED_PRESSURE = FAMILY == Family::AveragedNodalPressureTet;
+  constexpr bool TANGENT = is_dual_v<S>;
+  const int npe = NPE ? NPE : a.nodes_per_element;
+  const int nqp = NQP ? NQP : a.quadrature_points;
+  const ElementRecord<const std::int32_t> conn = a.record(a.connectivity, e, npe);
+  S ue[CAP][3];
+  gather_displacements<S, T, CAP>(a, conn, npe, ue);
+  const ElementRecord<const T> gradients = a.record(a.gradients, e, nqp * npe * 3);
+  const ElementRecord<const T> volumes = a.record(a.volumes, e, nqp);
+  const LawParams<M, S, T> params(a.params);
+  T min_j = T(1);
+  S hourglass_s[4][3];  // one-point hexahedra only
+  // v P at point q (and the hexahedron's hourglass amplitudes, which come from the same H).
+  const auto weighted_stress = [&](int q) {
+    const Mat3<S> H = displacement_gradient<S, T, CAP>(ue, gradients.from(q * npe * 3), npe);
+    if constexpr (HOURGLASS) hourglass_amplitudes<S, T, CAP>(a, e, ue, H, hourglass_s);
+    const Mat3<S> F = identity_plus(H);
+    const T J = value_of(det(F));
+    // Track the smallest det F; a non-finite value, once seen, is kept.
+    if (is_finite(min_j) && (!(J >= min_j) || !is_finite(J))) min_j = J;
+    LawState<M, S, T> state(a, e * nqp + q);
+    if constexpr (AVERAGED_PRESSURE) {
+      S pressure;
+      if constexpr (TANGENT)
+        pressure = S(element_mean<T, NPE>(a.nodal_pressure, conn),
+                     element_mean<T, NPE>(a.nodal_pressure_derivative, conn));
+      else
+        pressure = element_mean<T, NPE>(a.nodal_pressure, conn);
+      return S(volumes[q]) * stress_with_pressure<M, S>(params.get(), F, state.get(), pressure);
+    } else {
+      return S(volumes[q]) * M::template stress<S>(params.get(), F, state.get());
+    }
+  };
+  // f_n += v P b_n at one point.
+  const auto add_stress_force = [](const Mat3<S>& vP, ElementRecord<const T> grad, int n,
+                                   S(&f)[3]) {
+    for (int i = 0; i < 3; ++i)
+      f[i] +=
+          vP.m[i][0] * grad[3 * n] + vP.m[i][1] * grad[3 * n + 1] + vP.m[i][2] * grad[3 * n + 2];
+  };
+  // One element-node force (or its derivative) out: into its slot (deterministic assembly) or
+  // added into its node.
+  const auto emit = [&](int n, const S(&fs)[3]) {
+    T f[3];
+    for (int i = 0; i < 3; ++i) {
+      if constexpr (TANGENT)
+        f[i] = fs[i].d;
+      else
+        f[i] = fs[i];
+    }
+    if (a.node_forces)
+      assemble_force<T, WARP_AGGREGATED>(a.node_forces, conn[n], f, a.node_force_stride);
+    else
+      for (int i = 0; i < 3; ++i) a.forces[(e * npe + n) * 3 + i] = f[i];
+  };
+  if constexpr (NQP == 1) {
+    // One point: a node's force is final once computed, so it goes out at once and no element
+    // force vector stays live (registers bound the hexahedron kernel's occupancy on a GPU).
+    const Mat3<S> vP = weighted_stress(0);
+    Mat3<S> g;
+    T k_over_8 = T(0);
+    if constexpr (HOURGLASS) {  // f_hg = k Gamma Gamma^T u (Joldes, Wittek & Miller 2008)
+      g = hourglass_moment(a, e, hourglass_s);
+      k_over_8 = T(0.125) * a.hourglass_stiffness[e];
+    }
+    for (int k = 0; k < npe; ++k) {
+      const int n = emit_order<NPE, WARP_AGGREGATED>(e, k);
+      S f[3] = {S(0), S(0), S(0)};
+      add_stress_force(vP, gradients, n, f);
+      if constexpr (HOURGLASS) add_hourglass_force(a, n, gradients, hourglass_s, g, k_over_8, f);
+      emit(n, f);
+    }
+  } else {
+    static_assert(!HOURGLASS, "the hourglass-controlled hexahedron has one point");
+    S fe[CAP][3];
+    for (int n = 0; n < npe; ++n)
+      for (int i = 0; i < 3; ++i) fe[n][i] = S(0);
+    for (int q = 0; q < nqp; ++q) {
+      const Mat3<S> vP = weighted_stress(q);
+      for (int n = 0; n < npe; ++n) add_stress_force(vP, gradients.from(q * npe * 3), n, fe[n]);
+    }
+    for (int n = 0; n < npe; ++n) emit(n, fe[n]);
+  }
+  return min_j;
+}
+
+}  // namespace detail
+
 /// Pass 1 of the averaged-nodal-pressure tetrahedron: V_e U'(J_e) of element e (and V_e J_e when
 /// results ask for it). The material must have the volumetric split.
 template <class M, class T>
 FEM_INLINE void element_pressure(const ElementPassArgs<T>& a, std::int64_t e) {
-  T ue[4][3];
-  detail::gather_displacements<T, 4>(a, a.record(a.connectivity, e, 4), 4, ue);
-  const Mat3<T> F = detail::identity_plus(
-      detail::displacement_gradient<T, 4>(ue, a.record(a.gradients, e, 12), 4));
-  const T J = volume_ratio<M, T>(F);
-  const T v = a.record(a.volumes, e, 1)[0];
-  a.element_pressure[e] = v * M::template volumetric_pressure<T>(a.params, J);
-  if (a.element_volume_ratio) a.element_volume_ratio[e] = v * J;
+  detail::element_pressure_work<M, T, T>(a, e);
+}
+
+/// Pass 1 of the tangent action of the averaged-nodal-pressure tetrahedron: the derivative of
+/// V_e U'(J_e) along a.direction, into a.element_pressure (the nodal average of it is
+/// a.nodal_pressure_derivative of pass 3).
+template <class M, class T>
+FEM_INLINE void element_pressure_tangent(const ElementPassArgs<T>& a, std::int64_t e) {
+  detail::element_pressure_work<M, T, Dual<T>>(a, e);
 }
 
 /// Nodal forces of element e, written to a.forces. Returns the smallest det F over its
@@ -320,75 +512,17 @@ FEM_INLINE void element_pressure(const ElementPassArgs<T>& a, std::int64_t e) {
 /// WARP_AGGREGATED: see detail::assemble_force (the CUDA backend's atomic assembly only).
 template <class M, class T, int NPE, int NQP, Family FAMILY, bool WARP_AGGREGATED = false>
 FEM_INLINE T element_forces(const ElementPassArgs<T>& a, std::int64_t e) {
-  constexpr int CAP = NPE ? NPE : kMaxNodesPerElement;
-  constexpr bool HOURGLASS = FAMILY == Family::Hex8Hourglass;
-  constexpr bool AVERAGED_PRESSURE = FAMILY == Family::AveragedNodalPressureTet;
-  const int npe = NPE ? NPE : a.nodes_per_element;
-  const int nqp = NQP ? NQP : a.quadrature_points;
-  const ElementRecord<const std::int32_t> conn = a.record(a.connectivity, e, npe);
-  T ue[CAP][3];
-  detail::gather_displacements<T, CAP>(a, conn, npe, ue);
-  const ElementRecord<const T> gradients = a.record(a.gradients, e, nqp * npe * 3);
-  const ElementRecord<const T> volumes = a.record(a.volumes, e, nqp);
-  T min_j = T(1);
-  T hourglass_s[4][3];  // one-point hexahedra only
-  // v P at point q (and the hexahedron's hourglass amplitudes, which come from the same H).
-  const auto weighted_stress = [&](int q) {
-    const Mat3<T> H = detail::displacement_gradient<T, CAP>(ue, gradients.from(q * npe * 3), npe);
-    if constexpr (HOURGLASS) detail::hourglass_amplitudes<T, CAP>(a, e, ue, H, hourglass_s);
-    const Mat3<T> F = detail::identity_plus(H);
-    const T J = det(F);
-    // Track the smallest det F; a non-finite value, once seen, is kept.
-    if (is_finite(min_j) && (!(J >= min_j) || !is_finite(J))) min_j = J;
-    T* state = a.num_state ? a.state + (e * nqp + q) * a.num_state : nullptr;
-    if constexpr (AVERAGED_PRESSURE)
-      return volumes[q] * stress_with_pressure<M, T>(a.params, F, state,
-                                                     element_mean<T, NPE>(a.nodal_pressure, conn));
-    else
-      return volumes[q] * M::template stress<T>(a.params, F, state);
-  };
-  // f_n += v P b_n at one point.
-  const auto add_stress_force = [](const Mat3<T>& vP, ElementRecord<const T> grad, int n,
-                                   T(&f)[3]) {
-    for (int i = 0; i < 3; ++i)
-      f[i] +=
-          vP.m[i][0] * grad[3 * n] + vP.m[i][1] * grad[3 * n + 1] + vP.m[i][2] * grad[3 * n + 2];
-  };
-  // One element-node force out: into its slot (deterministic assembly) or added into its node.
-  const auto emit = [&](int n, const T(&f)[3]) {
-    if (a.node_forces)
-      detail::assemble_force<T, WARP_AGGREGATED>(a.node_forces, conn[n], f, a.node_force_stride);
-    else
-      for (int i = 0; i < 3; ++i) a.forces[(e * npe + n) * 3 + i] = f[i];
-  };
-  if constexpr (NQP == 1) {
-    // One point: a node's force is final once computed, so it goes out at once and no element
-    // force vector stays live (registers bound the hexahedron kernel's occupancy on a GPU).
-    const Mat3<T> vP = weighted_stress(0);
-    Mat3<T> g;
-    T k_over_8 = T(0);
-    if constexpr (HOURGLASS) {  // f_hg = k Gamma Gamma^T u (Joldes, Wittek & Miller 2008)
-      g = detail::hourglass_moment(a, e, hourglass_s);
-      k_over_8 = T(0.125) * a.hourglass_stiffness[e];
-    }
-    for (int k = 0; k < npe; ++k) {
-      const int n = detail::emit_order<NPE, WARP_AGGREGATED>(e, k);
-      T f[3] = {T(0), T(0), T(0)};
-      add_stress_force(vP, gradients, n, f);
-      if constexpr (HOURGLASS)
-        detail::add_hourglass_force(a, n, gradients, hourglass_s, g, k_over_8, f);
-      emit(n, f);
-    }
-  } else {
-    static_assert(!HOURGLASS, "the hourglass-controlled hexahedron has one point");
-    T fe[CAP][3] = {};
-    for (int q = 0; q < nqp; ++q) {
-      const Mat3<T> vP = weighted_stress(q);
-      for (int n = 0; n < npe; ++n) add_stress_force(vP, gradients.from(q * npe * 3), n, fe[n]);
-    }
-    for (int n = 0; n < npe; ++n) emit(n, fe[n]);
-  }
-  return min_j;
+  return detail::element_work<M, T, T, NPE, NQP, FAMILY, WARP_AGGREGATED>(a, e);
+}
+
+/// The element tangent applied to the direction, K_e(u) v_e = d/dt f_e(u + t v) at t = 0,
+/// written where element_forces writes forces: the same work in dual numbers, so that the
+/// tangent of every law, element and family needs no code of its own. With averaged nodal
+/// pressure, a.nodal_pressure_derivative must hold the derivative of the nodal pressures
+/// (element_pressure_tangent, then the nodal average). Returns the smallest det F.
+template <class M, class T, int NPE, int NQP, Family FAMILY, bool WARP_AGGREGATED = false>
+FEM_INLINE T element_tangent(const ElementPassArgs<T>& a, std::int64_t e) {
+  return detail::element_work<M, T, Dual<T>, NPE, NQP, FAMILY, WARP_AGGREGATED>(a, e);
 }
 
 /// Stress, strain and energies of element e, averaged over quadrature points (volume-weighted).
@@ -404,16 +538,17 @@ FEM_INLINE void element_evaluate(const ElementPassArgs<T>& a, std::int64_t e,
   const int nqp = NQP ? NQP : a.quadrature_points;
   const ElementRecord<const std::int32_t> conn = a.record(a.connectivity, e, npe);
   T ue[CAP][3];
-  detail::gather_displacements<T, CAP>(a, conn, npe, ue);
+  detail::gather_displacements<T, T, CAP>(a, conn, npe, ue);
   const ElementRecord<const T> gradients = a.record(a.gradients, e, nqp * npe * 3);
   const ElementRecord<const T> volumes = a.record(a.volumes, e, nqp);
   double sigma[3][3] = {}, strain[3][3] = {}, volume = 0.0, energy = 0.0, min_j = 1e300;
   double hourglass_sq = 0.0;  // sum of the squared hourglass amplitudes (one-point hexahedra)
   for (int q = 0; q < nqp; ++q) {
-    const Mat3<T> H = detail::displacement_gradient<T, CAP>(ue, gradients.from(q * npe * 3), npe);
+    const Mat3<T> H =
+        detail::displacement_gradient<T, T, CAP>(ue, gradients.from(q * npe * 3), npe);
     if constexpr (HOURGLASS) {
       T s[4][3];
-      detail::hourglass_amplitudes<T, CAP>(a, e, ue, H, s);
+      detail::hourglass_amplitudes<T, T, CAP>(a, e, ue, H, s);
       for (int m = 0; m < 4; ++m)
         for (int i = 0; i < 3; ++i)
           hourglass_sq += static_cast<double>(s[m][i]) * static_cast<double>(s[m][i]);

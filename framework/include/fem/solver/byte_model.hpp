@@ -27,6 +27,6 @@ struct ByteModel {
 };
 
 /// The byte model of a system run in the given precision.
-ByteModel minimal_step_bytes(const ExplicitSystem& system, Precision precision);
+ByteModel minimal_step_bytes(const System& system, Precision precision);
 
 }  // namespace fem

@@ -15,7 +15,7 @@
 namespace fem {
 
 struct ExplicitSetup {
-  ExplicitSystem system;
+  System system;
   double critical_time_step = 0.0;     ///< min over elements of L_e / c_e
   std::int64_t critical_element = -1;  ///< global id of the element that sets it
   std::int64_t num_steps = 0;          ///< end_time / time_step
@@ -44,7 +44,7 @@ using AmplitudeResolver =
     std::function<std::pair<std::int32_t, double>(const std::string&, const SourceLocation&)>;
 /// Fills the contact part of the system from the case's `contact:` entries: surfaces (STL files
 /// read and bucketed), reference coordinates, contact node masks.
-void setup_contact(const Model& model, ExplicitSystem& sys, const AmplitudeResolver& amplitude);
+void setup_contact(const Model& model, System& sys, const AmplitudeResolver& amplitude);
 /// Nodes on the boundary of the mesh (on a face that belongs to one element only), sorted.
 std::vector<std::int32_t> boundary_nodes(const Model& model);
 

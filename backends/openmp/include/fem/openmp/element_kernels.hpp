@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include <fem/kernels/element_kernels.hpp>
+#include <fem/kernels/element_matrix.hpp>
 #include <fem/material.hpp>
 
 namespace fem::openmp {
@@ -43,6 +44,12 @@ template <class T>
 using EvaluateLoop = void (*)(const ElementPassArgs<T>&, const ElementResultsOut&);
 template <class T>
 using PressureLoop = void (*)(const ElementPassArgs<T>&);
+/// The tangent action K_e(u) v_e of every element (ElementPassArgs::direction), into the slots.
+template <class T>
+using TangentLoop = void (*)(const ElementPassArgs<T>&);
+/// Element stiffness blocks into `out`: [e][a][9] (diagonal blocks) or [e][a][b][9] (all).
+template <class T>
+using MatrixLoop = void (*)(const ElementPassArgs<T>&, T* out);
 
 /// What a material plugin built for the OpenMP backend provides.
 struct MaterialKernels {
@@ -55,6 +62,16 @@ struct MaterialKernels {
   /// are that family's force and evaluate entries).
   PressureLoop<float> pressure_single;
   PressureLoop<double> pressure_double;
+  // The implicit solver's verbs (fem/operator.hpp): tangent action, its averaged-pressure pass 1,
+  // diagonal blocks and all blocks of the element matrices.
+  TangentLoop<float> tangent_single[kNumShapes];
+  TangentLoop<double> tangent_double[kNumShapes];
+  PressureLoop<float> pressure_tangent_single;
+  PressureLoop<double> pressure_tangent_double;
+  MatrixLoop<float> diagonal_blocks_single[kNumShapes];
+  MatrixLoop<double> diagonal_blocks_double[kNumShapes];
+  MatrixLoop<float> matrix_single[kNumShapes];
+  MatrixLoop<double> matrix_double[kNumShapes];
 };
 
 template <class M, class T, int NPE, int NQP, Family FAMILY>
@@ -84,23 +101,56 @@ void element_pressure(const ElementPassArgs<T>& a) {
   for (std::int64_t e = 0; e < a.num_elements; ++e) kernels::element_pressure<M, T>(a, e);
 }
 
+template <class M, class T>
+void element_pressure_tangent(const ElementPassArgs<T>& a) {
+#pragma omp parallel for schedule(static) if (a.num_elements >= kMinParallelElements)
+  for (std::int64_t e = 0; e < a.num_elements; ++e) kernels::element_pressure_tangent<M, T>(a, e);
+}
+
+template <class M, class T, int NPE, int NQP, Family FAMILY>
+void element_tangent(const ElementPassArgs<T>& a) {
+#pragma omp parallel for schedule(static) if (a.num_elements >= kMinParallelElements)
+  for (std::int64_t e = 0; e < a.num_elements; ++e)
+    kernels::element_tangent<M, T, NPE, NQP, FAMILY>(a, e);
+}
+
+template <class M, class T, int NPE, int NQP, Family FAMILY, bool DIAGONAL>
+void element_matrix(const ElementPassArgs<T>& a, T* out) {
+  const std::int64_t npe = a.nodes_per_element;
+  const std::int64_t size = 9 * npe * (DIAGONAL ? 1 : npe);
+#pragma omp parallel for schedule(static) if (a.num_elements >= kMinParallelElements)
+  for (std::int64_t e = 0; e < a.num_elements; ++e) {
+    T* block = out + e * size;
+    for (std::int64_t i = 0; i < size; ++i) block[i] = T(0);
+    kernels::element_matrix<M, T, NPE, NQP, FAMILY, DIAGONAL>(a, e, block);
+  }
+}
+
 /// The kernel table of material M: every shape, both precisions.
 template <class M>
 MaterialKernels make_material_kernels() {
   MaterialKernels k{};
   k.struct_size = sizeof(MaterialKernels);
-#define FEM_OPENMP_SHAPE(SHAPE, NPE, NQP, FAMILY)                              \
-  if constexpr (kernels::family_supported<M>(FAMILY)) {                        \
-    k.forces_single[SHAPE] = &element_forces<M, float, NPE, NQP, FAMILY>;      \
-    k.forces_double[SHAPE] = &element_forces<M, double, NPE, NQP, FAMILY>;     \
-    k.evaluate_single[SHAPE] = &element_evaluate<M, float, NPE, NQP, FAMILY>;  \
-    k.evaluate_double[SHAPE] = &element_evaluate<M, double, NPE, NQP, FAMILY>; \
+#define FEM_OPENMP_SHAPE(SHAPE, NPE, NQP, FAMILY)                                         \
+  if constexpr (kernels::family_supported<M>(FAMILY)) {                                   \
+    k.forces_single[SHAPE] = &element_forces<M, float, NPE, NQP, FAMILY>;                 \
+    k.forces_double[SHAPE] = &element_forces<M, double, NPE, NQP, FAMILY>;                \
+    k.evaluate_single[SHAPE] = &element_evaluate<M, float, NPE, NQP, FAMILY>;             \
+    k.evaluate_double[SHAPE] = &element_evaluate<M, double, NPE, NQP, FAMILY>;            \
+    k.tangent_single[SHAPE] = &element_tangent<M, float, NPE, NQP, FAMILY>;               \
+    k.tangent_double[SHAPE] = &element_tangent<M, double, NPE, NQP, FAMILY>;              \
+    k.diagonal_blocks_single[SHAPE] = &element_matrix<M, float, NPE, NQP, FAMILY, true>;  \
+    k.diagonal_blocks_double[SHAPE] = &element_matrix<M, double, NPE, NQP, FAMILY, true>; \
+    k.matrix_single[SHAPE] = &element_matrix<M, float, NPE, NQP, FAMILY, false>;          \
+    k.matrix_double[SHAPE] = &element_matrix<M, double, NPE, NQP, FAMILY, false>;         \
   }
   FEM_FOR_EACH_KERNEL_SHAPE(FEM_OPENMP_SHAPE)
 #undef FEM_OPENMP_SHAPE
   if constexpr (has_volumetric_split<M>) {
     k.pressure_single = &element_pressure<M, float>;
     k.pressure_double = &element_pressure<M, double>;
+    k.pressure_tangent_single = &element_pressure_tangent<M, float>;
+    k.pressure_tangent_double = &element_pressure_tangent<M, double>;
   }
   return k;
 }

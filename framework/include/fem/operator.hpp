@@ -1,0 +1,332 @@
+// The operator contract: what a backend offers the solvers beyond the fused explicit step.
+//
+// In the manner of libCEED (CeedVector, CeedOperatorApply, CeedOperatorLinearAssembleDiagonal)
+// and MFEM (Operator::Mult, GetGradient): vectors that live in the backend's memory and
+// precision, and a small set of verbs on them, composed by solvers in framework/src/solver/
+// (conjugate gradients, Newton, Newmark, multigrid) that never touch a kernel. A backend
+// implements the required verbs; the optional ones have defaults built from the required ones
+// (the same division as libCEED's delegation to its reference backend), so a new backend starts
+// small and accelerates what measures. docs/implicit.md describes the design and its choices.
+//
+// Every verb is timed (seconds and calls per verb, VerbTimes): the public functions are
+// non-virtual wrappers that time the protected virtual do_*() a backend overrides, and call the
+// backend's synchronize() before reading the clock, so that asynchronous devices are timed too.
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fem/config.hpp"
+
+namespace fem {
+
+struct System;
+struct BlockResults;
+
+/// A vector in a backend's memory and precision. Only the LinearAlgebra that made it (and the
+/// operators built on that LinearAlgebra) may use it.
+class Vector {
+ public:
+  virtual ~Vector() = default;
+  Vector(const Vector&) = delete;
+  Vector& operator=(const Vector&) = delete;
+  [[nodiscard]] std::int64_t size() const { return size_; }
+
+ protected:
+  explicit Vector(std::int64_t size) : size_(size) {}
+
+ private:
+  std::int64_t size_;
+};
+
+/// A sparse matrix in compressed rows on the host, in double: what a solver builds (multigrid
+/// transfers) or receives (the assembled tangent for a direct or algebraic-multigrid solve).
+struct CsrMatrix {
+  std::int64_t rows = 0;
+  std::int64_t cols = 0;
+  std::vector<std::int64_t> offsets;  ///< rows + 1
+  std::vector<std::int64_t> columns;  ///< sorted within a row
+  std::vector<double> values;
+  [[nodiscard]] std::int64_t nonzeros() const { return static_cast<std::int64_t>(values.size()); }
+};
+
+/// A sparse matrix uploaded to a backend (LinearAlgebra::matrix).
+class Matrix {
+ public:
+  virtual ~Matrix() = default;
+  Matrix(const Matrix&) = delete;
+  Matrix& operator=(const Matrix&) = delete;
+  [[nodiscard]] std::int64_t rows() const { return rows_; }
+  [[nodiscard]] std::int64_t cols() const { return cols_; }
+
+ protected:
+  Matrix(std::int64_t rows, std::int64_t cols) : rows_(rows), cols_(cols) {}
+
+ private:
+  std::int64_t rows_, cols_;
+};
+
+/// Wall time and calls of one verb.
+struct VerbTime {
+  double seconds = 0.0;
+  std::int64_t calls = 0;
+  VerbTime& operator+=(const VerbTime& o) {
+    seconds += o.seconds;
+    calls += o.calls;
+    return *this;
+  }
+};
+
+/// Where the time of a solve went, verb by verb.
+struct VerbTimes {
+  VerbTime vector;     ///< fill, axpby, multiply, copy, block_multiply
+  VerbTime reduction;  ///< dot, dot2, max_abs
+  VerbTime transfer;   ///< upload and download
+  VerbTime sparse;     ///< sparse matrix products (multigrid transfers, assembled operators)
+  VerbTime residual;   ///< internal_forces
+  VerbTime linearize;  ///< linearize
+  VerbTime apply;      ///< the tangent action
+  VerbTime diagonal;   ///< diagonal and block_diagonal
+  VerbTime assemble;   ///< assemble
+  VerbTimes& operator+=(const VerbTimes& o);
+};
+
+namespace detail {
+/// Times one verb: adds the wall time from construction to destruction, after synchronising.
+template <class Owner>
+class VerbTimer {
+ public:
+  VerbTimer(Owner& owner, VerbTime& slot)
+      : owner_(owner), slot_(slot), start_(std::chrono::steady_clock::now()) {}
+  ~VerbTimer() {
+    if (owner_.timing()) owner_.synchronize();
+    slot_.seconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    ++slot_.calls;
+  }
+  VerbTimer(const VerbTimer&) = delete;
+  VerbTimer& operator=(const VerbTimer&) = delete;
+
+ private:
+  Owner& owner_;
+  VerbTime& slot_;
+  std::chrono::steady_clock::time_point start_;
+};
+}  // namespace detail
+
+/// Vectors and the verbs on them, for one backend and precision. Sizes of the vectors an
+/// operation takes must match; a backend may check.
+class LinearAlgebra {
+ public:
+  virtual ~LinearAlgebra() = default;
+  [[nodiscard]] virtual Precision precision() const = 0;
+
+  /// A vector of `size` entries, all zero.
+  std::unique_ptr<Vector> vector(std::int64_t size) { return do_vector(size); }
+  void upload(const std::vector<double>& host, Vector& x) {
+    detail::VerbTimer t(*this, times_.transfer);
+    do_upload(host, x);
+  }
+  void download(const Vector& x, std::vector<double>& host) {
+    detail::VerbTimer t(*this, times_.transfer);
+    do_download(x, host);
+  }
+  void fill(Vector& x, double value) {
+    detail::VerbTimer t(*this, times_.vector);
+    do_fill(x, value);
+  }
+  /// y = a x + b y. With b == 0, y is not read (whatever it held, even NaN, is overwritten).
+  void axpby(double a, const Vector& x, double b, Vector& y) {
+    detail::VerbTimer t(*this, times_.vector);
+    do_axpby(a, x, b, y);
+  }
+  /// z = x .* y, entry by entry (z may be x or y).
+  void multiply(const Vector& x, const Vector& y, Vector& z) {
+    detail::VerbTimer t(*this, times_.vector);
+    do_multiply(x, y, z);
+  }
+  void copy(const Vector& x, Vector& y) {
+    detail::VerbTimer t(*this, times_.vector);
+    do_copy(x, y);
+  }
+  double dot(const Vector& x, const Vector& y) {
+    detail::VerbTimer t(*this, times_.reduction);
+    return do_dot(x, y);
+  }
+  /// {a . b, c . d}, in one pass where the backend fuses them (conjugate gradients needs two
+  /// reductions per iteration; on a GPU each costs a round trip).
+  std::array<double, 2> dot2(const Vector& a, const Vector& b, const Vector& c, const Vector& d) {
+    detail::VerbTimer t(*this, times_.reduction);
+    return do_dot2(a, b, c, d);
+  }
+  /// max |x_i|.
+  double max_abs(const Vector& x) {
+    detail::VerbTimer t(*this, times_.reduction);
+    return do_max_abs(x);
+  }
+  /// y_n = B_n x_n for the 3x3 blocks B (9 entries per node, row-major) of a block-diagonal
+  /// matrix: block Jacobi.
+  void block_multiply(const Vector& blocks, const Vector& x, Vector& y) {
+    detail::VerbTimer t(*this, times_.vector);
+    do_block_multiply(blocks, x, y);
+  }
+  /// A sparse matrix in the backend's memory and precision.
+  std::unique_ptr<Matrix> matrix(const CsrMatrix& host) { return do_matrix(host); }
+  /// y = A x.
+  void multiply(const Matrix& a, const Vector& x, Vector& y) {
+    detail::VerbTimer t(*this, times_.sparse);
+    do_sparse_multiply(a, x, y);
+  }
+
+  /// Waits for the work queued so far (device backends); the timers call it.
+  virtual void synchronize() {}
+  /// Whether verbs synchronise to be timed exactly (default true). Off, a device's verbs are
+  /// timed by their launch only, and run without the waits.
+  void set_timing(bool on) { timing_ = on; }
+  [[nodiscard]] bool timing() const { return timing_; }
+  [[nodiscard]] const VerbTimes& times() const { return times_; }
+  void reset_times() { times_ = {}; }
+
+ protected:
+  virtual std::unique_ptr<Vector> do_vector(std::int64_t size) = 0;
+  virtual void do_upload(const std::vector<double>& host, Vector& x) = 0;
+  virtual void do_download(const Vector& x, std::vector<double>& host) = 0;
+  virtual void do_fill(Vector& x, double value) = 0;
+  virtual void do_axpby(double a, const Vector& x, double b, Vector& y) = 0;
+  virtual void do_multiply(const Vector& x, const Vector& y, Vector& z) = 0;
+  virtual double do_dot(const Vector& x, const Vector& y) = 0;
+  // Optional, with defaults from the verbs above.
+  virtual void do_copy(const Vector& x, Vector& y) { do_axpby(1.0, x, 0.0, y); }
+  virtual std::array<double, 2> do_dot2(const Vector& a, const Vector& b, const Vector& c,
+                                        const Vector& d) {
+    return {do_dot(a, b), do_dot(c, d)};
+  }
+  /// Default: through the host.
+  virtual double do_max_abs(const Vector& x);
+  /// Default: through the host.
+  virtual void do_block_multiply(const Vector& blocks, const Vector& x, Vector& y);
+  /// Default: the matrix stays on the host and products go through it.
+  virtual std::unique_ptr<Matrix> do_matrix(const CsrMatrix& host);
+  virtual void do_sparse_multiply(const Matrix& a, const Vector& x, Vector& y);
+
+  VerbTimes times_;
+
+ private:
+  bool timing_ = true;
+};
+
+/// How an evaluation at a displacement went: an element whose det F is not positive, or
+/// non-finite values, make it fail (the solver then cuts the increment back).
+struct ElementCheck {
+  enum class Status { Ok, InvertedElement, NotFinite };
+  Status status = Status::Ok;
+  int block = -1;  ///< offending block and element (block-local index)
+  std::int64_t element = -1;
+  double value = 0.0;  ///< its det F
+  [[nodiscard]] bool ok() const { return status == Status::Ok; }
+};
+
+/// The nonlinear elasticity operator of a model's blocks on one backend: internal forces r(u),
+/// and at a linearization point the tangent A = s_K K(u) + s_M M (M the lumped mass; the shift
+/// is what Newmark and HHT add) as an action, a diagonal, 3x3 node blocks and an assembled
+/// matrix. Vectors hold 3 entries per node (size()).
+///
+/// Prescribed dofs (System::prescribed_amplitude >= 0) are eliminated: apply() returns
+/// (A v) at free dofs and v itself at prescribed ones, and diagonal(), block_diagonal() and
+/// assemble() have identity rows and columns there. With v zero at prescribed dofs (every
+/// Krylov vector of a solve) that is the operator of the free dofs; with v zero at free dofs it
+/// gives the coupling (A v)_free that lifts a prescribed increment (the Newton solver's first
+/// iteration of an increment).
+///
+/// Exchange point (for MPI, docs/implicit.md): internal_forces() and apply() complete the sums
+/// over elements at a node where they gather element-node contributions; that is where a halo
+/// exchange goes.
+class NonlinearOperator {
+ public:
+  explicit NonlinearOperator(const System& system);
+  virtual ~NonlinearOperator() = default;
+  NonlinearOperator(const NonlinearOperator&) = delete;
+  NonlinearOperator& operator=(const NonlinearOperator&) = delete;
+
+  [[nodiscard]] virtual LinearAlgebra& algebra() = 0;
+  [[nodiscard]] const System& system() const { return system_; }
+  /// 3 * number of nodes.
+  [[nodiscard]] std::int64_t size() const;
+
+  /// Internal nodal forces f = P(u) at every dof (the element pass plus gather of the explicit
+  /// step). Material history is read from the committed state and not changed.
+  ElementCheck internal_forces(const Vector& u, Vector& f) {
+    detail::VerbTimer t(*this, times_.residual);
+    return do_internal_forces(u, f);
+  }
+  /// Makes u the point the tangent verbs below linearize at.
+  ElementCheck linearize(const Vector& u) {
+    detail::VerbTimer t(*this, times_.linearize);
+    return do_linearize(u);
+  }
+  /// A = stiffness K(u) + mass M from now on (initially 1 and 0: the static tangent).
+  void set_shift(double stiffness, double mass) {
+    shift_stiffness_ = stiffness;
+    shift_mass_ = mass;
+  }
+  [[nodiscard]] double shift_stiffness() const { return shift_stiffness_; }
+  [[nodiscard]] double shift_mass() const { return shift_mass_; }
+  /// y = A v at free dofs, y = v at prescribed dofs.
+  void apply(const Vector& v, Vector& y) {
+    detail::VerbTimer t(*this, times_.apply);
+    do_apply(v, y);
+  }
+  /// d = diag(A), 1 at prescribed dofs.
+  void diagonal(Vector& d) {
+    detail::VerbTimer t(*this, times_.diagonal);
+    do_diagonal(d);
+  }
+  /// The 3x3 node blocks of A, 9 entries per node (row-major); rows and columns of prescribed
+  /// dofs are those of the identity.
+  void block_diagonal(Vector& blocks) {
+    detail::VerbTimer t(*this, times_.diagonal);
+    do_block_diagonal(blocks);
+  }
+  /// A assembled on the host, scalar rows by dof (3x3 node blocks expanded), identity rows and
+  /// columns at prescribed dofs.
+  void assemble(CsrMatrix& a) {
+    detail::VerbTimer t(*this, times_.assemble);
+    do_assemble(a);
+  }
+  /// Accepts the material history of the last internal_forces() as converged (laws with
+  /// num_state > 0; nothing to do otherwise).
+  virtual void commit() {}
+  /// Stress, strain and energies of every element at u (output frames).
+  virtual void element_results(const std::vector<double>& u, std::vector<BlockResults>& out) = 0;
+  /// Bytes the operator holds in the backend's memory; 0 when the backend does not say.
+  [[nodiscard]] virtual std::size_t memory_bytes() const { return 0; }
+
+  void synchronize() { algebra().synchronize(); }
+  [[nodiscard]] bool timing() { return algebra().timing(); }
+  [[nodiscard]] const VerbTimes& times() const { return times_; }
+  void reset_times() { times_ = {}; }
+
+ protected:
+  virtual ElementCheck do_internal_forces(const Vector& u, Vector& f) = 0;
+  virtual ElementCheck do_linearize(const Vector& u) = 0;
+  virtual void do_apply(const Vector& v, Vector& y) = 0;
+  // Optional: the defaults probe apply() with vectors that are nonzero on one colour of a
+  // distance-2 colouring of the nodes, one component at a time (Curtis-Powell-Reid): exact,
+  // in 3 x (number of colours) applications (81 on a hexahedral grid).
+  virtual void do_diagonal(Vector& d);
+  virtual void do_block_diagonal(Vector& blocks);
+  virtual void do_assemble(CsrMatrix& a);
+
+  VerbTimes times_;
+
+ private:
+  const System& system_;
+  double shift_stiffness_ = 1.0;
+  double shift_mass_ = 0.0;
+};
+
+}  // namespace fem

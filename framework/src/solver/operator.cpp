@@ -1,0 +1,221 @@
+// Defaults of the optional verbs of the operator contract (fem/operator.hpp), built from the
+// required ones: host round trips for the vector verbs, and colored probing of apply() for the
+// diagonal, the node blocks and the assembled matrix.
+#include "fem/operator.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "fem/backend.hpp"
+
+namespace fem {
+
+VerbTimes& VerbTimes::operator+=(const VerbTimes& o) {
+  vector += o.vector;
+  reduction += o.reduction;
+  transfer += o.transfer;
+  sparse += o.sparse;
+  residual += o.residual;
+  linearize += o.linearize;
+  apply += o.apply;
+  diagonal += o.diagonal;
+  assemble += o.assemble;
+  return *this;
+}
+
+double LinearAlgebra::do_max_abs(const Vector& x) {
+  std::vector<double> h;
+  do_download(x, h);
+  double m = 0.0;
+  for (const double v : h) m = std::max(m, std::abs(v));
+  return m;
+}
+
+void LinearAlgebra::do_block_multiply(const Vector& blocks, const Vector& x, Vector& y) {
+  std::vector<double> b, v, r(static_cast<std::size_t>(x.size()));
+  do_download(blocks, b);
+  do_download(x, v);
+  for (std::size_t n = 0; 3 * n < v.size(); ++n)
+    for (int i = 0; i < 3; ++i)
+      r[3 * n + i] = b[9 * n + 3 * i] * v[3 * n] + b[9 * n + 3 * i + 1] * v[3 * n + 1] +
+                     b[9 * n + 3 * i + 2] * v[3 * n + 2];
+  do_upload(r, y);
+}
+
+namespace {
+
+/// The default matrix: kept on the host, products through host copies of the vectors.
+class HostMatrix final : public Matrix {
+ public:
+  explicit HostMatrix(const CsrMatrix& m) : Matrix(m.rows, m.cols), csr(m) {}
+  CsrMatrix csr;
+};
+
+}  // namespace
+
+std::unique_ptr<Matrix> LinearAlgebra::do_matrix(const CsrMatrix& host) {
+  return std::make_unique<HostMatrix>(host);
+}
+
+void LinearAlgebra::do_sparse_multiply(const Matrix& a, const Vector& x, Vector& y) {
+  const CsrMatrix& m = static_cast<const HostMatrix&>(a).csr;
+  std::vector<double> v, r(static_cast<std::size_t>(m.rows), 0.0);
+  do_download(x, v);
+  for (std::int64_t i = 0; i < m.rows; ++i)
+    for (std::int64_t j = m.offsets[i]; j < m.offsets[i + 1]; ++j)
+      r[i] += m.values[j] * v[m.columns[j]];
+  do_upload(r, y);
+}
+
+NonlinearOperator::NonlinearOperator(const System& system) : system_(system) {}
+
+std::int64_t NonlinearOperator::size() const {
+  return 3 * system_.num_nodes;
+}
+
+namespace {
+
+/// Nodes that share an element with each node (the node itself included), sorted.
+std::vector<std::vector<std::int32_t>> node_adjacency(const System& s) {
+  std::vector<std::vector<std::int32_t>> adjacent(static_cast<std::size_t>(s.num_nodes));
+  for (const BlockSystem& b : s.blocks) {
+    const std::int64_t npe = b.nodes_per_element;
+    for (std::int64_t e = 0; e < b.num_elements; ++e)
+      for (std::int64_t i = 0; i < npe; ++i)
+        for (std::int64_t j = 0; j < npe; ++j)
+          adjacent[b.connectivity[e * npe + i]].push_back(b.connectivity[e * npe + j]);
+  }
+  for (std::size_t n = 0; n < adjacent.size(); ++n) {
+    auto& a = adjacent[n];
+    a.push_back(static_cast<std::int32_t>(n));
+    std::sort(a.begin(), a.end());
+    a.erase(std::unique(a.begin(), a.end()), a.end());
+  }
+  return adjacent;
+}
+
+/// Greedy colouring in which nodes of one colour are more than `distance` (1 or 2) edges apart.
+std::vector<int> colour_nodes(const std::vector<std::vector<std::int32_t>>& adjacent, int distance,
+                              int& colours) {
+  const std::size_t nn = adjacent.size();
+  std::vector<int> colour(nn, -1);
+  std::vector<std::size_t> used_by;  // used_by[c] == n + 1: colour c is taken near node n
+  colours = 0;
+  for (std::size_t n = 0; n < nn; ++n) {
+    const auto mark = [&](std::int32_t m) {
+      const int c = colour[m];
+      if (c >= 0) used_by[c] = n + 1;
+    };
+    for (const std::int32_t m : adjacent[n]) {
+      mark(m);
+      if (distance > 1)
+        for (const std::int32_t k : adjacent[m]) mark(k);
+    }
+    int c = 0;
+    while (c < colours && used_by[c] == n + 1) ++c;
+    if (c == colours) {
+      ++colours;
+      used_by.push_back(0);
+    }
+    colour[n] = c;
+  }
+  return colour;
+}
+
+/// Probes the operator with one colour and component at a time and calls
+/// take(row node, column node, component k, the 3 entries of column k of block (row, column)).
+/// With distance-1 colours only the diagonal blocks are recovered.
+template <class Take>
+void probe(NonlinearOperator& op, int distance, const Take& take) {
+  const System& s = op.system();
+  const auto adjacent = node_adjacency(s);
+  int colours = 0;
+  const std::vector<int> colour = colour_nodes(adjacent, distance, colours);
+  LinearAlgebra& la = op.algebra();
+  auto v = la.vector(op.size());
+  auto y = la.vector(op.size());
+  std::vector<double> hv(static_cast<std::size_t>(op.size())), hy;
+  for (int c = 0; c < colours; ++c)
+    for (int k = 0; k < 3; ++k) {
+      std::fill(hv.begin(), hv.end(), 0.0);
+      for (std::int64_t n = 0; n < s.num_nodes; ++n)
+        if (colour[n] == c && s.prescribed_amplitude[3 * n + k] < 0) hv[3 * n + k] = 1.0;
+      la.upload(hv, *v);
+      op.apply(*v, *y);
+      la.download(*y, hy);
+      for (std::int64_t n = 0; n < s.num_nodes; ++n) {
+        if (distance == 1) {
+          if (colour[n] == c) take(n, n, k, &hy[3 * n]);
+          continue;
+        }
+        for (const std::int32_t m : adjacent[n])
+          if (colour[m] == c) {
+            take(n, m, k, &hy[3 * n]);
+            break;
+          }
+      }
+    }
+}
+
+/// Identity rows and columns at prescribed dofs: entry (i, k) of block (row, col).
+bool constrained_entry(const System& s, std::int64_t row, int i, std::int64_t col, int k) {
+  return s.prescribed_amplitude[3 * row + i] >= 0 || s.prescribed_amplitude[3 * col + k] >= 0;
+}
+
+}  // namespace
+
+void NonlinearOperator::do_block_diagonal(Vector& blocks) {
+  const System& s = system_;
+  std::vector<double> out(static_cast<std::size_t>(9 * s.num_nodes), 0.0);
+  probe(*this, 1, [&](std::int64_t n, std::int64_t, int k, const double* column) {
+    for (int i = 0; i < 3; ++i)
+      if (!constrained_entry(s, n, i, n, k)) out[9 * n + 3 * i + k] = column[i];
+  });
+  for (std::int64_t n = 0; n < s.num_nodes; ++n)
+    for (int i = 0; i < 3; ++i)
+      if (s.prescribed_amplitude[3 * n + i] >= 0) out[9 * n + 4 * i] = 1.0;
+  algebra().upload(out, blocks);
+}
+
+void NonlinearOperator::do_diagonal(Vector& d) {
+  const System& s = system_;
+  std::vector<double> out(static_cast<std::size_t>(3 * s.num_nodes), 1.0);
+  probe(*this, 1, [&](std::int64_t n, std::int64_t, int k, const double* column) {
+    if (s.prescribed_amplitude[3 * n + k] < 0) out[3 * n + k] = column[k];
+  });
+  algebra().upload(out, d);
+}
+
+void NonlinearOperator::do_assemble(CsrMatrix& a) {
+  const System& s = system_;
+  const auto adjacent = node_adjacency(s);
+  a.rows = a.cols = 3 * s.num_nodes;
+  a.offsets.assign(static_cast<std::size_t>(a.rows + 1), 0);
+  for (std::int64_t n = 0; n < s.num_nodes; ++n)
+    for (int i = 0; i < 3; ++i)
+      a.offsets[3 * n + i + 1] =
+          a.offsets[3 * n + i] + 3 * static_cast<std::int64_t>(adjacent[n].size());
+  a.columns.resize(static_cast<std::size_t>(a.offsets.back()));
+  a.values.assign(a.columns.size(), 0.0);
+  for (std::int64_t n = 0; n < s.num_nodes; ++n)
+    for (int i = 0; i < 3; ++i) {
+      std::int64_t p = a.offsets[3 * n + i];
+      for (const std::int32_t m : adjacent[n])
+        for (int k = 0; k < 3; ++k) a.columns[p++] = 3 * static_cast<std::int64_t>(m) + k;
+    }
+  const auto slot = [&](std::int64_t row, std::int64_t col) {
+    const auto& adj = adjacent[row];
+    return std::lower_bound(adj.begin(), adj.end(), static_cast<std::int32_t>(col)) - adj.begin();
+  };
+  probe(*this, 2, [&](std::int64_t n, std::int64_t m, int k, const double* column) {
+    const std::int64_t p = slot(n, m);
+    for (int i = 0; i < 3; ++i)
+      if (!constrained_entry(s, n, i, m, k)) a.values[a.offsets[3 * n + i] + 3 * p + k] = column[i];
+  });
+  for (std::int64_t n = 0; n < s.num_nodes; ++n)
+    for (int i = 0; i < 3; ++i)
+      if (s.prescribed_amplitude[3 * n + i] >= 0)
+        a.values[a.offsets[3 * n + i] + 3 * slot(n, n) + i] = 1.0;
+}
+
+}  // namespace fem
