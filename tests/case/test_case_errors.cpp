@@ -182,7 +182,9 @@ blocks: [{element: hex8r, material: brain}]
 solver: {type: implicit, end_time: 1}
 )");
   EXPECT_AT(e, 4, 16);
-  EXPECT_SAYS(e, "'type' must be explicit or dynamic_relaxation, got 'implicit'");
+  EXPECT_SAYS(e,
+              "'type' must be one of explicit, dynamic_relaxation, static, implicit_dynamic, "
+              "got 'implicit'");
 }
 
 TEST(CaseErrors, MaterialThatIsNotAMapping) {
