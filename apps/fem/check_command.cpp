@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include <fem/solver/explicit_system.hpp>
+#include <fem/solver/implicit_solver.hpp>
 
 #include "commands.hpp"
 
@@ -57,12 +58,53 @@ int check_command(const CaseOptions& options) {
     if (spec.gravity)
       fmt::print("  gravity [{} {} {}] m/s^2\n", spec.gravity->acceleration[0],
                  spec.gravity->acceleration[1], spec.gravity->acceleration[2]);
-    fmt::print("solver: {}, end time {} s, mass damping {} 1/s, {} assembly\n",
-               to_string(spec.solver.type), spec.solver.end_time, spec.solver.mass_damping,
-               spec.solver.assembly);
-    fmt::print("  critical time step {:.6g} s (element {}), time step {:.6g} s, {} steps\n",
-               setup.critical_time_step, setup.critical_element, setup.system.time_step,
-               setup.num_steps);
+    const SolverSpec& sv = spec.solver;
+    if (is_implicit(sv.type)) {
+      fmt::print("solver: {}, end time {}{}\n", to_string(sv.type), sv.end_time,
+                 sv.type == SolverType::Static ? " (load time)" : " s");
+      if (sv.type == SolverType::ImplicitDynamic) {
+        fmt::print("  integrator {}", sv.integrator);
+        if (sv.integrator != "backward_euler")
+          fmt::print(" (beta {:.6g}, gamma {:.6g}{})", sv.beta, sv.gamma,
+                     sv.integrator == "hht" ? fmt::format(", alpha {:.6g}", sv.alpha) : "");
+        fmt::print(", time step {:.6g} s = {:.1f} x the explicit critical step {:.6g} s\n",
+                   sv.time_step, sv.time_step / setup.critical_time_step, setup.critical_time_step);
+        fmt::print("  damping: mass {} 1/s, stiffness {} s\n", sv.mass_damping,
+                   sv.stiffness_damping);
+      }
+      if (sv.increments.count > 0)
+        fmt::print("  increments: {} equal (cutback x{} down to {} of one)\n", sv.increments.count,
+                   sv.increments.cutback, sv.increments.minimum);
+      else if (sv.type == SolverType::Static)
+        fmt::print(
+            "  increments: automatic, initial {} maximum {} minimum {} of the load time, "
+            "growth x{} after <= {} Newton iterations, cutback x{}\n",
+            sv.increments.initial, sv.increments.maximum, sv.increments.minimum,
+            sv.increments.growth, sv.increments.easy_iterations, sv.increments.cutback);
+      fmt::print(
+          "  newton: {}, at most {} iterations, residual tolerance {:.3g}, energy "
+          "tolerance {:.3g}, line search {}, linear tolerance {}\n",
+          sv.newton.method, sv.newton.max_iterations, sv.newton.residual_tolerance,
+          sv.newton.energy_tolerance, sv.newton.line_search ? "on" : "off",
+          sv.newton.linear_tolerance > 0 ? fmt::format("{:.3g}", sv.newton.linear_tolerance)
+                                         : std::string("auto (Eisenstat-Walker)"));
+      fmt::print("  linear: {}{}, {} operator, at most {} iterations\n", sv.linear.solver,
+                 sv.linear.solver == "direct" ? std::string(" (Eigen sparse LDL^T on the host)")
+                                              : " with preconditioner " + sv.linear.preconditioner,
+                 sv.linear.operator_form, sv.linear.max_iterations);
+      if (sv.type == SolverType::Static) {
+        const std::vector<std::string> free_modes = unrestrained_rigid_modes(setup.system);
+        for (const std::string& m : free_modes)
+          fmt::print("warning: the supports do not prevent {}: the static tangent is singular\n",
+                     m);
+      }
+    } else {
+      fmt::print("solver: {}, end time {} s, mass damping {} 1/s, {} assembly\n",
+                 to_string(sv.type), sv.end_time, sv.mass_damping, sv.assembly);
+      fmt::print("  critical time step {:.6g} s (element {}), time step {:.6g} s, {} steps\n",
+                 setup.critical_time_step, setup.critical_element, setup.system.time_step,
+                 setup.num_steps);
+    }
     for (const std::string& w : setup.warnings) fmt::print("warning: {}\n", w);
     return kOk;
   } catch (const std::exception& e) {

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include <fem/solver/explicit_solver.hpp>
+#include <fem/solver/implicit_solver.hpp>
 
 #include "commands.hpp"
 
@@ -14,6 +15,67 @@ namespace fem::cli {
 std::string output_directory(const CaseSpec& spec) {
   return spec.output.directory.empty() ? spec.name + "_results" : spec.output.directory;
 }
+
+namespace {
+
+/// Static and implicit dynamic analysis: progress per increment, totals at the end.
+int run_implicit(const Model& model, Backend& backend) {
+  const CaseSpec& spec = model.spec;
+  ImplicitSolver solver(model, backend, spec.backend);
+  const SolverSpec& s = spec.solver;
+  if (s.type == SolverType::ImplicitDynamic)
+    spdlog::info(
+        "implicit dynamics ({}): time step {:.4g} s ({:.1f} x the explicit critical "
+        "step {:.4g} s) to t = {} s",
+        s.integrator, s.time_step, s.time_step / solver.setup().critical_time_step,
+        solver.setup().critical_time_step, s.end_time);
+  else
+    spdlog::info("static analysis to load time {}: {}", s.end_time,
+                 s.increments.count > 0
+                     ? fmt::format("{} increments", s.increments.count)
+                     : fmt::format("automatic increments from {:.3g}", s.increments.initial));
+  spdlog::info("Newton ({}), linear solver {} with preconditioner {}, {} operator", s.newton.method,
+               s.linear.solver, s.linear.solver == "direct" ? "-" : s.linear.preconditioner,
+               s.linear.operator_form);
+  ImplicitRunOptions run;
+  run.output_directory = output_directory(spec);
+  const auto start = std::chrono::steady_clock::now();
+  run.iteration = [](std::int64_t inc, double, const NewtonIterationRecord& r) {
+    spdlog::debug(
+        "  increment {} iteration {}: residual {:.3e} (relative {:.3e}), energy "
+        "{:.3e}, step {:.3g}, {} linear iterations",
+        inc, r.iteration, r.residual, r.relative_residual, r.energy, r.step, r.linear_iterations);
+  };
+  run.progress = [&](std::int64_t inc, double t, int newton, int linear) {
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    spdlog::info("[{:3.0f}%] increment {}  t = {:.4g}  Newton {}  linear {}  wall {:.1f} s",
+                 100.0 * t / s.end_time, inc, t, newton, linear, wall);
+  };
+  const ImplicitRunReport r = solver.run(run);
+  const double iterations = static_cast<double>(std::max<std::int64_t>(1, r.newton_iterations));
+  fmt::print(
+      "completed {} increments to t = {} ({} cutbacks) on {} ({}, {} precision)\n"
+      "  elements {}, nodes {}, free dofs {}\n"
+      "  Newton iterations {} ({:.1f} per increment), linear iterations {} ({:.1f} per Newton "
+      "iteration, {})\n"
+      "  wall time: setup {:.3f} s, solve {:.3f} s (tangent action {:.3f} s, residual {:.3f} s, "
+      "preconditioner setup {:.3f} s), output {:.3f} s, total {:.3f} s\n"
+      "  throughput: {:.4g} dof x CG iterations/s\n"
+      "  results in {}/ ({}convergence.csv, summary.json{})\n",
+      r.increments, r.time_reached, r.cutbacks, r.backend, r.execution_space, r.precision,
+      r.num_elements, r.num_nodes, r.free_dofs, r.newton_iterations,
+      static_cast<double>(r.newton_iterations) /
+          static_cast<double>(std::max<std::int64_t>(1, r.increments)),
+      r.linear_iterations, static_cast<double>(r.linear_iterations) / iterations, r.preconditioner,
+      r.setup_s, r.solve_s, r.verbs.apply.seconds, r.verbs.residual.seconds,
+      r.preconditioner_setup_s, r.output_s, r.total_s, r.dof_cg_iterations_per_second(),
+      output_directory(spec), spec.output.vtk ? spec.name + ".pvd, " : "",
+      spec.output.histories.empty() ? "" : ", histories as <name>.csv");
+  return kOk;
+}
+
+}  // namespace
 
 int run_command(const CaseOptions& options, bool quiet) {
   try {
@@ -26,9 +88,7 @@ int run_command(const CaseOptions& options, bool quiet) {
                  model.mesh.num_nodes(), model.num_elements(), spec.backend,
                  backend->execution_space(), to_string(spec.precision));
 
-    if (is_implicit(spec.solver.type))
-      throw Error(std::string("solver type ") + to_string(spec.solver.type) +
-                  " is not runnable yet in this build (the implicit solvers are being added)");
+    if (is_implicit(spec.solver.type)) return run_implicit(model, *backend);
     ExplicitSolver solver(model, *backend, spec.backend);
     const ExplicitSetup& setup = solver.setup();
     const bool relaxation = spec.solver.type == SolverType::DynamicRelaxation;

@@ -160,14 +160,18 @@ class ElementBlocks {
     return failure;
   }
 
-  /// The tangent action K(u) v, element by element, into the slots. u must be the point the
-  /// last pressure_passes() ran at (linearization), so the nodal pressures are u's.
-  void tangent(const T* u, const T* v, T* slots) {
+  /// The nodal pressures of the last pressure_passes() (empty without ANP blocks).
+  [[nodiscard]] const std::vector<T>& nodal_pressure() const { return nodal_pressure_; }
+
+  /// The tangent action K(u) v, element by element, into the slots; `pressure`: the nodal
+  /// pressures at u (null without ANP blocks).
+  void tangent(const T* u, const T* pressure, const T* v, T* slots) {
     if (sys_.num_pressure_elements > 0) {
       for (BlockData<T>& b : blocks_) {
         if (!b.pressure) continue;
         ElementPassArgs<T> args = pass_args(b, u, nullptr);
         args.direction = v;
+        args.nodal_pressure = pressure;
         args.element_pressure = element_pressure_derivative() + b.system->pressure_offset;
         kernels::required_kernel(
             pick<T>(b.table->pressure_tangent_single, b.table->pressure_tangent_double),
@@ -179,6 +183,7 @@ class ElementBlocks {
     for (BlockData<T>& b : blocks_) {
       ElementPassArgs<T> args = pass_args(b, u, slots);
       args.direction = v;
+      args.nodal_pressure = pressure;
       if (!nodal_pressure_derivative_.empty())
         args.nodal_pressure_derivative = nodal_pressure_derivative_.data();
       kernels::required_kernel(
@@ -187,19 +192,34 @@ class ElementBlocks {
     }
   }
 
-  /// Element stiffness blocks of block b at u: its npe diagonal blocks per element
-  /// ([e][a][9], diagonal) or all npe^2 ([e][a][b][9]).
-  void element_matrices(std::size_t b, const T* u, bool diagonal, std::vector<T>& out) {
+  /// Element stiffness blocks of block b at u (nodal pressures `pressure`): its npe diagonal
+  /// blocks per element ([e][a][9], diagonal) or all npe^2 ([e][a][b][9]).
+  void element_matrices(std::size_t b, const T* u, const T* pressure, bool diagonal,
+                        std::vector<T>& out) {
     BlockData<T>& d = blocks_[b];
     const BlockSystem& s = *d.system;
     const std::int64_t npe = s.nodes_per_element;
     out.resize(static_cast<std::size_t>(s.num_elements * 9 * npe * (diagonal ? 1 : npe)));
     ElementPassArgs<T> args = pass_args(d, u, nullptr);
+    args.nodal_pressure = pressure;
     const MatrixLoop<T> loop =
         diagonal ? pick<T>(d.table->diagonal_blocks_single[d.shape],
                            d.table->diagonal_blocks_double[d.shape])
                  : pick<T>(d.table->matrix_single[d.shape], d.table->matrix_double[d.shape]);
     kernels::required_kernel(loop, s)(args, out.data());
+  }
+
+  /// Averaged nodal pressure: kernels::pressure_coupling of every ANP element at u, [13] each,
+  /// in the global pressure order.
+  void pressure_coupling(const T* u, std::vector<T>& out) {
+    out.assign(static_cast<std::size_t>(13 * sys_.num_pressure_elements), T(0));
+    for (BlockData<T>& b : blocks_) {
+      if (!b.pressure) continue;
+      ElementPassArgs<T> args = pass_args(b, u, nullptr);
+      kernels::required_kernel(
+          pick<T>(b.table->pressure_coupling_single, b.table->pressure_coupling_double), *b.system)(
+          args, out.data() + 13 * b.system->pressure_offset);
+    }
   }
 
   /// Results of every block at u (output frames).

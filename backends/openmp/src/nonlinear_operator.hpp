@@ -10,6 +10,7 @@
 
 #include <fem/backend.hpp>
 #include <fem/operator.hpp>
+#include <fem/operator_assembly.hpp>
 
 #include "element_blocks.hpp"
 #include "linear_algebra.hpp"
@@ -60,13 +61,16 @@ class NonlinearOperatorImpl final : public NonlinearOperator {
   ElementCheck do_linearize(const Vector& u) override {
     linearization_ = host<T>(u);
     blocks_.pressure_passes(linearization_.data(), false);
+    // internal_forces() between two tangent verbs recomputes the blocks' nodal pressures.
+    linearized_pressure_ = blocks_.nodal_pressure();
+    coupling_.clear();
     return {};
   }
 
   void do_apply(const Vector& v, Vector& y) override {
     require_linearization();
     const std::vector<T>& vs = host<T>(v);
-    blocks_.tangent(linearization_.data(), vs.data(), slots_.data());
+    blocks_.tangent(linearization_.data(), pressure(), vs.data(), slots_.data());
     const T sk = static_cast<T>(shift_stiffness()), sm = static_cast<T>(shift_mass());
     std::vector<T>& ys = host<T>(y);
     const std::int64_t nn = sys_.num_nodes;
@@ -95,56 +99,16 @@ class NonlinearOperatorImpl final : public NonlinearOperator {
 
   void do_assemble(CsrMatrix& a) override {
     require_linearization();
-    build_pattern();
-    const std::int64_t nn = sys_.num_nodes;
-    a.rows = a.cols = 3 * nn;
-    a.offsets.assign(static_cast<std::size_t>(3 * nn + 1), 0);
-    for (std::int64_t n = 0; n < nn; ++n) {
-      const std::int64_t width = 3 * (neighbour_offsets_[n + 1] - neighbour_offsets_[n]);
-      for (int i = 0; i < 3; ++i) a.offsets[3 * n + i + 1] = a.offsets[3 * n + i] + width;
-    }
-    a.columns.resize(static_cast<std::size_t>(a.offsets.back()));
-    a.values.assign(a.columns.size(), 0.0);
-    for (std::int64_t n = 0; n < nn; ++n)
-      for (int i = 0; i < 3; ++i) {
-        std::int64_t p = a.offsets[3 * n + i];
-        for (std::int64_t j = neighbour_offsets_[n]; j < neighbour_offsets_[n + 1]; ++j)
-          for (int k = 0; k < 3; ++k) a.columns[p++] = 3 * neighbours_[j] + k;
-      }
-    // Element blocks scattered in element order: the same sums on any thread count.
-    const double sk = shift_stiffness();
+    if (graph_.offsets.empty()) graph_ = tangent_graph(sys_);
+    a = tangent_matrix_pattern(sys_, graph_);
     std::vector<T> matrices;
     for (std::size_t b = 0; b < blocks_.blocks().size(); ++b) {
-      const BlockSystem& s = *blocks_.blocks()[b].system;
-      blocks_.element_matrices(b, linearization_.data(), false, matrices);
-      const std::int64_t npe = s.nodes_per_element;
-      for (std::int64_t e = 0; e < s.num_elements; ++e)
-        for (std::int64_t ra = 0; ra < npe; ++ra) {
-          const std::int32_t row_node = s.connectivity[e * npe + ra];
-          for (std::int64_t cb = 0; cb < npe; ++cb) {
-            const std::int32_t col_node = s.connectivity[e * npe + cb];
-            const std::int64_t slot = position(row_node, col_node);
-            const T* K = matrices.data() + 9 * ((e * npe + ra) * npe + cb);
-            for (int i = 0; i < 3; ++i) {
-              if (prescribed_[3 * row_node + i]) continue;
-              const std::int64_t base = a.offsets[3 * row_node + i] + 3 * slot;
-              for (int k = 0; k < 3; ++k)
-                if (!prescribed_[3 * col_node + k])
-                  a.values[base + k] += sk * static_cast<double>(K[3 * i + k]);
-            }
-          }
-        }
+      blocks_.element_matrices(b, linearization_.data(), pressure(), false, matrices);
+      add_element_matrices(sys_, graph_, *blocks_.blocks()[b].system, matrices.data(),
+                           shift_stiffness(), a);
     }
-    for (std::int64_t n = 0; n < nn; ++n) {
-      const std::int64_t slot =
-          position(static_cast<std::int32_t>(n), static_cast<std::int32_t>(n));
-      for (int i = 0; i < 3; ++i) {
-        const std::int64_t at = a.offsets[3 * n + i] + 3 * slot + i;
-        a.values[at] = prescribed_[3 * n + i]
-                           ? 1.0
-                           : a.values[at] + shift_mass() * static_cast<double>(mass_[n]);
-      }
-    }
+    add_pressure_coupling(sys_, graph_, coupling(), shift_stiffness(), a);
+    finish_tangent_matrix(sys_, graph_, shift_mass(), a);
   }
 
  private:
@@ -173,8 +137,13 @@ class NonlinearOperatorImpl final : public NonlinearOperator {
     std::vector<T> matrices;
     for (std::size_t b = 0; b < blocks_.blocks().size(); ++b) {
       const BlockSystem& s = *blocks_.blocks()[b].system;
-      blocks_.element_matrices(b, linearization_.data(), true, matrices);
+      blocks_.element_matrices(b, linearization_.data(), pressure(), true, matrices);
       std::copy(matrices.begin(), matrices.end(), element_blocks.begin() + 9 * s.force_offset);
+    }
+    std::vector<double> pressure_blocks;
+    if (sys_.num_pressure_elements > 0) {
+      pressure_blocks.assign(static_cast<std::size_t>(9 * sys_.num_nodes), 0.0);
+      add_pressure_coupling_blocks(sys_, coupling(), 1.0, pressure_blocks);
     }
     const T sk = static_cast<T>(shift_stiffness()), sm = static_cast<T>(shift_mass());
     std::vector<T> out(static_cast<std::size_t>(9 * sys_.num_nodes), T(0));
@@ -184,6 +153,8 @@ class NonlinearOperatorImpl final : public NonlinearOperator {
       T sum[9] = {};
       for (std::int64_t j = sys_.incidence_offsets[n]; j < sys_.incidence_offsets[n + 1]; ++j)
         for (int c = 0; c < 9; ++c) sum[c] += element_blocks[9 * sys_.incidence_slots[j] + c];
+      if (!pressure_blocks.empty())
+        for (int c = 0; c < 9; ++c) sum[c] += static_cast<T>(pressure_blocks[9 * n + c]);
       for (int i = 0; i < 3; ++i)
         for (int k = 0; k < 3; ++k) {
           const bool fixed = prescribed_[3 * n + i] || prescribed_[3 * n + k];
@@ -194,44 +165,28 @@ class NonlinearOperatorImpl final : public NonlinearOperator {
     return out;
   }
 
-  /// Node adjacency (nodes sharing an element, the node itself included), sorted per node.
-  void build_pattern() {
-    if (!neighbour_offsets_.empty()) return;
-    const std::int64_t nn = sys_.num_nodes;
-    std::vector<std::vector<std::int32_t>> adjacent(static_cast<std::size_t>(nn));
-    for (const BlockSystem& b : sys_.blocks) {
-      const std::int64_t npe = b.nodes_per_element;
-      for (std::int64_t e = 0; e < b.num_elements; ++e)
-        for (std::int64_t i = 0; i < npe; ++i)
-          for (std::int64_t j = 0; j < npe; ++j)
-            adjacent[b.connectivity[e * npe + i]].push_back(b.connectivity[e * npe + j]);
-    }
-    neighbour_offsets_.assign(static_cast<std::size_t>(nn + 1), 0);
-    for (std::int64_t n = 0; n < nn; ++n) {
-      std::vector<std::int32_t>& a = adjacent[n];
-      a.push_back(static_cast<std::int32_t>(n));
-      std::sort(a.begin(), a.end());
-      a.erase(std::unique(a.begin(), a.end()), a.end());
-      neighbour_offsets_[n + 1] = neighbour_offsets_[n] + static_cast<std::int64_t>(a.size());
-    }
-    neighbours_.reserve(static_cast<std::size_t>(neighbour_offsets_[nn]));
-    for (const auto& a : adjacent) neighbours_.insert(neighbours_.end(), a.begin(), a.end());
+  /// The nodal pressures at the linearization point (null without ANP blocks).
+  const T* pressure() const {
+    return linearized_pressure_.empty() ? nullptr : linearized_pressure_.data();
   }
 
-  /// Index of column node `col` within the neighbours of `row`.
-  std::int64_t position(std::int32_t row, std::int32_t col) const {
-    const auto begin = neighbours_.begin() + neighbour_offsets_[row];
-    const auto end = neighbours_.begin() + neighbour_offsets_[row + 1];
-    return std::lower_bound(begin, end, col) - begin;
+  /// Averaged nodal pressure: kernels::pressure_coupling at the linearization point, in double.
+  const std::vector<double>& coupling() {
+    if (coupling_.empty() && sys_.num_pressure_elements > 0) {
+      std::vector<T> c;
+      blocks_.pressure_coupling(linearization_.data(), c);
+      coupling_.assign(c.begin(), c.end());
+    }
+    return coupling_;
   }
 
   LinearAlgebraImpl<T>& algebra_;
   const System& sys_;
   ElementBlocks<T> blocks_;
-  std::vector<T> slots_, mass_, linearization_;
+  std::vector<T> slots_, mass_, linearization_, linearized_pressure_;
+  std::vector<double> coupling_;
   std::vector<std::uint8_t> prescribed_;
-  std::vector<std::int64_t> neighbour_offsets_;
-  std::vector<std::int32_t> neighbours_;
+  NodeGraph graph_;
 };
 
 }  // namespace fem::openmp

@@ -90,7 +90,8 @@ struct System {
   /// Mass the node update divides by, per node; empty: lumped_mass. Dynamic relaxation puts its
   /// fictitious mass here; lumped_mass stays the physical mass (gravity, energies, reactions).
   std::vector<double> iteration_mass;
-  /// Reference coordinates (3 per node): contact needs the current position X + u.
+  /// Reference coordinates (3 per node): contact needs the current position X + u, the
+  /// implicit solver the rigid-body modes.
   std::vector<double> coordinates;
   std::vector<RigidSurface> surfaces;  ///< rigid contact surfaces; empty: no contact
   /// Per node: bit s set if the node is a contact node of surface s (at most kMaxSurfaces);

@@ -142,7 +142,7 @@ struct NewtonSpec {
   /// forces' and the reactions' norms) ...
   double residual_tolerance = 1.0e-8;
   /// ... and |du . r| <= energy_tolerance * the first iteration's |du . r| (0: not checked).
-  double energy_tolerance = 1.0e-20;
+  double energy_tolerance = 1.0e-12;
   bool line_search = true;
   /// Relative tolerance of the linear solves; 0: automatic (Eisenstat-Walker forcing terms).
   double linear_tolerance = 0.0;

@@ -48,7 +48,6 @@ std::vector<std::int32_t> boundary_nodes(const Model& model) {
 void setup_contact(const Model& model, System& sys, const AmplitudeResolver& amplitude) {
   const CaseSpec& spec = model.spec;
   if (spec.contacts.empty()) return;
-  sys.coordinates = model.mesh.coords;
   sys.contact_mask.assign(static_cast<std::size_t>(sys.num_nodes), 0);
   std::vector<std::int32_t> boundary;
   for (std::size_t s = 0; s < spec.contacts.size(); ++s) {

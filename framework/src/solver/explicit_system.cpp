@@ -416,6 +416,7 @@ ExplicitSetup setup_explicit(const Model& model) {
       sys.initial_previous_displacement[d] = -sys.time_step * velocity[d];
     }
   }
+  sys.coordinates = model.mesh.coords;
   setup_contact(model, sys, [&](const std::string& name, const SourceLocation& where) {
     return std::make_pair(amplitude(name, where), amp_scale.at(name));
   });

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "fem/backend.hpp"
+#include "fem/operator_assembly.hpp"
 
 namespace fem {
 
@@ -75,29 +76,10 @@ std::int64_t NonlinearOperator::size() const {
 
 namespace {
 
-/// Nodes that share an element with each node (the node itself included), sorted.
-std::vector<std::vector<std::int32_t>> node_adjacency(const System& s) {
-  std::vector<std::vector<std::int32_t>> adjacent(static_cast<std::size_t>(s.num_nodes));
-  for (const BlockSystem& b : s.blocks) {
-    const std::int64_t npe = b.nodes_per_element;
-    for (std::int64_t e = 0; e < b.num_elements; ++e)
-      for (std::int64_t i = 0; i < npe; ++i)
-        for (std::int64_t j = 0; j < npe; ++j)
-          adjacent[b.connectivity[e * npe + i]].push_back(b.connectivity[e * npe + j]);
-  }
-  for (std::size_t n = 0; n < adjacent.size(); ++n) {
-    auto& a = adjacent[n];
-    a.push_back(static_cast<std::int32_t>(n));
-    std::sort(a.begin(), a.end());
-    a.erase(std::unique(a.begin(), a.end()), a.end());
-  }
-  return adjacent;
-}
-
-/// Greedy colouring in which nodes of one colour are more than `distance` (1 or 2) edges apart.
-std::vector<int> colour_nodes(const std::vector<std::vector<std::int32_t>>& adjacent, int distance,
-                              int& colours) {
-  const std::size_t nn = adjacent.size();
+/// Greedy colouring in which nodes of one colour are more than `distance` (1 or 2) edges apart
+/// in the tangent's graph.
+std::vector<int> colour_nodes(const NodeGraph& g, int distance, int& colours) {
+  const std::size_t nn = g.offsets.size() - 1;
   std::vector<int> colour(nn, -1);
   std::vector<std::size_t> used_by;  // used_by[c] == n + 1: colour c is taken near node n
   colours = 0;
@@ -106,10 +88,11 @@ std::vector<int> colour_nodes(const std::vector<std::vector<std::int32_t>>& adja
       const int c = colour[m];
       if (c >= 0) used_by[c] = n + 1;
     };
-    for (const std::int32_t m : adjacent[n]) {
+    for (std::int64_t j = g.offsets[n]; j < g.offsets[n + 1]; ++j) {
+      const std::int32_t m = g.neighbours[j];
       mark(m);
       if (distance > 1)
-        for (const std::int32_t k : adjacent[m]) mark(k);
+        for (std::int64_t l = g.offsets[m]; l < g.offsets[m + 1]; ++l) mark(g.neighbours[l]);
     }
     int c = 0;
     while (c < colours && used_by[c] == n + 1) ++c;
@@ -124,13 +107,12 @@ std::vector<int> colour_nodes(const std::vector<std::vector<std::int32_t>>& adja
 
 /// Probes the operator with one colour and component at a time and calls
 /// take(row node, column node, component k, the 3 entries of column k of block (row, column)).
-/// With distance-1 colours only the diagonal blocks are recovered.
+/// Colours of distance 1 recover the diagonal blocks, of distance 2 every block.
 template <class Take>
-void probe(NonlinearOperator& op, int distance, const Take& take) {
+void probe(NonlinearOperator& op, const NodeGraph& g, int distance, const Take& take) {
   const System& s = op.system();
-  const auto adjacent = node_adjacency(s);
   int colours = 0;
-  const std::vector<int> colour = colour_nodes(adjacent, distance, colours);
+  const std::vector<int> colour = colour_nodes(g, distance, colours);
   LinearAlgebra& la = op.algebra();
   auto v = la.vector(op.size());
   auto y = la.vector(op.size());
@@ -148,9 +130,9 @@ void probe(NonlinearOperator& op, int distance, const Take& take) {
           if (colour[n] == c) take(n, n, k, &hy[3 * n]);
           continue;
         }
-        for (const std::int32_t m : adjacent[n])
-          if (colour[m] == c) {
-            take(n, m, k, &hy[3 * n]);
+        for (std::int64_t j = g.offsets[n]; j < g.offsets[n + 1]; ++j)
+          if (colour[g.neighbours[j]] == c) {
+            take(n, g.neighbours[j], k, &hy[3 * n]);
             break;
           }
       }
@@ -167,7 +149,7 @@ bool constrained_entry(const System& s, std::int64_t row, int i, std::int64_t co
 void NonlinearOperator::do_block_diagonal(Vector& blocks) {
   const System& s = system_;
   std::vector<double> out(static_cast<std::size_t>(9 * s.num_nodes), 0.0);
-  probe(*this, 1, [&](std::int64_t n, std::int64_t, int k, const double* column) {
+  probe(*this, tangent_graph(s), 1, [&](std::int64_t n, std::int64_t, int k, const double* column) {
     for (int i = 0; i < 3; ++i)
       if (!constrained_entry(s, n, i, n, k)) out[9 * n + 3 * i + k] = column[i];
   });
@@ -180,7 +162,7 @@ void NonlinearOperator::do_block_diagonal(Vector& blocks) {
 void NonlinearOperator::do_diagonal(Vector& d) {
   const System& s = system_;
   std::vector<double> out(static_cast<std::size_t>(3 * s.num_nodes), 1.0);
-  probe(*this, 1, [&](std::int64_t n, std::int64_t, int k, const double* column) {
+  probe(*this, tangent_graph(s), 1, [&](std::int64_t n, std::int64_t, int k, const double* column) {
     if (s.prescribed_amplitude[3 * n + k] < 0) out[3 * n + k] = column[k];
   });
   algebra().upload(out, d);
@@ -188,34 +170,19 @@ void NonlinearOperator::do_diagonal(Vector& d) {
 
 void NonlinearOperator::do_assemble(CsrMatrix& a) {
   const System& s = system_;
-  const auto adjacent = node_adjacency(s);
-  a.rows = a.cols = 3 * s.num_nodes;
-  a.offsets.assign(static_cast<std::size_t>(a.rows + 1), 0);
-  for (std::int64_t n = 0; n < s.num_nodes; ++n)
-    for (int i = 0; i < 3; ++i)
-      a.offsets[3 * n + i + 1] =
-          a.offsets[3 * n + i] + 3 * static_cast<std::int64_t>(adjacent[n].size());
-  a.columns.resize(static_cast<std::size_t>(a.offsets.back()));
-  a.values.assign(a.columns.size(), 0.0);
-  for (std::int64_t n = 0; n < s.num_nodes; ++n)
-    for (int i = 0; i < 3; ++i) {
-      std::int64_t p = a.offsets[3 * n + i];
-      for (const std::int32_t m : adjacent[n])
-        for (int k = 0; k < 3; ++k) a.columns[p++] = 3 * static_cast<std::int64_t>(m) + k;
-    }
-  const auto slot = [&](std::int64_t row, std::int64_t col) {
-    const auto& adj = adjacent[row];
-    return std::lower_bound(adj.begin(), adj.end(), static_cast<std::int32_t>(col)) - adj.begin();
-  };
-  probe(*this, 2, [&](std::int64_t n, std::int64_t m, int k, const double* column) {
-    const std::int64_t p = slot(n, m);
+  const NodeGraph g = tangent_graph(s);
+  a = tangent_matrix_pattern(s, g);
+  probe(*this, g, 2, [&](std::int64_t n, std::int64_t m, int k, const double* column) {
+    const std::int64_t p = g.position(static_cast<std::int32_t>(n), static_cast<std::int32_t>(m));
     for (int i = 0; i < 3; ++i)
       if (!constrained_entry(s, n, i, m, k)) a.values[a.offsets[3 * n + i] + 3 * p + k] = column[i];
   });
   for (std::int64_t n = 0; n < s.num_nodes; ++n)
     for (int i = 0; i < 3; ++i)
       if (s.prescribed_amplitude[3 * n + i] >= 0)
-        a.values[a.offsets[3 * n + i] + 3 * slot(n, n) + i] = 1.0;
+        a.values[a.offsets[3 * n + i] +
+                 3 * g.position(static_cast<std::int32_t>(n), static_cast<std::int32_t>(n)) + i] =
+            1.0;
 }
 
 }  // namespace fem

@@ -6,11 +6,11 @@
 // At each quadrature point the material tangent A_iJkL = dP_iJ / dF_kL is nine directional
 // derivatives of the law (one dual evaluation per unit dF), and
 //   K_ab,ik = sum_q V_q sum_JL (dN_a/dX_J) A_iJkL (dN_b/dX_L)   (+ the hourglass stiffness).
-// Averaged nodal pressure couples an element with its neighbours' neighbours; the matrix here
-// keeps the element's own pressure derivative in place of the averaged one (the deviatoric part
-// and the geometric part with the averaged pressure are exact). That is a preconditioner and
-// an approximate assembled tangent, not the exact one, which only the action gives
-// (docs/implicit.md).
+// Averaged nodal pressure couples an element with its neighbours' neighbours. The element matrix
+// of that family holds the element-local part (deviatoric, and the geometric term of the
+// averaged pressure); the coupling through the nodal averages is the sum over nodes k of
+// rank-one terms a_k b_k^T / (4 V_k) built from pressure_coupling() below (docs/implicit.md),
+// which backends add where they assemble.
 #pragma once
 
 #include <cstdint>
@@ -25,8 +25,8 @@
 namespace fem::kernels {
 
 /// A[3i+J][3k+L] = dP_iJ / dF_kL of law M at F, from the committed state at quadrature point
-/// `point`. With averaged nodal pressure the pressure is `pressure` (the averaged value) with
-/// the derivative of the element's own U'(J).
+/// `point`. With averaged nodal pressure the pressure is held at `pressure` (the averaged
+/// value): its derivative couples elements and is not part of the element's own tangent.
 template <class M, class T, Family FAMILY>
 FEM_INLINE void material_tangent(const ElementPassArgs<T>& a, std::int64_t point, const Mat3<T>& F,
                                  T pressure, T (&A)[9][9]) {
@@ -39,8 +39,7 @@ FEM_INLINE void material_tangent(const ElementPassArgs<T>& a, std::int64_t point
     detail::LawState<M, S, T> state(a, point);
     Mat3<S> P;
     if constexpr (FAMILY == Family::AveragedNodalPressureTet) {
-      const S own = M::template volumetric_pressure<S>(params.get(), volume_ratio<M, S>(Fs));
-      P = stress_with_pressure<M, S>(params.get(), Fs, state.get(), S(pressure, own.d));
+      P = stress_with_pressure<M, S>(params.get(), Fs, state.get(), S(pressure, T(0)));
     } else {
       (void)pressure;
       P = M::template stress<S>(params.get(), Fs, state.get());
@@ -110,6 +109,33 @@ FEM_INLINE void element_matrix(const ElementPassArgs<T>& a, std::int64_t e, T* o
         for (int i = 0; i < 3; ++i) K[4 * i] += k * g;
       }
   }
+}
+
+/// Averaged nodal pressure: what element e contributes to the coupling of the exact tangent at
+/// a.u. out[3a + i] = V_e (dJ_e/du_a)_i (the gradient of the element's volume ratio, cof(F)
+/// dN_a/dX, or dN_a/dX for small-strain laws), out[12] = U''(J_e). With them the pressure part of
+/// the tangent is  sum_k a_k b_k^T / (4 V_k),  a_k = sum_{e at k} V_e dJ_e/du, b_k = sum_{e at k}
+/// U''(J_e) V_e dJ_e/du,  V_k the ANP volume around node k.
+template <class M, class T>
+FEM_INLINE void pressure_coupling(const ElementPassArgs<T>& a, std::int64_t e, T* out) {
+  using S = Dual<T>;
+  T ue[4][3];
+  detail::gather_displacements<T, T, 4>(a, a.record(a.connectivity, e, 4), 4, ue);
+  const ElementRecord<const T> grad = a.record(a.gradients, e, 12);
+  const Mat3<T> F = detail::identity_plus(detail::displacement_gradient<T, T, 4>(ue, grad, 4));
+  const T v = a.record(a.volumes, e, 1)[0];
+  Mat3<T> dJ;  // dJ/dF
+  if constexpr (M::small_strain)
+    dJ = Mat3<T>::identity();
+  else
+    dJ = cofactor(F);
+  for (int n = 0; n < 4; ++n)
+    for (int i = 0; i < 3; ++i)
+      out[3 * n + i] = v * (dJ.m[i][0] * grad[3 * n] + dJ.m[i][1] * grad[3 * n + 1] +
+                            dJ.m[i][2] * grad[3 * n + 2]);
+  const detail::LawParams<M, S, T> params(a.params);
+  const S J(volume_ratio<M, T>(F), T(1));
+  out[12] = M::template volumetric_pressure<S>(params.get(), J).d;
 }
 
 }  // namespace fem::kernels

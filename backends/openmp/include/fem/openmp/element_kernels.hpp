@@ -72,6 +72,9 @@ struct MaterialKernels {
   MatrixLoop<double> diagonal_blocks_double[kNumShapes];
   MatrixLoop<float> matrix_single[kNumShapes];
   MatrixLoop<double> matrix_double[kNumShapes];
+  /// Averaged nodal pressure: kernels::pressure_coupling of every element ([e][13]).
+  MatrixLoop<float> pressure_coupling_single;
+  MatrixLoop<double> pressure_coupling_double;
 };
 
 template <class M, class T, int NPE, int NQP, Family FAMILY>
@@ -114,6 +117,13 @@ void element_tangent(const ElementPassArgs<T>& a) {
     kernels::element_tangent<M, T, NPE, NQP, FAMILY>(a, e);
 }
 
+template <class M, class T>
+void pressure_coupling(const ElementPassArgs<T>& a, T* out) {
+#pragma omp parallel for schedule(static) if (a.num_elements >= kMinParallelElements)
+  for (std::int64_t e = 0; e < a.num_elements; ++e)
+    kernels::pressure_coupling<M, T>(a, e, out + 13 * e);
+}
+
 template <class M, class T, int NPE, int NQP, Family FAMILY, bool DIAGONAL>
 void element_matrix(const ElementPassArgs<T>& a, T* out) {
   const std::int64_t npe = a.nodes_per_element;
@@ -151,6 +161,8 @@ MaterialKernels make_material_kernels() {
     k.pressure_double = &element_pressure<M, double>;
     k.pressure_tangent_single = &element_pressure_tangent<M, float>;
     k.pressure_tangent_double = &element_pressure_tangent<M, double>;
+    k.pressure_coupling_single = &pressure_coupling<M, float>;
+    k.pressure_coupling_double = &pressure_coupling<M, double>;
   }
   return k;
 }

@@ -1,0 +1,105 @@
+// The implicit solvers, host-side orchestration over the operator contract: static analysis by
+// load stepping, and implicit dynamics by Newmark, HHT-alpha or backward Euler, each increment
+// solved by Newton-Raphson (fem/solver/newton.hpp) with a preconditioned conjugate gradient or a
+// direct solve (fem/solver/linear_solver.hpp). docs/implicit.md describes the method.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fem/backend.hpp"
+#include "fem/model.hpp"
+#include "fem/operator.hpp"
+#include "fem/solver/explicit_system.hpp"
+#include "fem/solver/linear_solver.hpp"
+#include "fem/solver/newton.hpp"
+
+namespace fem {
+
+struct ImplicitRunOptions {
+  std::string output_directory;
+  bool write_files = true;
+  /// After every increment: (increment, time, Newton iterations, linear iterations).
+  std::function<void(std::int64_t, double, int, int)> progress;
+  /// After every Newton iteration: (increment, time, the iteration).
+  std::function<void(std::int64_t, double, const NewtonIterationRecord&)> iteration;
+};
+
+struct ImplicitRunReport {
+  std::string backend, execution_space, precision, solver, preconditioner;
+  std::int64_t num_nodes = 0, num_elements = 0, num_dofs = 0, free_dofs = 0;
+  std::int64_t increments = 0;  ///< accepted
+  std::int64_t cutbacks = 0;    ///< increments retried smaller
+  std::int64_t newton_iterations = 0;
+  std::int64_t linear_iterations = 0;
+  double end_time = 0.0;
+  double time_reached = 0.0;
+  double smallest_increment = 0.0, largest_increment = 0.0;  ///< s (static: load-time units)
+  double critical_time_step = 0.0;  ///< the explicit solver's, for comparison
+  double max_displacement = 0.0;    ///< m, at the last increment
+  double final_residual = 0.0;      ///< relative, last Newton iteration
+  double setup_s = 0.0, solve_s = 0.0, output_s = 0.0, total_s = 0.0;
+  VerbTimes verbs;  ///< operator and vector verbs, summed over the run
+  double preconditioner_setup_s = 0.0;
+  std::vector<std::string> files;
+  /// Per increment: time, Newton iterations, linear iterations.
+  struct Increment {
+    double time = 0.0;
+    double size = 0.0;
+    int newton_iterations = 0;
+    int linear_iterations = 0;
+  };
+  std::vector<Increment> history;
+  /// Energies at each output frame (dynamics: kinetic; both: strain).
+  struct Energy {
+    double time = 0.0, kinetic = 0.0, strain = 0.0, hourglass = 0.0;
+  };
+  std::vector<Energy> energies;
+  [[nodiscard]] double dof_cg_iterations_per_second() const {
+    return verbs.apply.seconds > 0.0
+               ? static_cast<double>(free_dofs) * static_cast<double>(verbs.apply.calls) /
+                     verbs.apply.seconds
+               : 0.0;
+  }
+};
+
+class ImplicitSolver {
+ public:
+  ImplicitSolver(const Model& model, Backend& backend, std::string backend_name);
+  ~ImplicitSolver();
+  ImplicitSolver(const ImplicitSolver&) = delete;
+  ImplicitSolver& operator=(const ImplicitSolver&) = delete;
+
+  [[nodiscard]] const ExplicitSetup& setup() const { return setup_; }
+  /// Runs to end_time. Throws SolveError when an increment cannot be completed at the smallest
+  /// increment allowed, after writing the last converged state and the summary.
+  ImplicitRunReport run(const ImplicitRunOptions& options);
+
+  /// Direct access for tests.
+  [[nodiscard]] NonlinearOperator& op() { return *op_; }
+  [[nodiscard]] LinearAlgebra& algebra() { return *algebra_; }
+  /// The displacement after run() (or the initial one before).
+  [[nodiscard]] const std::vector<double>& displacement() const { return u_host_; }
+  [[nodiscard]] const std::vector<double>& velocity() const { return v_host_; }
+
+ private:
+  class Run;
+  const Model& model_;
+  Backend& backend_;
+  std::string backend_name_;
+  ExplicitSetup setup_;
+  std::unique_ptr<LinearAlgebra> algebra_;
+  std::unique_ptr<NonlinearOperator> op_;
+  double setup_s_ = 0.0;
+  std::vector<double> u_host_, v_host_;
+};
+
+/// Names of the rigid-body motions (translations x, y, z; rotations about x, y, z) that the
+/// prescribed dofs of `system` do not prevent; empty when all six are held. A static solve
+/// without them all is singular.
+std::vector<std::string> unrestrained_rigid_modes(const System& system);
+
+}  // namespace fem

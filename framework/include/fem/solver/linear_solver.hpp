@@ -1,0 +1,85 @@
+// Linear solves inside Newton, written once over the operator contract (fem/operator.hpp):
+// preconditioned conjugate gradients and the preconditioners, each a composition of verbs, so
+// that every backend runs them in its own memory without copies to the host (except where a
+// preconditioner says otherwise: the direct solver and the CPU algebraic multigrid).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "fem/case.hpp"
+#include "fem/operator.hpp"
+
+namespace fem {
+
+/// y = A x on vectors of one LinearAlgebra.
+class LinearOperator {
+ public:
+  virtual ~LinearOperator() = default;
+  virtual void apply(const Vector& x, Vector& y) = 0;
+};
+
+/// The tangent of a NonlinearOperator at its linearization point, as a LinearOperator.
+class TangentOperator final : public LinearOperator {
+ public:
+  explicit TangentOperator(NonlinearOperator& op) : op_(op) {}
+  void apply(const Vector& x, Vector& y) override { op_.apply(x, y); }
+
+ private:
+  NonlinearOperator& op_;
+};
+
+/// A sparse matrix on the backend as a LinearOperator.
+class MatrixOperator final : public LinearOperator {
+ public:
+  MatrixOperator(LinearAlgebra& la, const Matrix& a) : la_(la), a_(a) {}
+  void apply(const Vector& x, Vector& y) override { la_.multiply(a_, x, y); }
+
+ private:
+  LinearAlgebra& la_;
+  const Matrix& a_;
+};
+
+/// z ~ A^-1 r for the tangent of the last setup().
+class Preconditioner {
+ public:
+  virtual ~Preconditioner() = default;
+  /// Rebuilds from the operator's current linearization and shift.
+  virtual void setup(NonlinearOperator& op) = 0;
+  virtual void apply(const Vector& r, Vector& z) = 0;
+  /// What `fem check` and the summary call it, e.g. "jacobi".
+  [[nodiscard]] virtual std::string name() const = 0;
+  /// True when apply() solves exactly (a factorization): one Krylov iteration suffices.
+  [[nodiscard]] virtual bool exact() const { return false; }
+};
+
+class Backend;
+struct Model;
+
+/// What a preconditioner may build on: the model (the multigrid coarsens its mesh), the backend
+/// (coarse operators) and the fine operator with its vectors.
+struct PreconditionerContext {
+  const Model& model;
+  Backend& backend;
+  LinearAlgebra& algebra;
+  NonlinearOperator& op;
+};
+
+/// The preconditioner a case asks for (linear.preconditioner, or the direct solver).
+std::unique_ptr<Preconditioner> make_preconditioner(const LinearSolverSpec& spec,
+                                                    const PreconditionerContext& context);
+
+struct KrylovResult {
+  int iterations = 0;
+  double initial_residual = 0.0;   ///< |b - A x0|
+  double relative_residual = 0.0;  ///< |b - A x| / |b| at the end (the recursive residual)
+  bool converged = false;
+  bool breakdown = false;  ///< p . A p <= 0 (the operator is not positive definite) or NaN
+};
+
+/// Preconditioned conjugate gradients for A x = b from the guess in x, to |r| <= tolerance |b|
+/// or max_iterations. Two reductions per iteration (p . Ap, and r . z with r . r fused).
+KrylovResult conjugate_gradients(LinearAlgebra& la, LinearOperator& a, Preconditioner& m,
+                                 const Vector& b, Vector& x, double tolerance, int max_iterations);
+
+}  // namespace fem

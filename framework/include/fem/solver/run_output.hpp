@@ -1,0 +1,70 @@
+// What every solver writes around its loop, in one place: the VTK series, the fields of a frame,
+// node-set histories and the per-run CSV records. The explicit, dynamic-relaxation and implicit
+// solvers each decide when to write; what a frame or a history row holds is decided here.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fem/backend.hpp"
+#include "fem/model.hpp"
+#include "fem/output/frame.hpp"
+#include "fem/output/history.hpp"
+#include "fem/output/vtk_series.hpp"
+
+namespace fem {
+
+/// Steps between events for a cadence given in steps or in time; 0/0 means `fallback`.
+std::int64_t output_cadence(int every_steps, double every_time, double step_time,
+                            std::int64_t fallback);
+
+/// Strain and hourglass energy summed over the blocks' element results, J.
+struct ElementEnergies {
+  double strain = 0.0;
+  double hourglass = 0.0;
+};
+ElementEnergies element_energies(const std::vector<BlockResults>& results);
+
+/// A frame from the displacement, the velocity (null: none, e.g. static analysis) and the
+/// element results, with the fields the case's output.fields asks for.
+OutputFrame make_frame(const CaseSpec& spec, std::int64_t step, double time,
+                       const std::vector<double>& u, const std::vector<double>* velocity,
+                       const std::vector<BlockResults>& results);
+
+/// The VTK series of a run (null when output.vtk is off or VTK is not built in, which is
+/// warned about once), created in `directory`.
+std::unique_ptr<VtkSeriesWriter> open_vtk_series(const Model& model, const std::string& directory);
+
+/// One history of output.histories: its node set, cadence and CSV file.
+class HistoryRecorder {
+ public:
+  /// `directory` empty: nothing is written (rows are still computed for tests).
+  HistoryRecorder(const Model& model, const HistorySpec& spec, std::int64_t every,
+                  const std::string& directory);
+  [[nodiscard]] const HistorySpec& spec() const { return *spec_; }
+  [[nodiscard]] const std::vector<std::int32_t>& nodes() const { return *nodes_; }
+  [[nodiscard]] std::int64_t every() const { return every_; }
+  [[nodiscard]] bool writes() const { return csv_.has_value(); }
+  [[nodiscard]] std::string path() const { return csv_ ? csv_->path() : std::string(); }
+  /// Appends the row of one sample: the set's mean displacement and velocity from their values
+  /// at the set's nodes (3 per node, in set order) and the set's reaction force (the sum over
+  /// its nodes of internal minus applied forces).
+  void record(double time, std::int64_t step, const std::vector<double>& u_at_nodes,
+              const std::vector<double>& v_at_nodes, const std::array<double, 3>& reaction);
+
+ private:
+  const HistorySpec* spec_;
+  const std::vector<std::int32_t>* nodes_;
+  std::int64_t every_;
+  std::optional<CsvHistory> csv_;
+};
+
+/// The applied nodal force on dof d at time t (loads and gravity on the lumped mass), as the
+/// node pass applies it: what reaction forces subtract.
+double applied_force(const System& sys, std::int64_t dof, double t);
+
+}  // namespace fem

@@ -1,0 +1,712 @@
+// The implicit solvers (fem/solver/implicit_solver.hpp): increments, time integration and
+// output around Newton, all on the backend's vectors.
+#include "fem/solver/implicit_solver.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <optional>
+#include <sstream>
+
+#include "fem/output/history.hpp"
+#include "fem/output/summary.hpp"
+#include "fem/output/vtk_series.hpp"
+#include "fem/solver/run_output.hpp"
+
+namespace fem {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+double norm(LinearAlgebra& la, const Vector& x) {
+  return std::sqrt(la.dot(x, x));
+}
+
+/// The time discretisation of a step of size dt, in the form every integrator here shares:
+///   a_{n+1} = c0 (u_{n+1} - u_n) + av v_n + aa a_n
+///   v_{n+1} = c1 (u_{n+1} - u_n) + vv v_n + va a_n
+/// Static analysis has no inertia (c0 = c1 = 0 and no vectors).
+struct Integrator {
+  SolverType type = SolverType::Static;
+  std::string name = "static";
+  double beta = 0.25, gamma = 0.5, alpha = 0.0;
+  bool backward_euler = false;
+  double c0 = 0, c1 = 0, av = 0, aa = 0, vv = 0, va = 0;
+
+  explicit Integrator(const SolverSpec& s) : type(s.type) {
+    if (type != SolverType::ImplicitDynamic) return;
+    name = s.integrator;
+    backward_euler = s.integrator == "backward_euler";
+    beta = s.beta;
+    gamma = s.gamma;
+    alpha = s.integrator == "hht" ? s.alpha : 0.0;
+  }
+  [[nodiscard]] bool dynamic() const { return type == SolverType::ImplicitDynamic; }
+  /// HHT's weight of the new state (1 for Newmark and backward Euler).
+  [[nodiscard]] double weight() const { return 1.0 + alpha; }
+
+  void set_step(double dt) {
+    if (!dynamic()) return;
+    if (backward_euler) {
+      c0 = 1.0 / (dt * dt);
+      av = -1.0 / dt;
+      aa = 0.0;
+      c1 = 1.0 / dt;
+      vv = va = 0.0;
+    } else {
+      c0 = 1.0 / (beta * dt * dt);
+      av = -1.0 / (beta * dt);
+      aa = -(0.5 / beta - 1.0);
+      c1 = gamma / (beta * dt);
+      vv = 1.0 - gamma / beta;
+      va = dt * (1.0 - 0.5 * gamma / beta);
+    }
+  }
+};
+
+/// The increment controller: fixed equal increments, or automatic growth and cutback.
+class Increments {
+ public:
+  Increments(const SolverSpec& s) : end_(s.end_time) {
+    const IncrementSpec& i = s.increments;
+    if (s.type == SolverType::ImplicitDynamic) {
+      maximum_ = s.time_step;
+      size_ = s.time_step;
+      minimum_ = s.time_step * i.minimum;
+    } else if (i.count > 0) {
+      maximum_ = size_ = end_ / i.count;
+      minimum_ = size_ * i.minimum;
+    } else {
+      size_ = i.initial * end_;
+      maximum_ = i.maximum * end_;
+      minimum_ = i.minimum * end_;
+    }
+    growth_ = i.growth;
+    cutback_ = i.cutback;
+    easy_ = i.easy_iterations;
+  }
+  /// The next increment from time t (the last one ends exactly at end_time).
+  [[nodiscard]] double next(double t) const {
+    const double left = end_ - t;
+    return left <= size_ * (1.0 + 1e-9) ? left : size_;
+  }
+  void succeeded(int newton_iterations) {
+    if (newton_iterations <= easy_) size_ = std::min(size_ * growth_, maximum_);
+  }
+  /// Returns false when the increment would fall below the minimum.
+  bool cut() {
+    size_ *= cutback_;
+    return size_ >= minimum_;
+  }
+  [[nodiscard]] double minimum() const { return minimum_; }
+  [[nodiscard]] double nominal() const { return maximum_; }
+
+ private:
+  double end_, size_ = 0, minimum_ = 0, maximum_ = 0, growth_ = 1.5, cutback_ = 0.25;
+  int easy_ = 4;
+};
+
+}  // namespace
+
+std::vector<std::string> unrestrained_rigid_modes(const System& s) {
+  // The six rigid-body modes about the centroid, restricted to the prescribed dofs: the modes
+  // the supports hold span the range of G = sum_d m(d) m(d)^T over prescribed dofs d.
+  Eigen::Vector3d centre = Eigen::Vector3d::Zero();
+  for (std::int64_t n = 0; n < s.num_nodes; ++n)
+    centre +=
+        Eigen::Vector3d(s.coordinates[3 * n], s.coordinates[3 * n + 1], s.coordinates[3 * n + 2]);
+  centre /= static_cast<double>(std::max<std::int64_t>(1, s.num_nodes));
+  double size = 0.0;
+  for (std::int64_t n = 0; n < s.num_nodes; ++n)
+    for (int i = 0; i < 3; ++i)
+      size = std::max(size, std::abs(s.coordinates[3 * n + i] - centre[i]));
+  if (!(size > 0.0)) size = 1.0;
+  Eigen::Matrix<double, 6, 6> g = Eigen::Matrix<double, 6, 6>::Zero();
+  for (std::int64_t n = 0; n < s.num_nodes; ++n) {
+    const Eigen::Vector3d x =
+        (Eigen::Vector3d(s.coordinates[3 * n], s.coordinates[3 * n + 1], s.coordinates[3 * n + 2]) -
+         centre) /
+        size;
+    for (int k = 0; k < 3; ++k) {
+      if (s.prescribed_amplitude[3 * n + k] < 0) continue;
+      Eigen::Matrix<double, 6, 1> m = Eigen::Matrix<double, 6, 1>::Zero();
+      m[k] = 1.0;  // translation along k
+      const Eigen::Vector3d e = Eigen::Vector3d::Unit(k);
+      for (int r = 0; r < 3; ++r)  // rotation about r: (e_r x x)_k
+        m[3 + r] = Eigen::Vector3d::Unit(r).cross(x).dot(e);
+      g += m * m.transpose();
+    }
+  }
+  const Eigen::SelfAdjointEigenSolver<Eigen::Matrix<double, 6, 6>> eig(g);
+  const char* names[6] = {"translation along x", "translation along y", "translation along z",
+                          "rotation about x",    "rotation about y",    "rotation about z"};
+  std::vector<std::string> free_modes;
+  const double tol = 1e-10 * std::max(1.0, eig.eigenvalues().maxCoeff());
+  for (int v = 0; v < 6; ++v) {
+    if (eig.eigenvalues()[v] > tol) continue;
+    // Name the null vector by its largest component (its dominant rigid motion).
+    int dominant = 0;
+    eig.eigenvectors().col(v).cwiseAbs().maxCoeff(&dominant);
+    free_modes.push_back(names[dominant]);
+  }
+  return free_modes;
+}
+
+ImplicitSolver::ImplicitSolver(const Model& model, Backend& backend, std::string backend_name)
+    : model_(model), backend_(backend), backend_name_(std::move(backend_name)) {
+  const auto t0 = Clock::now();
+  const CaseSpec& spec = model.spec;
+  if (!spec.contacts.empty())
+    throw InputError(spec.contacts.front().where,
+                     "contact is not available with solver type " +
+                         std::string(to_string(spec.solver.type)) + " yet",
+                     "use solver type explicit or dynamic_relaxation for cases with contact");
+  setup_ = setup_explicit(model);
+  System& sys = setup_.system;
+  if (spec.solver.type == SolverType::Static) {
+    const std::vector<std::string> free_modes = unrestrained_rigid_modes(sys);
+    if (!free_modes.empty()) {
+      std::string list;
+      for (const std::string& m : free_modes) list += (list.empty() ? "" : ", ") + m;
+      throw InputError(spec.solver.where,
+                       "the boundary conditions do not prevent " +
+                           std::to_string(free_modes.size()) + " rigid-body motion(s) (" + list +
+                           "): the static tangent is singular",
+                       "fix enough displacement components to hold the body (for example one "
+                       "face in all three directions), or use solver type implicit_dynamic, "
+                       "where inertia holds it");
+    }
+  }
+  algebra_ = backend_.create_linear_algebra(spec.precision);
+  op_ = backend_.create_operator(sys, *algebra_);
+  u_host_ = sys.initial_displacement;
+  v_host_.assign(u_host_.size(), 0.0);
+  setup_s_ = seconds_since(t0);
+}
+
+ImplicitSolver::~ImplicitSolver() = default;
+
+/// One run: the vectors, the equations of an increment and the output.
+class ImplicitSolver::Run final : public IncrementEquations {
+ public:
+  Run(ImplicitSolver& solver, const ImplicitRunOptions& options)
+      : s_(solver),
+        spec_(solver.model_.spec),
+        sys_(solver.setup_.system),
+        la_(*solver.algebra_),
+        op_(*solver.op_),
+        options_(options),
+        integrator_(spec_.solver),
+        increments_(spec_.solver) {
+    const std::int64_t n = op_.size();
+    for (auto* v : {&u_, &u_iter_, &f_ext_, &f_int_, &mass_, &free_, &lift_, &tmp_, &tmp2_, &v_,
+                    &a_, &v_new_, &a_new_, &a_hat_, &v_hat_, &g_n_})
+      *v = la_.vector(n);
+    std::vector<double> mass(static_cast<std::size_t>(n)), free(static_cast<std::size_t>(n));
+    for (std::int64_t d = 0; d < n; ++d) {
+      mass[d] = sys_.lumped_mass[d / 3];
+      free[d] = sys_.prescribed_amplitude[d] < 0 ? 1.0 : 0.0;
+      free_dofs_ += sys_.prescribed_amplitude[d] < 0 ? 1 : 0;
+    }
+    la_.upload(mass, *mass_);
+    la_.upload(free, *free_);
+    preconditioner_ = make_preconditioner(spec_.solver.linear,
+                                          PreconditionerContext{s_.model_, s_.backend_, la_, op_});
+    stiffness_scale_ = 1.0;
+  }
+
+  ImplicitRunReport execute();
+
+  // IncrementEquations
+  ElementCheck residual(const Vector& u, Vector& r, double& scale) override {
+    const ElementCheck check = op_.internal_forces(u, *f_int_);
+    if (!check.ok()) return check;
+    const double w = integrator_.weight();
+    la_.copy(*f_ext_, r);
+    la_.axpby(-1.0, *f_int_, 1.0, r);  // f_ext - f_int
+    scale = std::max(f_ext_norm_, norm(la_, *f_int_));
+    if (integrator_.dynamic()) {
+      // a_new = c0 (u - u_n) + a_hat, v_new = c1 (u - u_n) + v_hat
+      la_.copy(u, *tmp_);
+      la_.axpby(-1.0, *u_, 1.0, *tmp_);
+      la_.copy(*a_hat_, *a_new_);
+      la_.axpby(integrator_.c0, *tmp_, 1.0, *a_new_);
+      la_.copy(*v_hat_, *v_new_);
+      la_.axpby(integrator_.c1, *tmp_, 1.0, *v_new_);
+      if (spec_.solver.mass_damping > 0.0 || spec_.solver.stiffness_damping > 0.0) {
+        damping_force(u, *v_new_, *tmp2_);  // C v_new
+        la_.axpby(-1.0, *tmp2_, 1.0, r);
+      }
+      if (w != 1.0) {  // HHT: (1 + alpha)(f_ext - f_int - C v)_{n+1} - alpha (...)_n
+        la_.axpby(-integrator_.alpha, *g_n_, w, r);
+      }
+      la_.multiply(*mass_, *a_new_, *tmp_);  // M a_new
+      la_.axpby(-1.0, *tmp_, 1.0, r);
+      scale = std::max(scale, norm(la_, *tmp_));
+    }
+    la_.multiply(*free_, r, r);
+    return check;
+  }
+
+  void linearize(const Vector& u) override {
+    op_.linearize(u);
+    op_.set_shift(stiffness_scale_, mass_scale_);
+    const auto t0 = Clock::now();
+    if (spec_.solver.linear.operator_form == "assembled" && !preconditioner_->exact()) {
+      CsrMatrix a;
+      op_.assemble(a);
+      matrix_ = la_.matrix(a);
+      matrix_operator_ = std::make_unique<MatrixOperator>(la_, *matrix_);
+    }
+    preconditioner_->setup(op_);
+    preconditioner_setup_s_ += seconds_since(t0);
+  }
+
+  void apply(const Vector& x, Vector& y) override {
+    if (matrix_operator_)
+      matrix_operator_->apply(x, y);
+    else
+      op_.apply(x, y);
+  }
+
+  KrylovResult solve(const Vector& b, Vector& du, double eta) override {
+    if (preconditioner_->exact()) {
+      preconditioner_->apply(b, du);
+      KrylovResult r;
+      r.iterations = 1;
+      r.converged = true;
+      return r;
+    }
+    TangentOperator tangent(op_);
+    LinearOperator& a = matrix_operator_ ? static_cast<LinearOperator&>(*matrix_operator_)
+                                         : static_cast<LinearOperator&>(tangent);
+    const KrylovResult r = conjugate_gradients(la_, a, *preconditioner_, b, du, eta,
+                                               spec_.solver.linear.max_iterations);
+    if (r.breakdown && r.iterations == 0)
+      throw SolveError(
+          "the linear solver broke down: the tangent is not positive definite at time " +
+          std::to_string(time_) +
+          "\n  hint: the material may be unstable at this deformation (a law that softens in "
+          "compression), the supports may not hold the body, or elements may be close to "
+          "inverting; smaller increments may help");
+    return r;
+  }
+
+  void constrain(Vector& x) override { la_.multiply(*free_, x, x); }
+
+ private:
+  /// C v = mass_damping M v + stiffness_damping K(u) v (Rayleigh), the tangent taken at u.
+  void damping_force(const Vector& u, const Vector& v, Vector& out) {
+    if (spec_.solver.mass_damping == 0.0 && spec_.solver.stiffness_damping == 0.0) {
+      la_.fill(out, 0.0);
+      return;
+    }
+    la_.multiply(*mass_, v, out);
+    la_.axpby(0.0, out, spec_.solver.mass_damping, out);
+    if (spec_.solver.stiffness_damping > 0.0) {
+      op_.linearize(u);
+      op_.set_shift(1.0, 0.0);
+      op_.apply(v, *tmp2b());
+      op_.set_shift(stiffness_scale_, mass_scale_);
+      // apply() returns v itself at prescribed rows: those rows are masked out of r anyway.
+      la_.axpby(spec_.solver.stiffness_damping, *tmp2b(), 1.0, out);
+    }
+  }
+  Vector* tmp2b() {
+    if (!tmp3_) tmp3_ = la_.vector(op_.size());
+    return tmp3_.get();
+  }
+
+  /// Loads (and gravity) at time t, on the host, into f_ext.
+  void set_external_forces(double t) {
+    std::vector<double> f(static_cast<std::size_t>(op_.size()));
+    double sq = 0.0;
+    for (std::int64_t d = 0; d < op_.size(); ++d) {
+      f[d] = applied_force(sys_, d, t);
+      sq += f[d] * f[d];
+    }
+    f_ext_norm_ = std::sqrt(sq);
+    la_.upload(f, *f_ext_);
+  }
+
+  /// Prescribed values at t minus the current ones at prescribed dofs (zero elsewhere).
+  void set_lift(double t, const std::vector<double>& u_now) {
+    std::vector<double> lift(static_cast<std::size_t>(op_.size()), 0.0);
+    lift_nonzero_ = false;
+    for (std::int64_t d = 0; d < op_.size(); ++d) {
+      const std::int32_t amp = sys_.prescribed_amplitude[d];
+      if (amp < 0) continue;
+      lift[d] = sys_.prescribed_value[d] * evaluate(sys_.amplitudes[amp], t) - u_now[d];
+      lift_nonzero_ |= lift[d] != 0.0;
+    }
+    la_.upload(lift, *lift_);
+  }
+
+  /// The shift of the effective tangent for the current step: A = s_K K + s_M M.
+  void set_shift(double dt) {
+    integrator_.set_step(dt);
+    if (!integrator_.dynamic()) {
+      stiffness_scale_ = 1.0;
+      mass_scale_ = 0.0;
+      return;
+    }
+    const double w = integrator_.weight();
+    stiffness_scale_ = w * (1.0 + integrator_.c1 * spec_.solver.stiffness_damping);
+    mass_scale_ = integrator_.c0 + w * integrator_.c1 * spec_.solver.mass_damping;
+  }
+
+  void write_output(std::int64_t increment, double t, bool frame);
+  void write_summary(const std::string& status, const std::string& message);
+  [[noreturn]] void fail(const std::string& message);
+
+  ImplicitSolver& s_;
+  const CaseSpec& spec_;
+  const System& sys_;
+  LinearAlgebra& la_;
+  NonlinearOperator& op_;
+  const ImplicitRunOptions& options_;
+  Integrator integrator_;
+  Increments increments_;
+  std::unique_ptr<Preconditioner> preconditioner_;
+  std::unique_ptr<Matrix> matrix_;
+  std::unique_ptr<MatrixOperator> matrix_operator_;
+  std::unique_ptr<Vector> u_, u_iter_, f_ext_, f_int_, mass_, free_, lift_, tmp_, tmp2_, tmp3_, v_,
+      a_, v_new_, a_new_, a_hat_, v_hat_, g_n_;
+  double f_ext_norm_ = 0.0, stiffness_scale_ = 1.0, mass_scale_ = 0.0, time_ = 0.0;
+  double preconditioner_setup_s_ = 0.0;
+  bool lift_nonzero_ = false;
+  std::int64_t free_dofs_ = 0;
+  ImplicitRunReport report_;
+  // Output.
+  std::string dir_;
+  bool files_ = false;
+  std::unique_ptr<VtkSeriesWriter> vtk_;
+  std::vector<HistoryRecorder> histories_;
+  std::optional<CsvHistory> energy_csv_, convergence_csv_;
+  std::int64_t frame_every_ = 1;
+  std::vector<double> u_host_, v_host_, f_host_;
+  std::vector<BlockResults> results_;
+  Clock::time_point start_;
+};
+
+void ImplicitSolver::Run::write_output(std::int64_t increment, double t, bool frame) {
+  const auto t0 = Clock::now();
+  la_.download(*u_, u_host_);
+  if (integrator_.dynamic()) la_.download(*v_, v_host_);
+  report_.max_displacement = 0.0;
+  for (std::size_t i = 0; 3 * i < u_host_.size(); ++i)
+    report_.max_displacement =
+        std::max(report_.max_displacement,
+                 std::hypot(u_host_[3 * i], u_host_[3 * i + 1], u_host_[3 * i + 2]));
+  // Histories: mean displacement and velocity of a set, and its reaction (internal minus applied
+  // forces at its nodes; f_int is the last evaluation's, at the accepted state).
+  if (!histories_.empty()) la_.download(*f_int_, f_host_);
+  for (HistoryRecorder& h : histories_) {
+    if (increment % h.every() != 0 && t < spec_.solver.end_time * (1 - 1e-12)) continue;
+    std::vector<double> u_nodes, v_nodes;
+    std::array<double, 3> reaction = {0, 0, 0};
+    for (const std::int32_t node : h.nodes())
+      for (int i = 0; i < 3; ++i) {
+        const std::int64_t d = 3 * static_cast<std::int64_t>(node) + i;
+        u_nodes.push_back(u_host_[d]);
+        v_nodes.push_back(integrator_.dynamic() ? v_host_[d] : 0.0);
+        reaction[i] += f_host_[d] - applied_force(sys_, d, t);
+      }
+    h.record(t, increment, u_nodes, v_nodes, reaction);
+  }
+  if (frame) {
+    op_.element_results(u_host_, results_);
+    ImplicitRunReport::Energy e;
+    e.time = t;
+    const ElementEnergies el = element_energies(results_);
+    e.strain = el.strain;
+    e.hourglass = el.hourglass;
+    if (integrator_.dynamic())
+      for (std::size_t d = 0; d < v_host_.size(); ++d)
+        e.kinetic += 0.5 * sys_.lumped_mass[d / 3] * v_host_[d] * v_host_[d];
+    report_.energies.push_back(e);
+    if (energy_csv_) energy_csv_->append(t, increment, {e.kinetic, e.strain, e.hourglass});
+    if (vtk_) {
+      vtk_->write(make_frame(spec_, increment, t, u_host_,
+                             integrator_.dynamic() ? &v_host_ : nullptr, results_));
+      if (vtk_->frames_written() == 1) report_.files.push_back(vtk_->pvd_path());
+    }
+  }
+  report_.output_s += seconds_since(t0);
+}
+
+void ImplicitSolver::Run::write_summary(const std::string& status, const std::string& message) {
+  report_.verbs = op_.times();
+  report_.verbs += la_.times();
+  report_.preconditioner_setup_s = preconditioner_setup_s_;
+  report_.total_s = seconds_since(start_) + report_.setup_s;
+  if (!files_) return;
+  RunSummary s;
+  s.set("case", spec_.file);
+  s.set("name", spec_.name);
+  s.set("status", status);
+  if (!message.empty()) s.set("error", message);
+  s.set("backend", report_.backend);
+  s.set("execution_space", report_.execution_space);
+  s.set("precision", report_.precision);
+  s.set("model.nodes", report_.num_nodes);
+  s.set("model.elements", report_.num_elements);
+  s.set("model.dofs", report_.num_dofs);
+  s.set("model.free_dofs", report_.free_dofs);
+  s.set("model.total_mass_kg", s_.setup_.total_mass);
+  s.set("model.total_volume_m3", s_.setup_.total_volume);
+  s.set("solver", to_string(spec_.solver.type));
+  if (integrator_.dynamic()) {
+    s.set("time.integrator", integrator_.name);
+    s.set("time.time_step_s", spec_.solver.time_step);
+    s.set("time.critical_time_step_s", report_.critical_time_step);
+  }
+  s.set("time.end_time_s", report_.end_time);
+  s.set("time.reached_s", report_.time_reached);
+  s.set("implicit.increments", report_.increments);
+  s.set("implicit.cutbacks", report_.cutbacks);
+  s.set("implicit.smallest_increment", report_.smallest_increment);
+  s.set("implicit.largest_increment", report_.largest_increment);
+  s.set("implicit.newton_iterations", report_.newton_iterations);
+  s.set("implicit.linear_iterations", report_.linear_iterations);
+  s.set("implicit.linear_solver", spec_.solver.linear.solver);
+  s.set("implicit.preconditioner", report_.preconditioner);
+  s.set("implicit.operator", spec_.solver.linear.operator_form);
+  s.set("implicit.newton_method", spec_.solver.newton.method);
+  s.set("implicit.final_relative_residual", report_.final_residual);
+  s.set("timing.setup_s", report_.setup_s);
+  s.set("timing.solve_s", report_.solve_s);
+  s.set("timing.output_s", report_.output_s);
+  s.set("timing.total_s", report_.total_s);
+  s.set("timing.preconditioner_setup_s", report_.preconditioner_setup_s);
+  const VerbTimes& v = report_.verbs;
+  const std::pair<const char*, const VerbTime*> verbs[] = {
+      {"residual", &v.residual},   {"linearize", &v.linearize}, {"apply", &v.apply},
+      {"diagonal", &v.diagonal},   {"assemble", &v.assemble},   {"vector", &v.vector},
+      {"reduction", &v.reduction}, {"transfer", &v.transfer},   {"sparse", &v.sparse}};
+  for (const auto& [name, t] : verbs) {
+    s.set(std::string("timing.verbs.") + name + ".s", t->seconds);
+    s.set(std::string("timing.verbs.") + name + ".calls", t->calls);
+  }
+  if (v.apply.seconds > 0.0)
+    s.set("throughput.dof_cg_iterations_per_s", report_.dof_cg_iterations_per_second());
+  s.set("result.max_displacement_m", report_.max_displacement);
+  if (!report_.energies.empty()) {
+    s.set("energy.kinetic_j", report_.energies.back().kinetic);
+    s.set("energy.strain_j", report_.energies.back().strain);
+    s.set("energy.hourglass_j", report_.energies.back().hourglass);
+  }
+  const std::string path = (std::filesystem::path(dir_) / "summary.json").string();
+  s.write(path);
+  report_.files.push_back(path);
+}
+
+void ImplicitSolver::Run::fail(const std::string& message) {
+  write_summary("failed", message);
+  throw SolveError(message);
+}
+
+ImplicitRunReport ImplicitSolver::Run::execute() {
+  start_ = Clock::now();
+  report_.backend = s_.backend_name_;
+  report_.execution_space = s_.backend_.execution_space();
+  report_.precision = to_string(spec_.precision);
+  report_.solver = to_string(spec_.solver.type);
+  report_.preconditioner =
+      spec_.solver.linear.solver == "direct" ? "direct" : preconditioner_->name();
+  report_.num_nodes = s_.model_.mesh.num_nodes();
+  report_.num_elements = s_.model_.num_elements();
+  report_.num_dofs = op_.size();
+  report_.free_dofs = free_dofs_;
+  report_.end_time = spec_.solver.end_time;
+  report_.critical_time_step = s_.setup_.critical_time_step;
+  report_.setup_s = s_.setup_s_;
+  report_.smallest_increment = std::numeric_limits<double>::infinity();
+  for (const std::string& w : s_.setup_.warnings) spdlog::warn("{}", w);
+  const double end = spec_.solver.end_time;
+
+  dir_ = options_.output_directory;
+  files_ = options_.write_files;
+  if (files_) {
+    std::filesystem::create_directories(dir_);
+    vtk_ = open_vtk_series(s_.model_, dir_);
+    energy_csv_.emplace((std::filesystem::path(dir_) / "energy.csv").string(),
+                        std::vector<std::string>{"kinetic", "strain", "hourglass"});
+    report_.files.push_back(energy_csv_->path());
+    convergence_csv_.emplace(
+        (std::filesystem::path(dir_) / "convergence.csv").string(),
+        std::vector<std::string>{"increment", "iteration", "residual", "relative_residual",
+                                 "energy", "line_search", "linear_tolerance", "linear_iterations",
+                                 "linear_residual", "wall_s"});
+    report_.files.push_back(convergence_csv_->path());
+  }
+  const double nominal = increments_.nominal();
+  const auto expected = static_cast<std::int64_t>(std::ceil(end / nominal - 1e-9));
+  frame_every_ = output_cadence(spec_.output.every_steps, spec_.output.every_time, nominal,
+                                std::max<std::int64_t>(1, expected / 20));
+  for (const HistorySpec& h : spec_.output.histories) {
+    histories_.emplace_back(s_.model_, h, output_cadence(h.every_steps, h.every_time, nominal, 1),
+                            files_ ? dir_ : std::string());
+    if (files_) report_.files.push_back(histories_.back().path());
+  }
+
+  // The initial state: prescribed values at t = 0, initial velocities, and for dynamics the
+  // acceleration that balances the forces at t = 0.
+  la_.upload(sys_.initial_displacement, *u_);
+  std::vector<double> u_now = sys_.initial_displacement;
+  set_external_forces(0.0);
+  if (integrator_.dynamic()) {
+    std::vector<double> v0(static_cast<std::size_t>(op_.size()), 0.0);
+    for (const InitialVelocitySpec& iv : spec_.initial_velocities)
+      for (const std::int32_t n : s_.model_.mesh.node_sets.at(iv.set))
+        for (int k = 0; k < 3; ++k)
+          if (sys_.prescribed_amplitude[3 * n + k] < 0) v0[3 * n + k] = iv.velocity[k];
+    la_.upload(v0, *v_);
+    const ElementCheck check = op_.internal_forces(*u_, *f_int_);
+    if (!check.ok())
+      fail("the initial state has an invalid element (block " + std::to_string(check.block) +
+           ", element " + std::to_string(check.element) + ")");
+    // M a0 = f_ext - f_int - C v0 at free dofs.
+    la_.copy(*f_ext_, *a_);
+    la_.axpby(-1.0, *f_int_, 1.0, *a_);
+    damping_force(*u_, *v_, *tmp2_);
+    la_.axpby(-1.0, *tmp2_, 1.0, *a_);
+    std::vector<double> inverse_mass(static_cast<std::size_t>(op_.size()));
+    for (std::int64_t d = 0; d < op_.size(); ++d)
+      inverse_mass[d] = sys_.prescribed_amplitude[d] < 0 ? 1.0 / sys_.lumped_mass[d / 3] : 0.0;
+    la_.upload(inverse_mass, *tmp_);
+    la_.multiply(*tmp_, *a_, *a_);
+    if (integrator_.alpha != 0.0) {
+      la_.copy(*f_ext_, *g_n_);
+      la_.axpby(-1.0, *f_int_, 1.0, *g_n_);
+      la_.axpby(-1.0, *tmp2_, 1.0, *g_n_);
+    }
+  } else {
+    // f_int at the start, for the reactions of the first history row.
+    const ElementCheck check = op_.internal_forces(*u_, *f_int_);
+    if (!check.ok())
+      fail("the initial state has an invalid element (block " + std::to_string(check.block) +
+           ", element " + std::to_string(check.element) + ")");
+  }
+  write_output(0, 0.0, true);
+
+  const double floor = spec_.precision == Precision::Single ? 1e-6 : 1e-14;
+  double t = 0.0;
+  std::int64_t increment = 0;
+  const auto solve_start = Clock::now();
+  while (t < end * (1.0 - 1e-12)) {
+    const double dt = increments_.next(t);
+    const double t_new = t + dt;
+    time_ = t_new;
+    set_shift(dt);
+    set_external_forces(t_new);
+    set_lift(t_new, u_now);
+    if (integrator_.dynamic()) {
+      // a_hat = av v_n + aa a_n, v_hat = vv v_n + va a_n
+      la_.copy(*v_, *a_hat_);
+      la_.axpby(integrator_.aa, *a_, integrator_.av, *a_hat_);
+      la_.copy(*v_, *v_hat_);
+      la_.axpby(integrator_.va, *a_, integrator_.vv, *v_hat_);
+    }
+    la_.copy(*u_, *u_iter_);
+    const NewtonResult result = newton_solve(
+        la_, *this, spec_.solver.newton, *u_iter_, lift_nonzero_ ? lift_.get() : nullptr, floor,
+        [&](const NewtonIterationRecord& rec) {
+          if (convergence_csv_)
+            convergence_csv_->append(
+                t_new, increment + 1,
+                {static_cast<double>(increment + 1), static_cast<double>(rec.iteration),
+                 rec.residual, rec.relative_residual, rec.energy, rec.step, rec.linear_tolerance,
+                 static_cast<double>(rec.linear_iterations), rec.linear_residual, rec.wall_s});
+          if (options_.iteration) options_.iteration(increment + 1, t_new, rec);
+        });
+    report_.newton_iterations += result.iterations;
+    report_.linear_iterations += result.linear_iterations;
+    if (!result.converged()) {
+      std::ostringstream why;
+      switch (result.status) {
+        case NewtonResult::Status::NotConverged:
+          why << "Newton did not converge in " << spec_.solver.newton.max_iterations
+              << " iterations (relative residual " << result.relative_residual << ", tolerance "
+              << spec_.solver.newton.residual_tolerance << ")";
+          break;
+        case NewtonResult::Status::ElementFailure: {
+          const ModelBlock& b = s_.model_.blocks[static_cast<std::size_t>(result.failure.block)];
+          why << "element " << b.first_element + result.failure.element << " (block '"
+              << b.spec->name << "') "
+              << (result.failure.status == ElementCheck::Status::InvertedElement
+                      ? "inverted: det F = " + std::to_string(result.failure.value)
+                      : std::string("has non-finite values"));
+          break;
+        }
+        default:
+          why << "the residual became non-finite";
+          break;
+      }
+      ++report_.cutbacks;
+      const bool can_cut = spec_.solver.newton.method != "linearized" ||
+                           result.status == NewtonResult::Status::ElementFailure;
+      if (can_cut && increments_.cut()) {
+        spdlog::warn("increment {} at t = {:.6g}: {}; cutting back to {:.4g}", increment + 1, t_new,
+                     why.str(), increments_.next(t));
+        continue;
+      }
+      std::ostringstream msg;
+      msg << "increment " << increment + 1 << " (t = " << t << " to " << t_new << "): " << why.str()
+          << ", and the increment cannot be cut below " << increments_.minimum()
+          << "\n  hint: loosen newton.residual_tolerance, allow more newton.max_iterations or "
+             "smaller increments (increments: {minimum: ...}), or refine the mesh where "
+             "elements distort; convergence.csv shows every iteration"
+          << "\n  the last converged state (t = " << t << ") is the final frame of the output";
+      fail(msg.str());
+    }
+    // Accept: the state of the last residual evaluation is the accepted one.
+    la_.copy(*u_iter_, *u_);
+    if (integrator_.dynamic()) {
+      la_.copy(*v_new_, *v_);
+      la_.copy(*a_new_, *a_);
+      if (integrator_.alpha != 0.0) {  // (f_ext - f_int - C v)_{n+1} for the next step
+        la_.copy(*f_ext_, *g_n_);
+        la_.axpby(-1.0, *f_int_, 1.0, *g_n_);
+        damping_force(*u_, *v_, *tmp2_);
+        la_.axpby(-1.0, *tmp2_, 1.0, *g_n_);
+      }
+    }
+    op_.commit();
+    la_.download(*u_, u_now);
+    t = t_new;
+    ++increment;
+    report_.increments = increment;
+    report_.time_reached = t;
+    report_.final_residual = result.relative_residual;
+    report_.smallest_increment = std::min(report_.smallest_increment, dt);
+    report_.largest_increment = std::max(report_.largest_increment, dt);
+    report_.history.push_back({t, dt, result.iterations, result.linear_iterations});
+    increments_.succeeded(result.iterations);
+    const bool last = t >= end * (1.0 - 1e-12);
+    write_output(increment, t, increment % frame_every_ == 0 || last);
+    if (options_.progress)
+      options_.progress(increment, t, result.iterations, result.linear_iterations);
+  }
+  report_.solve_s = seconds_since(solve_start) - report_.output_s;
+  if (report_.increments == 0) report_.smallest_increment = 0.0;
+  s_.u_host_ = u_host_;
+  s_.v_host_ = integrator_.dynamic() ? v_host_ : std::vector<double>(u_host_.size(), 0.0);
+  write_summary("completed", "");
+  return report_;
+}
+
+ImplicitRunReport ImplicitSolver::run(const ImplicitRunOptions& options) {
+  Run run(*this, options);
+  return run.execute();
+}
+
+}  // namespace fem

@@ -1,0 +1,16 @@
+// The multilevel preconditioners, each in its own source: the geometric multigrid of the
+// built-in box meshes (multigrid.cpp) and the algebraic multigrid of a library (amg.cpp).
+#pragma once
+
+#include <memory>
+
+#include "fem/solver/linear_solver.hpp"
+
+namespace fem {
+
+std::unique_ptr<Preconditioner> make_multigrid_preconditioner(const LinearSolverSpec& spec,
+                                                              const PreconditionerContext& context);
+std::unique_ptr<Preconditioner> make_amg_preconditioner(const LinearSolverSpec& spec,
+                                                        const PreconditionerContext& context);
+
+}  // namespace fem

@@ -1,0 +1,145 @@
+// The preconditioners of the conjugate-gradient solver: Jacobi and 3x3 block Jacobi from the
+// operator's diagonal verbs, and a sparse direct factorization of the assembled tangent
+// (Eigen) for small problems. The multilevel ones are in multigrid.cpp and amg.cpp.
+#include <Eigen/Sparse>
+#include <Eigen/SparseCholesky>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "fem/error.hpp"
+#include "fem/solver/linear_solver.hpp"
+#include "preconditioner_factories.hpp"
+
+namespace fem {
+namespace {
+
+class Identity final : public Preconditioner {
+ public:
+  explicit Identity(LinearAlgebra& la) : la_(la) {}
+  void setup(NonlinearOperator&) override {}
+  void apply(const Vector& r, Vector& z) override { la_.copy(r, z); }
+  [[nodiscard]] std::string name() const override { return "none"; }
+
+ private:
+  LinearAlgebra& la_;
+};
+
+/// z = D^-1 r. The inverse diagonal is formed on the host once per setup (3 numbers per node).
+class Jacobi final : public Preconditioner {
+ public:
+  explicit Jacobi(LinearAlgebra& la) : la_(la) {}
+  void setup(NonlinearOperator& op) override {
+    if (!diagonal_ || diagonal_->size() != op.size()) diagonal_ = la_.vector(op.size());
+    op.diagonal(*diagonal_);
+    std::vector<double> d;
+    la_.download(*diagonal_, d);
+    for (double& x : d) x = x > 0.0 && std::isfinite(x) ? 1.0 / x : 1.0;
+    la_.upload(d, *diagonal_);
+  }
+  void apply(const Vector& r, Vector& z) override { la_.multiply(*diagonal_, r, z); }
+  [[nodiscard]] std::string name() const override { return "jacobi"; }
+
+ private:
+  LinearAlgebra& la_;
+  std::unique_ptr<Vector> diagonal_;  // inverted
+};
+
+/// z_n = B_n^-1 r_n with B_n the tangent's 3x3 block of node n: the coupling of a node's three
+/// components (strong in nearly incompressible or anisotropic material) stays in the
+/// preconditioner.
+class BlockJacobi final : public Preconditioner {
+ public:
+  explicit BlockJacobi(LinearAlgebra& la) : la_(la) {}
+  void setup(NonlinearOperator& op) override {
+    if (!blocks_ || blocks_->size() != 3 * op.size()) blocks_ = la_.vector(3 * op.size());
+    op.block_diagonal(*blocks_);
+    std::vector<double> b;
+    la_.download(*blocks_, b);
+    for (std::size_t n = 0; 9 * n < b.size(); ++n) invert(&b[9 * n]);
+    la_.upload(b, *blocks_);
+  }
+  void apply(const Vector& r, Vector& z) override { la_.block_multiply(*blocks_, r, z); }
+  [[nodiscard]] std::string name() const override { return "block_jacobi"; }
+
+ private:
+  static void invert(double* m) {
+    const double c00 = m[4] * m[8] - m[5] * m[7], c01 = m[5] * m[6] - m[3] * m[8],
+                 c02 = m[3] * m[7] - m[4] * m[6];
+    const double det = m[0] * c00 + m[1] * c01 + m[2] * c02;
+    if (!(std::abs(det) > 0.0) || !std::isfinite(det)) {  // singular block: leave it alone
+      for (int i = 0; i < 9; ++i) m[i] = i % 4 == 0 ? 1.0 : 0.0;
+      return;
+    }
+    const double s = 1.0 / det;
+    const double inv[9] = {
+        c00 * s, (m[2] * m[7] - m[1] * m[8]) * s, (m[1] * m[5] - m[2] * m[4]) * s,
+        c01 * s, (m[0] * m[8] - m[2] * m[6]) * s, (m[2] * m[3] - m[0] * m[5]) * s,
+        c02 * s, (m[1] * m[6] - m[0] * m[7]) * s, (m[0] * m[4] - m[1] * m[3]) * s};
+    for (int i = 0; i < 9; ++i) m[i] = inv[i];
+  }
+
+  LinearAlgebra& la_;
+  std::unique_ptr<Vector> blocks_;  // inverted
+};
+
+/// The assembled tangent factorized on the host (Eigen's sparse LDL^T with approximate minimum
+/// degree ordering): exact, for problems small enough to factorize. Vectors go through the host.
+class Direct final : public Preconditioner {
+ public:
+  explicit Direct(LinearAlgebra& la) : la_(la) {}
+  void setup(NonlinearOperator& op) override {
+    CsrMatrix a;
+    op.assemble(a);
+    Eigen::SparseMatrix<double, Eigen::RowMajor> m(a.rows, a.cols);
+    std::vector<Eigen::Triplet<double>> entries;
+    entries.reserve(a.values.size());
+    for (std::int64_t r = 0; r < a.rows; ++r)
+      for (std::int64_t j = a.offsets[r]; j < a.offsets[r + 1]; ++j)
+        if (a.values[j] != 0.0) entries.emplace_back(r, a.columns[j], a.values[j]);
+    m.setFromTriplets(entries.begin(), entries.end());
+    const Eigen::SparseMatrix<double> column_major = m;
+    if (!pattern_known_) {
+      solver_.analyzePattern(column_major);
+      pattern_known_ = true;
+    }
+    solver_.factorize(column_major);
+    if (solver_.info() != Eigen::Success)
+      throw SolveError(
+          "the direct solver could not factorize the tangent (it is singular or indefinite)\n"
+          "  hint: check that the supports prevent every rigid-body motion, or use "
+          "linear: {solver: cg}");
+  }
+  void apply(const Vector& r, Vector& z) override {
+    la_.download(r, host_);
+    const Eigen::Map<const Eigen::VectorXd> rhs(host_.data(),
+                                                static_cast<Eigen::Index>(host_.size()));
+    const Eigen::VectorXd x = solver_.solve(rhs);
+    la_.upload(std::vector<double>(x.data(), x.data() + x.size()), z);
+  }
+  [[nodiscard]] std::string name() const override { return "direct (Eigen sparse LDL^T)"; }
+  [[nodiscard]] bool exact() const override { return true; }
+
+ private:
+  LinearAlgebra& la_;
+  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> solver_;
+  bool pattern_known_ = false;
+  std::vector<double> host_;
+};
+
+}  // namespace
+
+std::unique_ptr<Preconditioner> make_preconditioner(const LinearSolverSpec& spec,
+                                                    const PreconditionerContext& context) {
+  LinearAlgebra& la = context.algebra;
+  if (spec.solver == "direct") return std::make_unique<Direct>(la);
+  const std::string& p = spec.preconditioner;
+  if (p == "none") return std::make_unique<Identity>(la);
+  if (p == "jacobi") return std::make_unique<Jacobi>(la);
+  if (p == "block_jacobi") return std::make_unique<BlockJacobi>(la);
+  if (p == "multigrid") return make_multigrid_preconditioner(spec, context);
+  if (p == "amg") return make_amg_preconditioner(spec, context);
+  throw InputError(spec.where, "unknown preconditioner '" + p + "'");
+}
+
+}  // namespace fem

@@ -1,0 +1,114 @@
+#include "fem/solver/run_output.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include "fem/solver/explicit_solver.hpp"
+
+namespace fem {
+namespace {
+
+bool wants(const std::vector<std::string>& list, const std::string& name) {
+  return std::find(list.begin(), list.end(), name) != list.end();
+}
+
+}  // namespace
+
+std::int64_t output_cadence(int every_steps, double every_time, double step_time,
+                            std::int64_t fallback) {
+  if (every_steps > 0) return every_steps;
+  if (every_time > 0) return std::max<std::int64_t>(1, std::llround(every_time / step_time));
+  return std::max<std::int64_t>(1, fallback);
+}
+
+ElementEnergies element_energies(const std::vector<BlockResults>& results) {
+  ElementEnergies e;
+  for (const BlockResults& r : results) {
+    for (const double x : r.strain_energy) e.strain += x;
+    for (const double x : r.hourglass_energy) e.hourglass += x;
+  }
+  return e;
+}
+
+OutputFrame make_frame(const CaseSpec& spec, std::int64_t step, double time,
+                       const std::vector<double>& u, const std::vector<double>* velocity,
+                       const std::vector<BlockResults>& results) {
+  OutputFrame frame;
+  frame.step = step;
+  frame.time = time;
+  const auto& fields = spec.output.fields;
+  if (wants(fields, "displacement")) frame.point_fields.push_back({"displacement", 3, u});
+  if (velocity && wants(fields, "velocity"))
+    frame.point_fields.push_back({"velocity", 3, *velocity});
+  Field strain{"green_lagrange_strain", 6, {}}, stress{"cauchy_stress", 6, {}};
+  Field mises{"von_mises", 1, {}}, block{"block_id", 1, {}};
+  for (std::size_t b = 0; b < results.size(); ++b) {
+    const BlockResults& r = results[b];
+    strain.values.insert(strain.values.end(), r.green_lagrange.begin(), r.green_lagrange.end());
+    stress.values.insert(stress.values.end(), r.cauchy_stress.begin(), r.cauchy_stress.end());
+    for (std::size_t e = 0; e < r.strain_energy.size(); ++e) {
+      mises.values.push_back(von_mises(&r.cauchy_stress[6 * e]));
+      block.values.push_back(static_cast<double>(b));
+    }
+  }
+  for (Field* f : {&strain, &stress, &mises, &block})
+    if (wants(fields, f->name)) frame.cell_fields.push_back(std::move(*f));
+  return frame;
+}
+
+std::unique_ptr<VtkSeriesWriter> open_vtk_series(const Model& model, const std::string& directory) {
+  if (!model.spec.output.vtk) return nullptr;
+  if (!vtk_output_available()) {
+    spdlog::warn(
+        "this fem was built without VTK: no .vtu/.pvd output (set output.vtk: false to silence "
+        "this)");
+    return nullptr;
+  }
+  return std::make_unique<VtkSeriesWriter>(directory, model.spec.name, output_mesh(model));
+}
+
+HistoryRecorder::HistoryRecorder(const Model& model, const HistorySpec& spec, std::int64_t every,
+                                 const std::string& directory)
+    : spec_(&spec), nodes_(&model.mesh.node_sets.at(spec.set)), every_(every) {
+  if (directory.empty()) return;
+  std::vector<std::string> cols;
+  for (const std::string& q : spec.quantities)
+    for (const char* c : {"_x", "_y", "_z"}) cols.push_back(q + c);
+  csv_.emplace((std::filesystem::path(directory) / (spec.name + ".csv")).string(), cols);
+}
+
+void HistoryRecorder::record(double time, std::int64_t step, const std::vector<double>& u_at_nodes,
+                             const std::vector<double>& v_at_nodes,
+                             const std::array<double, 3>& reaction) {
+  if (!csv_) return;
+  std::vector<double> row;
+  const double count = static_cast<double>(nodes_->size());
+  for (const std::string& q : spec_->quantities) {
+    std::array<double, 3> v = {0, 0, 0};
+    if (q == "reaction_force") {
+      v = reaction;
+    } else {
+      const std::vector<double>& values = q == "displacement" ? u_at_nodes : v_at_nodes;
+      for (std::size_t j = 0; j < nodes_->size(); ++j)
+        for (int i = 0; i < 3; ++i) v[i] += values[3 * j + i];
+      for (double& x : v) x /= count;
+    }
+    row.insert(row.end(), v.begin(), v.end());
+  }
+  csv_->append(time, step, row);
+}
+
+double applied_force(const System& sys, std::int64_t d, double t) {
+  double f = 0.0;
+  if (sys.load_amplitude[d] >= 0)
+    f += sys.load_value[d] * evaluate(sys.amplitudes[sys.load_amplitude[d]], t);
+  if (sys.gravity_amplitude >= 0)
+    f += sys.lumped_mass[d / 3] * sys.gravity[d % 3] *
+         evaluate(sys.amplitudes[sys.gravity_amplitude], t);
+  return f;
+}
+
+}  // namespace fem
