@@ -21,15 +21,6 @@ std::vector<T> convert(const std::vector<double>& v) {
   return std::vector<T>(v.begin(), v.end());
 }
 
-/// Picks the single- or double-precision entry of a kernel-table pair.
-template <class T, class Single, class Double>
-auto pick(Single single, Double dbl) {
-  if constexpr (std::is_same_v<T, float>)
-    return single;
-  else
-    return dbl;
-}
-
 template <class T>
 struct BlockData {
   const BlockSystem* system;
@@ -37,11 +28,11 @@ struct BlockData {
   std::vector<T> gradients, volumes, hourglass_vectors, hourglass_base, hourglass_stiffness, params,
       state, trial_state;
   int num_state = 0;
-  const MaterialKernels* table = nullptr;
+  const kernels::PrecisionPasses<Passes, T>* passes = nullptr;  ///< the material's, this precision
   KernelShape shape = kernels::kGeneric;
-  ForceLoop<T> forces = nullptr;
-  EvaluateLoop<T> evaluate = nullptr;
-  PressureLoop<T> pressure = nullptr;  ///< averaged-nodal-pressure blocks only
+  typename Passes<T>::Force forces = nullptr;
+  typename Passes<T>::Evaluate evaluate = nullptr;
+  typename Passes<T>::Pressure pressure = nullptr;  ///< averaged-nodal-pressure blocks only
 };
 
 /// The first element (global order) that failed an element pass.
@@ -62,7 +53,7 @@ class ElementBlocks {
           kernels::checked_material_kernels<MaterialKernels>(b, "openmp");
       BlockData<T> d;
       d.system = &b;
-      d.table = &table;
+      d.passes = &table.passes.template of<T>();
       d.connectivity = b.connectivity;
       d.gradients = convert<T>(b.shape_gradients);
       d.volumes = convert<T>(b.quadrature_volumes);
@@ -74,13 +65,9 @@ class ElementBlocks {
       d.state.assign(static_cast<std::size_t>(b.num_elements * b.quadrature_points * d.num_state),
                      T(0));
       d.shape = kernel_shape(b.family, b.nodes_per_element, b.quadrature_points);
-      d.forces = kernels::required_kernel(
-          pick<T>(table.forces_single[d.shape], table.forces_double[d.shape]), b);
-      d.evaluate = kernels::required_kernel(
-          pick<T>(table.evaluate_single[d.shape], table.evaluate_double[d.shape]), b);
-      if (b.pressure_offset >= 0)
-        d.pressure =
-            kernels::required_kernel(pick<T>(table.pressure_single, table.pressure_double), b);
+      d.forces = kernels::required_kernel(d.passes->forces[d.shape], b);
+      d.evaluate = kernels::required_kernel(d.passes->evaluate[d.shape], b);
+      if (b.pressure_offset >= 0) d.pressure = kernels::required_kernel(d.passes->pressure, b);
       blocks_.push_back(std::move(d));
     }
     if (s.num_pressure_elements > 0) {
@@ -173,9 +160,7 @@ class ElementBlocks {
         args.direction = v;
         args.nodal_pressure = pressure;
         args.element_pressure = element_pressure_derivative() + b.system->pressure_offset;
-        kernels::required_kernel(
-            pick<T>(b.table->pressure_tangent_single, b.table->pressure_tangent_double),
-            *b.system)(args);
+        kernels::required_kernel(b.passes->pressure_tangent, *b.system)(args);
       }
       nodal_pressure_derivative_.resize(nodal_pressure_.size());
       nodal_average(element_pressure_derivative_, nodal_pressure_derivative_);
@@ -186,9 +171,7 @@ class ElementBlocks {
       args.nodal_pressure = pressure;
       if (!nodal_pressure_derivative_.empty())
         args.nodal_pressure_derivative = nodal_pressure_derivative_.data();
-      kernels::required_kernel(
-          pick<T>(b.table->tangent_single[b.shape], b.table->tangent_double[b.shape]),
-          *b.system)(args);
+      kernels::required_kernel(b.passes->tangent[b.shape], *b.system)(args);
     }
   }
 
@@ -202,11 +185,9 @@ class ElementBlocks {
     out.resize(static_cast<std::size_t>(s.num_elements * 9 * npe * (diagonal ? 1 : npe)));
     ElementPassArgs<T> args = pass_args(d, u, nullptr);
     args.nodal_pressure = pressure;
-    const MatrixLoop<T> loop =
-        diagonal ? pick<T>(d.table->diagonal_blocks_single[d.shape],
-                           d.table->diagonal_blocks_double[d.shape])
-                 : pick<T>(d.table->matrix_single[d.shape], d.table->matrix_double[d.shape]);
-    kernels::required_kernel(loop, s)(args, out.data());
+    kernels::required_kernel(
+        diagonal ? d.passes->diagonal_blocks[d.shape] : d.passes->matrix[d.shape], s)(args,
+                                                                                      out.data());
   }
 
   /// Averaged nodal pressure: kernels::pressure_coupling of every ANP element at u, [13] each,
@@ -216,8 +197,7 @@ class ElementBlocks {
     for (BlockData<T>& b : blocks_) {
       if (!b.pressure) continue;
       ElementPassArgs<T> args = pass_args(b, u, nullptr);
-      kernels::required_kernel(
-          pick<T>(b.table->pressure_coupling_single, b.table->pressure_coupling_double), *b.system)(
+      kernels::required_kernel(b.passes->pressure_coupling, *b.system)(
           args, out.data() + 13 * b.system->pressure_offset);
     }
   }

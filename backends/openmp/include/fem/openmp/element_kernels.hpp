@@ -1,10 +1,10 @@
-// The OpenMP backend's element pass: a parallel loop over a block's elements around the shared
-// per-element kernels of fem/kernels/element_kernels.hpp, with the material law inlined.
+// The OpenMP backend's element passes: parallel loops over a block's elements around the shared
+// per-element kernels of fem/kernels/, with the material law inlined.
 //
 // Material plugins are compiled against this header (fem_add_material), which instantiates the
-// loops for each kernel shape and both precisions; the backend calls them through
-// MaterialKernels. Element-node forces go to per-slot storage and are gathered per node by the
-// node pass, so results do not depend on thread count or scheduling.
+// loops for each kernel shape and both precisions into the table of fem/kernels/kernel_table.hpp;
+// the backend calls them through it. Element-node results go to per-slot storage and are
+// gathered per node by the node pass, so results do not depend on thread count or scheduling.
 #pragma once
 
 #include <omp.h>
@@ -13,6 +13,7 @@
 
 #include <fem/kernels/element_kernels.hpp>
 #include <fem/kernels/element_matrix.hpp>
+#include <fem/kernels/kernel_table.hpp>
 #include <fem/material.hpp>
 
 namespace fem::openmp {
@@ -38,132 +39,92 @@ struct BadElement {
   T value = T(0);
 };
 
+/// The function-pointer types of the passes (fem/kernels/kernel_table.hpp).
 template <class T>
-using ForceLoop = BadElement<T> (*)(const ElementPassArgs<T>&);
-template <class T>
-using EvaluateLoop = void (*)(const ElementPassArgs<T>&, const ElementResultsOut&);
-template <class T>
-using PressureLoop = void (*)(const ElementPassArgs<T>&);
-/// The tangent action K_e(u) v_e of every element (ElementPassArgs::direction), into the slots.
-template <class T>
-using TangentLoop = void (*)(const ElementPassArgs<T>&);
-/// Element stiffness blocks into `out`: [e][a][9] (diagonal blocks) or [e][a][b][9] (all).
-template <class T>
-using MatrixLoop = void (*)(const ElementPassArgs<T>&, T* out);
+struct Passes {
+  using Force = BadElement<T> (*)(const ElementPassArgs<T>&);
+  using Evaluate = void (*)(const ElementPassArgs<T>&, const ElementResultsOut&);
+  /// The tangent action into the slots (ElementPassArgs::direction set).
+  using Tangent = void (*)(const ElementPassArgs<T>&);
+  /// Element blocks into `out`: [e][a][9], [e][a][b][9], or [e][13] (pressure coupling).
+  using Matrix = void (*)(const ElementPassArgs<T>&, T* out);
+  using Pressure = void (*)(const ElementPassArgs<T>&);
+};
 
 /// What a material plugin built for the OpenMP backend provides.
 struct MaterialKernels {
   std::uint32_t struct_size;
-  ForceLoop<float> forces_single[kNumShapes];
-  ForceLoop<double> forces_double[kNumShapes];
-  EvaluateLoop<float> evaluate_single[kNumShapes];
-  EvaluateLoop<double> evaluate_double[kNumShapes];
-  /// Pass 1 of the averaged-nodal-pressure tetrahedron; null without a volumetric split (as
-  /// are that family's force and evaluate entries).
-  PressureLoop<float> pressure_single;
-  PressureLoop<double> pressure_double;
-  // The implicit solver's verbs (fem/operator.hpp): tangent action, its averaged-pressure pass 1,
-  // diagonal blocks and all blocks of the element matrices.
-  TangentLoop<float> tangent_single[kNumShapes];
-  TangentLoop<double> tangent_double[kNumShapes];
-  PressureLoop<float> pressure_tangent_single;
-  PressureLoop<double> pressure_tangent_double;
-  MatrixLoop<float> diagonal_blocks_single[kNumShapes];
-  MatrixLoop<double> diagonal_blocks_double[kNumShapes];
-  MatrixLoop<float> matrix_single[kNumShapes];
-  MatrixLoop<double> matrix_double[kNumShapes];
-  /// Averaged nodal pressure: kernels::pressure_coupling of every element ([e][13]).
-  MatrixLoop<float> pressure_coupling_single;
-  MatrixLoop<double> pressure_coupling_double;
+  kernels::MaterialPasses<Passes> passes;
 };
 
-template <class M, class T, int NPE, int NQP, Family FAMILY>
-BadElement<T> element_forces(const ElementPassArgs<T>& a) {
-  BadElement<T> bad;
+/// The loops, one per pass.
+struct Launch {
+  template <class M, class T, int NPE, int NQP, Family FAMILY>
+  static BadElement<T> forces(const ElementPassArgs<T>& a) {
+    BadElement<T> bad;
 #pragma omp parallel for schedule(static) if (a.num_elements >= kMinParallelElements)
-  for (std::int64_t e = 0; e < a.num_elements; ++e) {
-    const T j = kernels::element_forces<M, T, NPE, NQP, FAMILY>(a, e);
-    if (!(j > T(0)) || !kernels::is_finite(j)) {
+    for (std::int64_t e = 0; e < a.num_elements; ++e) {
+      const T j = kernels::element_forces<M, T, NPE, NQP, FAMILY>(a, e);
+      if (!(j > T(0)) || !kernels::is_finite(j)) {
 #pragma omp critical(fem_openmp_bad_element)
-      if (bad.element < 0 || e < bad.element) bad = {e, j};
+        if (bad.element < 0 || e < bad.element) bad = {e, j};
+      }
+    }
+    return bad;
+  }
+
+  template <class M, class T, int NPE, int NQP, Family FAMILY>
+  static void evaluate(const ElementPassArgs<T>& a, const ElementResultsOut& r) {
+#pragma omp parallel for schedule(static) if (a.num_elements >= kMinParallelElements)
+    for (std::int64_t e = 0; e < a.num_elements; ++e)
+      kernels::element_evaluate<M, T, NPE, NQP, FAMILY>(a, e, r);
+  }
+
+  template <class M, class T, int NPE, int NQP, Family FAMILY>
+  static void tangent(const ElementPassArgs<T>& a) {
+#pragma omp parallel for schedule(static) if (a.num_elements >= kMinParallelElements)
+    for (std::int64_t e = 0; e < a.num_elements; ++e)
+      kernels::element_tangent<M, T, NPE, NQP, FAMILY>(a, e);
+  }
+
+  template <class M, class T, int NPE, int NQP, Family FAMILY, bool DIAGONAL>
+  static void matrix(const ElementPassArgs<T>& a, T* out) {
+    const std::int64_t npe = a.nodes_per_element;
+    const std::int64_t size = 9 * npe * (DIAGONAL ? 1 : npe);
+#pragma omp parallel for schedule(static) if (a.num_elements >= kMinParallelElements)
+    for (std::int64_t e = 0; e < a.num_elements; ++e) {
+      T* block = out + e * size;
+      for (std::int64_t i = 0; i < size; ++i) block[i] = T(0);
+      kernels::element_matrix<M, T, NPE, NQP, FAMILY, DIAGONAL>(a, e, block);
     }
   }
-  return bad;
-}
 
-template <class M, class T, int NPE, int NQP, Family FAMILY>
-void element_evaluate(const ElementPassArgs<T>& a, const ElementResultsOut& r) {
+  template <class M, class T>
+  static void pressure(const ElementPassArgs<T>& a) {
 #pragma omp parallel for schedule(static) if (a.num_elements >= kMinParallelElements)
-  for (std::int64_t e = 0; e < a.num_elements; ++e)
-    kernels::element_evaluate<M, T, NPE, NQP, FAMILY>(a, e, r);
-}
-
-template <class M, class T>
-void element_pressure(const ElementPassArgs<T>& a) {
-#pragma omp parallel for schedule(static) if (a.num_elements >= kMinParallelElements)
-  for (std::int64_t e = 0; e < a.num_elements; ++e) kernels::element_pressure<M, T>(a, e);
-}
-
-template <class M, class T>
-void element_pressure_tangent(const ElementPassArgs<T>& a) {
-#pragma omp parallel for schedule(static) if (a.num_elements >= kMinParallelElements)
-  for (std::int64_t e = 0; e < a.num_elements; ++e) kernels::element_pressure_tangent<M, T>(a, e);
-}
-
-template <class M, class T, int NPE, int NQP, Family FAMILY>
-void element_tangent(const ElementPassArgs<T>& a) {
-#pragma omp parallel for schedule(static) if (a.num_elements >= kMinParallelElements)
-  for (std::int64_t e = 0; e < a.num_elements; ++e)
-    kernels::element_tangent<M, T, NPE, NQP, FAMILY>(a, e);
-}
-
-template <class M, class T>
-void pressure_coupling(const ElementPassArgs<T>& a, T* out) {
-#pragma omp parallel for schedule(static) if (a.num_elements >= kMinParallelElements)
-  for (std::int64_t e = 0; e < a.num_elements; ++e)
-    kernels::pressure_coupling<M, T>(a, e, out + 13 * e);
-}
-
-template <class M, class T, int NPE, int NQP, Family FAMILY, bool DIAGONAL>
-void element_matrix(const ElementPassArgs<T>& a, T* out) {
-  const std::int64_t npe = a.nodes_per_element;
-  const std::int64_t size = 9 * npe * (DIAGONAL ? 1 : npe);
-#pragma omp parallel for schedule(static) if (a.num_elements >= kMinParallelElements)
-  for (std::int64_t e = 0; e < a.num_elements; ++e) {
-    T* block = out + e * size;
-    for (std::int64_t i = 0; i < size; ++i) block[i] = T(0);
-    kernels::element_matrix<M, T, NPE, NQP, FAMILY, DIAGONAL>(a, e, block);
+    for (std::int64_t e = 0; e < a.num_elements; ++e) kernels::element_pressure<M, T>(a, e);
   }
-}
+
+  template <class M, class T>
+  static void pressure_tangent(const ElementPassArgs<T>& a) {
+#pragma omp parallel for schedule(static) if (a.num_elements >= kMinParallelElements)
+    for (std::int64_t e = 0; e < a.num_elements; ++e) kernels::element_pressure_tangent<M, T>(a, e);
+  }
+
+  template <class M, class T>
+  static void pressure_coupling(const ElementPassArgs<T>& a, T* out) {
+#pragma omp parallel for schedule(static) if (a.num_elements >= kMinParallelElements)
+    for (std::int64_t e = 0; e < a.num_elements; ++e)
+      kernels::pressure_coupling<M, T>(a, e, out + 13 * e);
+  }
+};
 
 /// The kernel table of material M: every shape, both precisions.
 template <class M>
 MaterialKernels make_material_kernels() {
   MaterialKernels k{};
   k.struct_size = sizeof(MaterialKernels);
-#define FEM_OPENMP_SHAPE(SHAPE, NPE, NQP, FAMILY)                                         \
-  if constexpr (kernels::family_supported<M>(FAMILY)) {                                   \
-    k.forces_single[SHAPE] = &element_forces<M, float, NPE, NQP, FAMILY>;                 \
-    k.forces_double[SHAPE] = &element_forces<M, double, NPE, NQP, FAMILY>;                \
-    k.evaluate_single[SHAPE] = &element_evaluate<M, float, NPE, NQP, FAMILY>;             \
-    k.evaluate_double[SHAPE] = &element_evaluate<M, double, NPE, NQP, FAMILY>;            \
-    k.tangent_single[SHAPE] = &element_tangent<M, float, NPE, NQP, FAMILY>;               \
-    k.tangent_double[SHAPE] = &element_tangent<M, double, NPE, NQP, FAMILY>;              \
-    k.diagonal_blocks_single[SHAPE] = &element_matrix<M, float, NPE, NQP, FAMILY, true>;  \
-    k.diagonal_blocks_double[SHAPE] = &element_matrix<M, double, NPE, NQP, FAMILY, true>; \
-    k.matrix_single[SHAPE] = &element_matrix<M, float, NPE, NQP, FAMILY, false>;          \
-    k.matrix_double[SHAPE] = &element_matrix<M, double, NPE, NQP, FAMILY, false>;         \
-  }
-  FEM_FOR_EACH_KERNEL_SHAPE(FEM_OPENMP_SHAPE)
-#undef FEM_OPENMP_SHAPE
-  if constexpr (has_volumetric_split<M>) {
-    k.pressure_single = &element_pressure<M, float>;
-    k.pressure_double = &element_pressure<M, double>;
-    k.pressure_tangent_single = &element_pressure_tangent<M, float>;
-    k.pressure_tangent_double = &element_pressure_tangent<M, double>;
-    k.pressure_coupling_single = &pressure_coupling<M, float>;
-    k.pressure_coupling_double = &pressure_coupling<M, double>;
-  }
+  kernels::fill_passes<Launch, M>(k.passes);
   return k;
 }
 
