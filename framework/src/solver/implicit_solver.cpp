@@ -266,7 +266,7 @@ class ImplicitSolver::Run final : public IncrementEquations {
       matrix_ = la_.matrix(a);
       matrix_operator_ = std::make_unique<MatrixOperator>(la_, *matrix_);
     }
-    preconditioner_->setup(op_);
+    preconditioner_->setup(op_, u);
     preconditioner_setup_s_ += seconds_since(t0);
   }
 

@@ -17,7 +17,7 @@ namespace {
 class Identity final : public Preconditioner {
  public:
   explicit Identity(LinearAlgebra& la) : la_(la) {}
-  void setup(NonlinearOperator&) override {}
+  void setup(NonlinearOperator&, const Vector&) override {}
   void apply(const Vector& r, Vector& z) override { la_.copy(r, z); }
   [[nodiscard]] std::string name() const override { return "none"; }
 
@@ -29,7 +29,7 @@ class Identity final : public Preconditioner {
 class Jacobi final : public Preconditioner {
  public:
   explicit Jacobi(LinearAlgebra& la) : la_(la) {}
-  void setup(NonlinearOperator& op) override {
+  void setup(NonlinearOperator& op, const Vector&) override {
     if (!diagonal_ || diagonal_->size() != op.size()) diagonal_ = la_.vector(op.size());
     op.diagonal(*diagonal_);
     std::vector<double> d;
@@ -51,7 +51,7 @@ class Jacobi final : public Preconditioner {
 class BlockJacobi final : public Preconditioner {
  public:
   explicit BlockJacobi(LinearAlgebra& la) : la_(la) {}
-  void setup(NonlinearOperator& op) override {
+  void setup(NonlinearOperator& op, const Vector&) override {
     if (!blocks_ || blocks_->size() != 3 * op.size()) blocks_ = la_.vector(3 * op.size());
     op.block_diagonal(*blocks_);
     std::vector<double> b;
@@ -88,7 +88,7 @@ class BlockJacobi final : public Preconditioner {
 class Direct final : public Preconditioner {
  public:
   explicit Direct(LinearAlgebra& la) : la_(la) {}
-  void setup(NonlinearOperator& op) override {
+  void setup(NonlinearOperator& op, const Vector&) override {
     CsrMatrix a;
     op.assemble(a);
     Eigen::SparseMatrix<double, Eigen::RowMajor> m(a.rows, a.cols);

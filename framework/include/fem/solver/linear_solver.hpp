@@ -44,8 +44,8 @@ class MatrixOperator final : public LinearOperator {
 class Preconditioner {
  public:
   virtual ~Preconditioner() = default;
-  /// Rebuilds from the operator's current linearization and shift.
-  virtual void setup(NonlinearOperator& op) = 0;
+  /// Rebuilds from the operator's current linearization, at displacement u, and shift.
+  virtual void setup(NonlinearOperator& op, const Vector& u) = 0;
   virtual void apply(const Vector& r, Vector& z) = 0;
   /// What `fem check` and the summary call it, e.g. "jacobi".
   [[nodiscard]] virtual std::string name() const = 0;
