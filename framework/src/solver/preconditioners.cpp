@@ -96,7 +96,8 @@ class Direct final : public Preconditioner {
     entries.reserve(a.values.size());
     for (std::int64_t r = 0; r < a.rows; ++r)
       for (std::int64_t j = a.offsets[r]; j < a.offsets[r + 1]; ++j)
-        if (a.values[j] != 0.0) entries.emplace_back(r, a.columns[j], a.values[j]);
+        // Zeros too: the pattern, analysed once, must not change between linearizations.
+        entries.emplace_back(r, a.columns[j], a.values[j]);
     m.setFromTriplets(entries.begin(), entries.end());
     const Eigen::SparseMatrix<double> column_major = m;
     if (!pattern_known_) {
