@@ -93,10 +93,12 @@ class Increments {
     cutback_ = i.cutback;
     easy_ = i.easy_iterations;
   }
-  /// The next increment from time t (the last one ends exactly at end_time).
+  /// The next increment from time t. The last one ends exactly at end_time, and takes in a
+  /// remainder of up to 1 % of an increment rather than leave a sliver for later (a tiny
+  /// dynamic step has a huge mass term and a residual at its round-off floor).
   [[nodiscard]] double next(double t) const {
     const double left = end_ - t;
-    return left <= size_ * (1.0 + 1e-9) ? left : size_;
+    return left <= size_ * 1.01 ? left : size_;
   }
   void succeeded(int newton_iterations) {
     if (newton_iterations <= easy_) size_ = std::min(size_ * growth_, maximum_);
@@ -695,6 +697,7 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
     write_output(increment, t, increment % frame_every_ == 0 || last);
     if (options_.progress)
       options_.progress(increment, t, result.iterations, result.linear_iterations);
+    if (options_.increment_done) options_.increment_done(increment, t, u_now);
   }
   report_.solve_s = seconds_since(solve_start) - report_.output_s;
   if (report_.increments == 0) report_.smallest_increment = 0.0;

@@ -26,6 +26,8 @@ struct ImplicitRunOptions {
   std::function<void(std::int64_t, double, int, int)> progress;
   /// After every Newton iteration: (increment, time, the iteration).
   std::function<void(std::int64_t, double, const NewtonIterationRecord&)> iteration;
+  /// After every accepted increment: (increment, time, the displacement, 3 per node).
+  std::function<void(std::int64_t, double, const std::vector<double>&)> increment_done;
 };
 
 struct ImplicitRunReport {

@@ -56,6 +56,9 @@ struct NewtonResult {
   double residual = 0.0;
   double relative_residual = 0.0;
   ElementCheck failure;  ///< ElementFailure: the element
+  /// Converged because the corrections fell below the precision's resolution while the residual
+  /// stayed above its tolerance (its round-off floor).
+  bool at_round_off = false;
   std::vector<NewtonIterationRecord> history;
   [[nodiscard]] bool converged() const { return status == Status::Converged; }
 };

@@ -1,0 +1,139 @@
+// Implicit dynamics: the trapezoidal rule (Newmark beta 1/4, gamma 1/2) conserves the energy of
+// undamped linear free vibration and gets the period of a known mode; HHT-alpha and backward
+// Euler dissipate; steps far beyond the explicit stability limit stay stable.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+#include <sstream>
+#include <string>
+
+#include "support/backend.hpp"
+#include "support/implicit_runner.hpp"
+
+namespace fem::test {
+namespace {
+
+constexpr double kLength = 1.0, kE = 1.0e6, kRho = 1000.0, kV0 = 0.01;
+constexpr int kAlong = 20;
+
+/// A bar along x, fixed at x = 0, free elsewhere, nu = 0 so that it vibrates as a 1D rod
+/// (c = sqrt(E / rho)). The initial velocity is the first mode's shape v0 sin(pi x / 2L), layer
+/// by layer, so that mostly mode 1 vibrates. `solver`: the solver mapping.
+std::string bar(const std::string& solver) {
+  std::ostringstream y;
+  y << "mesh: {generator: box, cells: hex8, size: [" << kLength << ", 0.05, 0.05], divisions: ["
+    << kAlong << ", 1, 1]}\n"
+    << "materials: {rod: {type: linear_elastic, density: " << kRho << ", youngs_modulus: " << kE
+    << ", poisson_ratio: 0}}\n"
+    << "blocks: [{element: hex8, material: rod}]\n"
+    << "node_sets:\n";
+  for (int i = 0; i <= kAlong; ++i)
+    y << "  layer" << i << ": {plane: {point: [" << kLength * i / kAlong
+      << ", 0, 0], normal: [1, 0, 0]}}\n";
+  y << "boundary_conditions: [{set: layer0, fixed: [x, y, z]}]\n"
+    << "initial_conditions:\n";
+  for (int i = 1; i <= kAlong; ++i) {
+    const double x = kLength * i / kAlong;
+    y << "  - {set: layer" << i << ", velocity: ["
+      << kV0 * std::sin(std::numbers::pi * x / (2 * kLength)) << ", 0, 0]}\n";
+  }
+  y << "solver: " << solver << "\n";
+  return y.str();
+}
+
+double first_period() {
+  return 4.0 * kLength / std::sqrt(kE / kRho);
+}
+
+struct BarRun {
+  ImplicitRunReport report;
+  std::vector<double> tip_times, tip_u;
+};
+
+/// Runs the bar, recording the tip's displacement after every step.
+BarRun run_bar(const std::string& solver) {
+  ImplicitRun run = prepare_implicit(bar(solver), on_backend({{"precision", "double"}}));
+  BarRun r;
+  const auto& tip = run.model.mesh.node_sets.at("layer" + std::to_string(kAlong));
+  ImplicitRunOptions options;
+  options.write_files = false;
+  options.increment_done = [&](std::int64_t, double t, const std::vector<double>& u) {
+    double x = 0.0;
+    for (const std::int32_t n : tip) x += u[3 * static_cast<std::size_t>(n)];
+    r.tip_times.push_back(t);
+    r.tip_u.push_back(x / static_cast<double>(tip.size()));
+  };
+  r.report = run.solver->run(options);
+  return r;
+}
+
+std::string newmark(double dt, int steps, const std::string& extra = "") {
+  std::ostringstream s;
+  s << "{type: implicit_dynamic, end_time: " << dt * steps << ", time_step: " << dt << extra
+    << ", newton: {residual_tolerance: 1e-10}, linear: {solver: direct}}";
+  return s.str() + "\noutput: {every_steps: 1}";
+}
+
+double total_energy(const ImplicitRunReport::Energy& e) {
+  return e.kinetic + e.strain + e.hourglass;
+}
+
+TEST(Dynamic, TrapezoidalRuleConservesTheEnergyOfFreeVibration) {
+  const double dt = first_period() / 40.0;
+  const BarRun r = run_bar(newmark(dt, 100));
+  ASSERT_EQ(r.report.increments, 100);
+  ASSERT_EQ(r.report.energies.size(), 101u);
+  const double e0 = total_energy(r.report.energies.front());
+  EXPECT_GT(e0, 0.0);
+  // Energy moves between kinetic and strain...
+  double min_kinetic = e0;
+  for (const auto& e : r.report.energies) min_kinetic = std::min(min_kinetic, e.kinetic);
+  EXPECT_LT(min_kinetic, 0.2 * e0);
+  // ...and its sum is conserved.
+  for (const auto& e : r.report.energies)
+    EXPECT_NEAR(total_energy(e), e0, 1e-6 * e0) << "t = " << e.time;
+}
+
+/// The period from the upward zero crossings of the tip displacement (linear interpolation).
+double measured_period(const BarRun& r) {
+  std::vector<double> crossings;
+  for (std::size_t k = 1; k < r.tip_u.size(); ++k)
+    if (r.tip_u[k - 1] < 0.0 && r.tip_u[k] >= 0.0) {
+      const double s = r.tip_u[k - 1] / (r.tip_u[k - 1] - r.tip_u[k]);
+      crossings.push_back(r.tip_times[k - 1] + s * (r.tip_times[k] - r.tip_times[k - 1]));
+    }
+  if (crossings.size() < 2) return 0.0;
+  return (crossings.back() - crossings.front()) / static_cast<double>(crossings.size() - 1);
+}
+
+TEST(Dynamic, PeriodOfTheFirstModeWithinOnePercent) {
+  // 100 steps per period over 3.2 periods: the tip crosses zero upwards three times.
+  const double T = first_period();
+  const BarRun r = run_bar(newmark(T / 100.0, 320));
+  const double measured = measured_period(r);
+  EXPECT_NEAR(measured, T, 0.01 * T) << "measured " << measured << " s, 4L/c = " << T << " s";
+}
+
+TEST(Dynamic, StableFarBeyondTheExplicitStepAndDissipativeSchemesDissipate) {
+  // 50 critical steps per step: the trapezoidal rule keeps the energy, HHT-alpha and backward
+  // Euler lose some (they damp the high modes), none grows.
+  ImplicitRun probe = prepare_implicit(bar(newmark(1e-4, 1)), on_backend());
+  const double dt = 50.0 * probe.solver->setup().critical_time_step;
+  const int steps = static_cast<int>(std::ceil(2.0 * first_period() / dt));
+  const BarRun trapezoidal = run_bar(newmark(dt, steps));
+  const BarRun hht = run_bar(newmark(dt, steps, ", integrator: hht, alpha: -0.1"));
+  const BarRun euler = run_bar(newmark(dt, steps, ", integrator: backward_euler"));
+  const double e0 = total_energy(trapezoidal.report.energies.front());
+  EXPECT_NEAR(total_energy(trapezoidal.report.energies.back()), e0, 1e-6 * e0);
+  const double e_hht = total_energy(hht.report.energies.back());
+  const double e_euler = total_energy(euler.report.energies.back());
+  EXPECT_LT(e_hht, e0);
+  EXPECT_LT(e_euler, e_hht) << "backward Euler dissipates more than HHT-alpha -0.1";
+  EXPECT_GT(e_euler, 0.0);
+  // A linear problem: one Newton iteration per step (the second only confirms).
+  EXPECT_LE(static_cast<double>(trapezoidal.report.newton_iterations) / steps, 2.0);
+}
+
+}  // namespace
+}  // namespace fem::test

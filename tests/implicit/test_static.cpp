@@ -1,0 +1,207 @@
+// Static analysis: the same equilibrium as dynamic relaxation, a cantilever that converges to
+// the beam solution, Newton's quadratic convergence, automatic increments with cutbacks, and
+// clear errors for a singular or non-convergent solve.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "support/backend.hpp"
+#include "support/case_runner.hpp"
+#include "support/implicit_runner.hpp"
+
+namespace fem::test {
+namespace {
+
+/// The seed-000 cube (E = 3000 Pa, nu = 0.49) clamped at the bottom, the top held sideways and
+/// pressed down 20 %: barrelling. `solver` is the solver mapping.
+std::string clamped_cube(const std::string& element, const std::string& cells, int divisions,
+                         const std::string& solver) {
+  const std::string d = std::to_string(divisions);
+  return R"(
+mesh: {generator: box, cells: )" +
+         cells + ", size: [0.05, 0.05, 0.05], divisions: [" + d + ", " + d + ", " + d + R"(]}
+materials: {brain: {type: neo_hookean, density: 1000, youngs_modulus: 3000, poisson_ratio: 0.49}}
+blocks: [{element: )" +
+         element + R"(, material: brain}]
+node_sets:
+  bottom: {plane: {point: [0, 0, 0], normal: [0, 0, 1]}}
+  top: {plane: {point: [0, 0, 0.05], normal: [0, 0, 1]}}
+amplitudes: {loading: {type: linear, start: 0, end: 1}}
+boundary_conditions:
+  - {set: bottom, fixed: [x, y, z]}
+  - {set: top, fixed: [x, y]}
+  - {set: top, displacement: {z: -0.01}, amplitude: loading}
+solver: )" +
+         solver + "\n";
+}
+
+double max_abs_difference(const std::vector<double>& a, const std::vector<double>& b) {
+  double d = 0.0;
+  for (std::size_t i = 0; i < a.size(); ++i) d = std::max(d, std::abs(a[i] - b[i]));
+  return d;
+}
+
+TEST(Static, EqualsDynamicRelaxationWithinItsTolerance) {
+  for (const auto& [element, cells] : {std::pair<std::string, std::string>{"hex8r", "hex8"},
+                                       std::pair<std::string, std::string>{"tet4_anp", "tet4"}}) {
+    ImplicitRun implicit = prepare_implicit(
+        clamped_cube(element, cells, 4, "{type: static, end_time: 1, increments: 4}"),
+        on_backend({{"precision", "double"}}));
+    const ImplicitRunReport r = run_implicit(implicit);
+    ASSERT_EQ(r.increments, 4);
+    // Dynamic relaxation to 1e-10 m (its own error estimate) on the same model.
+    const double tolerance = 1e-10;
+    PreparedRun relaxed =
+        prepare(clamped_cube(element, cells, 4,
+                             "{type: dynamic_relaxation, end_time: 1, tolerance: 1e-10, "
+                             "force_tolerance: 1e-9, safety_factor: 0.6, max_iterations: 200000}"),
+                on_backend({{"precision", "double"}}));
+    const ExplicitRunReport d = run_in_memory(relaxed);
+    ASSERT_TRUE(d.relaxation.converged);
+    const std::vector<double> u_dr = displacement(relaxed);
+    const std::vector<double>& u = implicit.solver->displacement();
+    // The sides bulge by about a millimetre; both solutions agree to the DR tolerance.
+    double bulge = 0.0;
+    for (std::size_t i = 0; i < u.size(); i += 3) bulge = std::max(bulge, std::abs(u[i]));
+    EXPECT_GT(bulge, 5e-4) << element;
+    EXPECT_LT(max_abs_difference(u, u_dr), 20 * tolerance) << element;
+  }
+}
+
+/// Tip deflection of a cantilever (L = 10, square section h = 1, E = 1000, nu = 0.3, small strain)
+/// under an end load, meshed n x n/10... along the length.
+double cantilever_tip(const std::string& element, const std::string& cells, int along, int across,
+                      double load) {
+  const std::string yaml = R"(
+mesh: {generator: box, cells: )" +
+                           cells + ", size: [10, 1, 1], divisions: [" + std::to_string(along) +
+                           ", " + std::to_string(across) + ", " + std::to_string(across) + R"(]}
+materials: {steel: {type: linear_elastic, youngs_modulus: 1000, poisson_ratio: 0.3}}
+blocks: [{element: )" + element +
+                           R"(, material: steel}]
+node_sets:
+  root: {plane: {point: [0, 0, 0], normal: [1, 0, 0]}}
+  tip: {plane: {point: [10, 0, 0], normal: [1, 0, 0]}}
+boundary_conditions: [{set: root, fixed: [x, y, z]}]
+loads: [{set: tip, force: [0, 0, )" +
+                           std::to_string(load) +
+                           R"(]}]
+solver: {type: static, end_time: 1, increments: 1, linear: {solver: direct}}
+)";
+  ImplicitRun run = prepare_implicit(yaml, on_backend({{"precision", "double"}}));
+  run_implicit(run);
+  const std::vector<double>& u = run.solver->displacement();
+  const auto& tip = run.model.mesh.node_sets.at("tip");
+  double w = 0.0;
+  for (const std::int32_t n : tip) w += u[3 * static_cast<std::size_t>(n) + 2];
+  return w / static_cast<double>(tip.size());
+}
+
+TEST(Static, CantileverConvergesToTheBeamSolution) {
+  // Timoshenko: P L^3 / (3 E I) + P L / (kappa G A), kappa = 5/6; the load per tip node times
+  // the number of tip nodes is the total load.
+  const double E = 1000.0, nu = 0.3, L = 10.0, I = 1.0 / 12.0, A = 1.0, G = E / (2 * (1 + nu));
+  std::vector<double> errors;
+  for (const int across : {1, 2, 4}) {
+    const int tip_nodes = (across + 1) * (across + 1);
+    const double P = 1e-3;  // total load: small strain, linear
+    const double exact = P * L * L * L / (3 * E * I) + P * L / (5.0 / 6.0 * G * A);
+    const double w = cantilever_tip("hex8", "hex8", 10 * across, across, P / tip_nodes);
+    errors.push_back(std::abs(w - exact) / exact);
+  }
+  // Fully integrated trilinear hexahedra lock in bending on coarse meshes and converge as they
+  // are refined.
+  EXPECT_LT(errors[1], errors[0]);
+  EXPECT_LT(errors[2], errors[1]);
+  EXPECT_LT(errors[2], 0.05) << "finest relative error " << errors[2];
+}
+
+TEST(Static, NewtonConvergesQuadraticallyNearTheSolution) {
+  // Exact linear solves (the direct solver), one increment of 10 % compression.
+  ImplicitRun run = prepare_implicit(
+      clamped_cube("hex8", "hex8", 4, R"({type: static, end_time: 1, increments: 1,
+          newton: {residual_tolerance: 1e-13, energy_tolerance: 0, line_search: false},
+          linear: {solver: direct}})"),
+      on_backend({{"precision", "double"}, {"boundary_conditions.2.displacement.z", "-0.005"}}));
+  std::vector<double> residuals;
+  ImplicitRunOptions options;
+  options.write_files = false;
+  options.iteration = [&](std::int64_t, double, const NewtonIterationRecord& r) {
+    residuals.push_back(r.relative_residual);
+  };
+  run.solver->run(options);
+  ASSERT_GE(residuals.size(), 3u);
+  // The order p of e_{k+1} ~ e_k^p over the iterations above round-off.
+  int checked = 0;
+  for (std::size_t k = 1; k + 1 < residuals.size(); ++k) {
+    if (residuals[k + 1] < 1e-13 || residuals[k] > 1e-1) continue;
+    const double p =
+        std::log(residuals[k + 1] / residuals[k]) / std::log(residuals[k] / residuals[k - 1]);
+    EXPECT_GT(p, 1.8) << "iteration " << k + 1 << ": " << residuals[k - 1] << " -> " << residuals[k]
+                      << " -> " << residuals[k + 1];
+    ++checked;
+  }
+  EXPECT_GE(checked, 1);
+}
+
+TEST(Static, AutomaticIncrementsCutBackAndGrow) {
+  // 40 % compression asked in one increment with few Newton iterations allowed: the controller
+  // must cut back, then grow again.
+  ImplicitRun run = prepare_implicit(
+      clamped_cube("hex8r", "hex8", 3, R"({type: static, end_time: 1,
+          increments: {initial: 1, minimum: 0.001, growth: 2},
+          newton: {max_iterations: 6}})"),
+      on_backend({{"precision", "double"}, {"boundary_conditions.2.displacement.z", "-0.02"}}));
+  const ImplicitRunReport r = run_implicit(run);
+  EXPECT_GE(r.cutbacks, 1);
+  EXPECT_NEAR(r.time_reached, 1.0, 1e-12);
+  EXPECT_LT(r.smallest_increment, 1.0);
+  EXPECT_GT(r.largest_increment, r.smallest_increment);
+  const std::vector<double>& u = run.solver->displacement();
+  double top = 0.0;
+  for (std::size_t i = 2; i < u.size(); i += 3) top = std::min(top, u[i]);
+  EXPECT_NEAR(top, -0.02, 1e-12);
+}
+
+TEST(Static, UnsupportedBodyIsRefusedNamingTheFreeMotions) {
+  // Only the bottom held along z: x, y translations and the rotation about z are free.
+  const std::string yaml = R"(
+mesh: {generator: box, cells: hex8, size: [1, 1, 1], divisions: [2, 2, 2]}
+materials: {m: {type: neo_hookean, youngs_modulus: 1000, poisson_ratio: 0.3}}
+blocks: [{element: hex8r, material: m}]
+node_sets: {bottom: {plane: {point: [0, 0, 0], normal: [0, 0, 1]}}}
+boundary_conditions: [{set: bottom, fixed: [z]}]
+solver: {type: static}
+)";
+  try {
+    prepare_implicit(yaml, on_backend());
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("do not prevent 3 rigid-body motion(s)"), std::string::npos) << m;
+    EXPECT_NE(m.find("translation along x"), std::string::npos) << m;
+    EXPECT_NE(m.find("rotation about z"), std::string::npos) << m;
+    EXPECT_NE(m.find("<test>:7:"), std::string::npos) << m;  // at the solver key
+  }
+}
+
+TEST(Static, NonConvergentIncrementFailsWithTheReasonAfterCutbacks) {
+  ImplicitRun run = prepare_implicit(clamped_cube("hex8r", "hex8", 3, R"({type: static, end_time: 1,
+          increments: {initial: 1, minimum: 0.5},
+          newton: {max_iterations: 1, residual_tolerance: 1e-12}})"),
+                                     on_backend({{"precision", "double"}}));
+  try {
+    run_implicit(run);
+    FAIL() << "expected a SolveError";
+  } catch (const SolveError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("Newton did not converge in 1 iterations"), std::string::npos) << m;
+    EXPECT_NE(m.find("cannot be cut below"), std::string::npos) << m;
+    EXPECT_NE(m.find("hint:"), std::string::npos) << m;
+  }
+}
+
+}  // namespace
+}  // namespace fem::test
