@@ -44,7 +44,26 @@ solver: {type: dynamic_relaxation}
 TEST(ContactInput, UnknownSurfaceType) {
   expect_error(
       "contact: [{type: cylinder}]\nsolver: {end_time: 1}\n",
-      "case.yaml:4:18: error: 'type' must be one of plane, sphere, stl, mesh, got 'cylinder'");
+      "case.yaml:4:18: error: 'type' must be one of plane, sphere, stl, mesh, deformable, got "
+      "'cylinder'");
+}
+
+TEST(ContactInput, ImplicitOnlyContactIsRefusedByTheExplicitSolvers) {
+  expect_error(
+      "node_sets: {a: {plane: {point: [0, 0, 0], normal: [0, 0, 1]}}}\n"
+      "contact: [{type: deformable, set: a, surface: a}]\n"
+      "solver: {end_time: 1}\n",
+      "case.yaml:5:11: error: contact between deformable bodies needs solver type static or "
+      "implicit_dynamic, not explicit");
+  expect_error(
+      "contact: [{type: plane, point: [0, 0, 0], normal: [0, 0, 1], penalty: 1e6}]\n"
+      "solver: {type: dynamic_relaxation}\n",
+      "case.yaml:4:62: error: 'method' and 'penalty' apply to the implicit solvers: solver type "
+      "dynamic_relaxation projects penetrating nodes back onto the surface");
+  expect_error(
+      "contact: [{type: plane, point: [0, 0, 0], normal: [0, 0, 1], penetration_tolerance: 1}]\n"
+      "solver: {type: static}\n",
+      "'penetration_tolerance' applies to method augmented_lagrangian");
 }
 
 TEST(ContactInput, KeysOfAnotherSurfaceType) {

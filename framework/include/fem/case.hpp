@@ -202,10 +202,13 @@ struct SolverSpec {
 };
 
 /// A rigid contact surface and the mesh nodes that must not penetrate it.
+/// A contact surface: rigid (plane, sphere, STL, a mesh file's surface group) and the mesh nodes
+/// that must not penetrate it, or (implicit solvers) a deformable pair: the nodes of `set`
+/// against the boundary faces of the mesh whose nodes all belong to `surface`.
 struct ContactSpec {
   SourceLocation where;
   std::string name;
-  std::string type;                         ///< "plane" | "sphere" | "stl" | "mesh"
+  std::string type;                         ///< "plane" | "sphere" | "stl" | "mesh" | "deformable"
   std::array<double, 3> point = {0, 0, 0};  ///< plane point / sphere centre
   std::array<double, 3> normal = {0, 0, 1};
   double radius = 0.0;
@@ -217,6 +220,15 @@ struct ContactSpec {
   std::string set;     ///< contact nodes; empty: every boundary node of the mesh
   std::array<double, 3> translation = {0, 0, 0};  ///< rigid motion of the surface, m
   std::string amplitude = "constant";
+  std::string surface;  ///< deformable: node set whose boundary faces are the target surface
+  // Implicit solvers (the explicit ones project penetrating nodes back onto the surface):
+  /// "penalty" or "augmented_lagrangian"
+  std::string method = "penalty";
+  double penalty = 0.0;  ///< Pa/m (force per area per penetration); 0: automatic
+  /// augmented_lagrangian: the largest penetration accepted, m; 0: automatic
+  double penetration_tolerance = 0.0;
+  int max_augmentations = 20;
+  SourceLocation method_where;  ///< where method/penalty were given (explicit solvers refuse them)
 };
 
 struct HistorySpec {

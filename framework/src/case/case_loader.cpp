@@ -97,6 +97,22 @@ CaseSpec read_case(const Value& root, const std::string& file) {
                      "initial_conditions do not apply to solver type dynamic_relaxation",
                      "dynamic relaxation starts from rest and looks for the static equilibrium; "
                      "remove initial_conditions");
+  if (!is_implicit(spec.solver.type))
+    for (const ContactSpec& c : spec.contacts) {
+      const std::string type = to_string(spec.solver.type);
+      if (c.type == "deformable")
+        throw InputError(c.where,
+                         "contact between deformable bodies needs solver type static or "
+                         "implicit_dynamic, not " +
+                             type,
+                         "the explicit solvers support rigid contact surfaces (plane, sphere, "
+                         "stl, mesh)");
+      if (c.method_where.line > 0)
+        throw InputError(c.method_where,
+                         "'method' and 'penalty' apply to the implicit solvers: solver type " +
+                             type + " projects penetrating nodes back onto the surface",
+                         "leave them out, or use solver type static or implicit_dynamic");
+    }
   close_open_amplitudes(spec);
   read_output(top.get("output"), spec);
   return spec;

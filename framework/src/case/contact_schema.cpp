@@ -1,4 +1,5 @@
-// contact: rigid surfaces (plane, sphere, triangulated STL) the mesh nodes must not penetrate.
+// contact: rigid surfaces (plane, sphere, triangulated STL) the mesh nodes must not penetrate,
+// and for the implicit solvers deformable node-to-surface pairs and the penalty settings.
 #include <filesystem>
 #include <map>
 
@@ -10,21 +11,23 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::vector<std::string> kTypes = {"plane", "sphere", "stl", "mesh"};
+const std::vector<std::string> kTypes = {"plane", "sphere", "stl", "mesh", "deformable"};
 const std::map<std::string, std::vector<std::string>> kTypeKeys = {
-    {"plane", {"point", "normal"}},
-    {"sphere", {"center", "radius", "side"}},
-    {"stl", {"file", "scale", "side"}},
-    {"mesh", {"file", "group", "scale", "side"}}};
+    {"plane", {"point", "normal", "displacement", "amplitude"}},
+    {"sphere", {"center", "radius", "side", "displacement", "amplitude"}},
+    {"stl", {"file", "scale", "side", "displacement", "amplitude"}},
+    {"mesh", {"file", "group", "scale", "side", "displacement", "amplitude"}},
+    {"deformable", {"surface"}}};
 
 ContactSpec read_contact(const Value& item, std::size_t index, CaseSpec& spec) {
   const Mapping m(item, {"name", "type", "point", "normal", "center", "radius", "side", "file",
-                         "group", "scale", "set", "displacement", "amplitude"});
+                         "group", "scale", "set", "displacement", "amplitude", "surface", "method",
+                         "penalty", "penetration_tolerance", "max_augmentations"});
   ContactSpec c;
   c.where = item.where();
   c.name = "contact" + std::to_string(index);
   if (auto n = m.get("name")) c.name = non_empty_string(*n);
-  c.type = as_choice(m.required("type", "plane, sphere, stl or mesh"), kTypes);
+  c.type = as_choice(m.required("type", "plane, sphere, stl, mesh or deformable"), kTypes);
   // Keys of another surface type are errors that say which type they belong to.
   for (const auto& [type, keys] : kTypeKeys) {
     if (type == c.type) continue;
@@ -47,6 +50,14 @@ ContactSpec read_contact(const Value& item, std::size_t index, CaseSpec& spec) {
   } else if (c.type == "sphere") {
     c.point = as_vector3(m.required("center", "the centre of the sphere, [x, y, z] in m"));
     c.radius = positive(m.required("radius", "the radius of the sphere in m"));
+  } else if (c.type == "deformable") {
+    c.set = read_set_ref(m.required("set", "the nodes that must not penetrate the surface"), spec,
+                         "'" + item.path() + "'");
+    c.surface =
+        read_set_ref(m.required("surface",
+                                "a node set: the mesh's boundary faces whose nodes all belong to "
+                                "it are the surface"),
+                     spec, "'" + item.path() + "'");
   } else {
     const bool stl = c.type == "stl";
     const Value file = m.required("file", stl ? "the path of an ASCII or binary .stl file"
@@ -70,7 +81,27 @@ ContactSpec read_contact(const Value& item, std::size_t index, CaseSpec& spec) {
                      "element set of S3/CPS4 faces, or 'surface' in a VTK file"));
   }
   if (auto s = m.get("side")) c.side = as_choice(*s, {"outside", "inside"}) == "outside" ? 1 : -1;
-  if (auto s = m.get("set")) c.set = read_set_ref(*s, spec, "'" + item.path() + "'");
+  if (auto s = m.get("set"); s && c.type != "deformable")
+    c.set = read_set_ref(*s, spec, "'" + item.path() + "'");
+  if (auto x = m.get("method")) {
+    c.method = as_choice(*x, {"penalty", "augmented_lagrangian"});
+    c.method_where = x->key_where();
+  }
+  if (auto x = m.get("penalty")) {
+    c.penalty = positive(*x);
+    if (c.method_where.line == 0) c.method_where = x->key_where();
+  }
+  if (auto x = m.get("penetration_tolerance")) {
+    c.penetration_tolerance = positive(*x);
+    if (c.method != "augmented_lagrangian")
+      x->fail_at_key("'penetration_tolerance' applies to method augmented_lagrangian",
+                     "set 'method: augmented_lagrangian', or leave it out");
+  }
+  if (auto x = m.get("max_augmentations")) {
+    c.max_augmentations = as_int(*x, 1);
+    if (c.method != "augmented_lagrangian")
+      x->fail_at_key("'max_augmentations' applies to method augmented_lagrangian");
+  }
   if (auto d = m.get("displacement")) c.translation = as_vector3(*d);
   if (auto a = m.get("amplitude"))
     c.amplitude = read_amplitude_ref(*a, spec, "'" + item.path() + "'");

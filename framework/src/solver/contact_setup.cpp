@@ -10,36 +10,47 @@
 
 namespace fem {
 
-std::vector<std::int32_t> boundary_nodes(const Model& model) {
-  // A face on the boundary belongs to one element only: sort every face's nodes, then keep the
-  // faces that occur once.
-  std::vector<std::array<std::int32_t, 4>> faces;
+std::vector<BoundaryFace> boundary_faces(const Model& model) {
+  // A face on the boundary belongs to one element only: sort every face's corner nodes into a
+  // key, then keep the faces whose key occurs once.
+  constexpr std::int32_t none = std::numeric_limits<std::int32_t>::max();
+  struct Keyed {
+    std::array<std::int32_t, 4> key;
+    BoundaryFace face;
+  };
+  std::vector<Keyed> faces;
   for (const ModelBlock& b : model.blocks) {
     const ElementData& el = *b.element;
     for (std::int64_t e = 0; e < b.num_elements(); ++e) {
       const std::int32_t* conn = b.connectivity.data() + e * el.num_nodes;
       for (int f = 0; f < el.num_faces; ++f) {
         // Corner nodes identify a face (the first up to 4: mid-side nodes follow them).
-        constexpr std::int32_t none = std::numeric_limits<std::int32_t>::max();
-        std::array<std::int32_t, 4> key = {none, none, none, none};
+        Keyed k{{none, none, none, none}, {{none, none, none, none}, 0}};
         const int size = el.face_offsets[f + 1] - el.face_offsets[f];
-        const int corners = size <= 4 ? size : (size == 6 ? 3 : 4);
-        for (int i = 0; i < corners; ++i) key[i] = conn[el.face_nodes[el.face_offsets[f] + i]];
-        std::sort(key.begin(), key.end());
-        faces.push_back(key);
+        k.face.corners = size <= 4 ? size : (size == 6 ? 3 : 4);
+        for (int i = 0; i < k.face.corners; ++i)
+          k.key[i] = k.face.nodes[i] = conn[el.face_nodes[el.face_offsets[f] + i]];
+        std::sort(k.key.begin(), k.key.end());
+        faces.push_back(k);
       }
     }
   }
-  std::sort(faces.begin(), faces.end());
-  std::vector<std::int32_t> nodes;
+  std::sort(faces.begin(), faces.end(),
+            [](const Keyed& a, const Keyed& b) { return a.key < b.key; });
+  std::vector<BoundaryFace> boundary;
   for (std::size_t i = 0; i < faces.size();) {
     std::size_t j = i + 1;
-    while (j < faces.size() && faces[j] == faces[i]) ++j;
-    if (j - i == 1)
-      for (const std::int32_t n : faces[i])
-        if (n != std::numeric_limits<std::int32_t>::max()) nodes.push_back(n);
+    while (j < faces.size() && faces[j].key == faces[i].key) ++j;
+    if (j - i == 1) boundary.push_back(faces[i].face);
     i = j;
   }
+  return boundary;
+}
+
+std::vector<std::int32_t> boundary_nodes(const Model& model) {
+  std::vector<std::int32_t> nodes;
+  for (const BoundaryFace& f : boundary_faces(model))
+    nodes.insert(nodes.end(), f.nodes.begin(), f.nodes.begin() + f.corners);
   std::sort(nodes.begin(), nodes.end());
   nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
   return nodes;
@@ -50,8 +61,9 @@ void setup_contact(const Model& model, System& sys, const AmplitudeResolver& amp
   if (spec.contacts.empty()) return;
   sys.contact_mask.assign(static_cast<std::size_t>(sys.num_nodes), 0);
   std::vector<std::int32_t> boundary;
-  for (std::size_t s = 0; s < spec.contacts.size(); ++s) {
-    const ContactSpec& c = spec.contacts[s];
+  for (const ContactSpec& c : spec.contacts) {
+    if (c.type == "deformable") continue;  // the implicit solvers' (implicit_contact.cpp)
+    const std::size_t s = sys.surfaces.size();
     RigidSurface surf;
     surf.name = c.name;
     surf.side = c.side;

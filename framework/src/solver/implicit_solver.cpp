@@ -17,6 +17,7 @@
 #include "fem/output/summary.hpp"
 #include "fem/output/vtk_series.hpp"
 #include "fem/solver/run_output.hpp"
+#include "implicit_contact.hpp"
 
 namespace fem {
 namespace {
@@ -166,18 +167,18 @@ ImplicitSolver::ImplicitSolver(const Model& model, Backend& backend, std::string
     : model_(model), backend_(backend), backend_name_(std::move(backend_name)) {
   const auto t0 = Clock::now();
   const CaseSpec& spec = model.spec;
-  if (!spec.contacts.empty())
-    throw InputError(spec.contacts.front().where,
-                     "contact is not available with solver type " +
-                         std::string(to_string(spec.solver.type)) + " yet",
-                     "use solver type explicit or dynamic_relaxation for cases with contact");
   setup_ = setup_explicit(model);
   System& sys = setup_.system;
   if (spec.solver.type == SolverType::Static) {
     const std::vector<std::string> free_modes = unrestrained_rigid_modes(sys);
-    if (!free_modes.empty()) {
-      std::string list;
-      for (const std::string& m : free_modes) list += (list.empty() ? "" : ", ") + m;
+    std::string list;
+    for (const std::string& m : free_modes) list += (list.empty() ? "" : ", ") + m;
+    if (!free_modes.empty() && !spec.contacts.empty())
+      spdlog::warn(
+          "the boundary conditions do not prevent {} rigid-body motion(s) ({}): the "
+          "contacts must hold the body, or the static tangent is singular",
+          free_modes.size(), list);
+    else if (!free_modes.empty()) {
       throw InputError(spec.solver.where,
                        "the boundary conditions do not prevent " +
                            std::to_string(free_modes.size()) + " rigid-body motion(s) (" + list +
@@ -189,12 +190,17 @@ ImplicitSolver::ImplicitSolver(const Model& model, Backend& backend, std::string
   }
   algebra_ = backend_.create_linear_algebra(spec.precision);
   op_ = backend_.create_operator(sys, *algebra_);
+  if (!spec.contacts.empty()) contact_ = std::make_unique<ContactOperator>(*op_, model, sys);
   u_host_ = sys.initial_displacement;
   v_host_.assign(u_host_.size(), 0.0);
   setup_s_ = seconds_since(t0);
 }
 
 ImplicitSolver::~ImplicitSolver() = default;
+
+NonlinearOperator& ImplicitSolver::op() {
+  return contact_ ? static_cast<NonlinearOperator&>(*contact_) : *op_;
+}
 
 /// One run: the vectors, the equations of an increment and the output.
 class ImplicitSolver::Run final : public IncrementEquations {
@@ -204,7 +210,8 @@ class ImplicitSolver::Run final : public IncrementEquations {
         spec_(solver.model_.spec),
         sys_(solver.setup_.system),
         la_(*solver.algebra_),
-        op_(*solver.op_),
+        op_(solver.op()),
+        contact_(solver.contact_.get()),
         options_(options),
         integrator_(spec_.solver),
         increments_(spec_.solver) {
@@ -374,6 +381,7 @@ class ImplicitSolver::Run final : public IncrementEquations {
   const System& sys_;
   LinearAlgebra& la_;
   NonlinearOperator& op_;
+  ContactOperator* contact_;  ///< null without contact
   const ImplicitRunOptions& options_;
   Integrator integrator_;
   Increments increments_;
@@ -392,7 +400,7 @@ class ImplicitSolver::Run final : public IncrementEquations {
   bool files_ = false;
   std::unique_ptr<VtkSeriesWriter> vtk_;
   std::vector<HistoryRecorder> histories_;
-  std::optional<CsvHistory> energy_csv_, convergence_csv_;
+  std::optional<CsvHistory> energy_csv_, convergence_csv_, contact_csv_;
   std::int64_t frame_every_ = 1;
   std::vector<double> u_host_, v_host_, f_host_;
   std::vector<BlockResults> results_;
@@ -501,6 +509,13 @@ void ImplicitSolver::Run::write_summary(const std::string& status, const std::st
   if (v.apply.seconds > 0.0)
     s.set("throughput.dof_cg_iterations_per_s", report_.dof_cg_iterations_per_second());
   s.set("result.max_displacement_m", report_.max_displacement);
+  for (const auto& c : report_.contacts) {
+    for (int i = 0; i < 3; ++i) s.set("contact." + c.name + ".force_n." + "xyz"[i], c.force[i]);
+    s.set("contact." + c.name + ".active_nodes", c.active);
+    s.set("contact." + c.name + ".max_penetration_m", c.max_penetration);
+    s.set("contact." + c.name + ".penalty_pa_per_m", c.penalty);
+  }
+  if (report_.augmentations > 0) s.set("implicit.augmentations", report_.augmentations);
   if (!report_.energies.empty()) {
     s.set("energy.kinetic_j", report_.energies.back().kinetic);
     s.set("energy.strain_j", report_.energies.back().strain);
@@ -549,6 +564,14 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
                                  "energy", "line_search", "linear_tolerance", "linear_iterations",
                                  "linear_residual", "wall_s"});
     report_.files.push_back(convergence_csv_->path());
+    if (contact_) {
+      std::vector<std::string> cols;
+      for (const ContactSpec& c : spec_.contacts)
+        for (const char* q : {"_x", "_y", "_z", "_active", "_penetration"})
+          cols.push_back(c.name + q);
+      contact_csv_.emplace((std::filesystem::path(dir_) / "contact.csv").string(), cols);
+      report_.files.push_back(contact_csv_->path());
+    }
   }
   const double nominal = increments_.nominal();
   const auto expected = static_cast<std::int64_t>(std::ceil(end / nominal - 1e-9));
@@ -564,6 +587,7 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
   // acceleration that balances the forces at t = 0.
   la_.upload(sys_.initial_displacement, *u_);
   std::vector<double> u_now = sys_.initial_displacement;
+  if (contact_) contact_->set_time(0.0);
   set_external_forces(0.0);
   if (integrator_.dynamic()) {
     std::vector<double> v0(static_cast<std::size_t>(op_.size()), 0.0);
@@ -619,7 +643,8 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
       la_.axpby(integrator_.va, *a_, integrator_.vv, *v_hat_);
     }
     la_.copy(*u_, *u_iter_);
-    const NewtonResult result = newton_solve(
+    if (contact_) contact_->set_time(t_new);
+    NewtonResult result = newton_solve(
         la_, *this, spec_.solver.newton, *u_iter_, lift_nonzero_ ? lift_.get() : nullptr, floor,
         [&](const NewtonIterationRecord& rec) {
           if (convergence_csv_)
@@ -632,7 +657,23 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
         });
     report_.newton_iterations += result.iterations;
     report_.linear_iterations += result.linear_iterations;
+    // Augmented Lagrangian: the multipliers take the converged contact pressures and Newton
+    // solves again from there, until no contact penetrates beyond its tolerance.
+    for (int a = 0; contact_ && result.converged() && a < contact_->max_augmentations() &&
+                    contact_->augment(*u_iter_);
+         ++a) {
+      ++report_.augmentations;
+      const NewtonResult again =
+          newton_solve(la_, *this, spec_.solver.newton, *u_iter_, nullptr, floor, nullptr);
+      report_.newton_iterations += again.iterations;
+      report_.linear_iterations += again.linear_iterations;
+      result.linear_iterations += again.linear_iterations;
+      result.status = again.status;
+      result.relative_residual = again.relative_residual;
+      result.failure = again.failure;
+    }
     if (!result.converged()) {
+      if (contact_) contact_->restore_multipliers();
       std::ostringstream why;
       switch (result.status) {
         case NewtonResult::Status::NotConverged:
@@ -683,6 +724,12 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
       }
     }
     op_.commit();
+    if (contact_) {
+      contact_->accept_multipliers();
+      report_.contacts.clear();
+      for (const ContactState& c : contact_->states())
+        report_.contacts.push_back({c.name, c.force, c.active, c.max_penetration, c.penalty});
+    }
     la_.download(*u_, u_now);
     t = t_new;
     ++increment;
@@ -698,6 +745,15 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
     if (options_.progress)
       options_.progress(increment, t, result.iterations, result.linear_iterations);
     if (options_.increment_done) options_.increment_done(increment, t, u_now);
+    if (contact_csv_) {
+      std::vector<double> row;
+      for (const auto& c : report_.contacts) {
+        row.insert(row.end(), c.force.begin(), c.force.end());
+        row.push_back(static_cast<double>(c.active));
+        row.push_back(c.max_penetration);
+      }
+      contact_csv_->append(t, increment, row);
+    }
   }
   report_.solve_s = seconds_since(solve_start) - report_.output_s;
   if (report_.increments == 0) report_.smallest_increment = 0.0;

@@ -149,19 +149,21 @@ FEM_INLINE void closest_on_triangle(const T* p, const T* a, const T* b, const T*
   region = 6;
 }
 
-/// Closest point of the triangulated surface to x among the triangles listed in x's grid cell,
-/// and whether x is on the wrong side. A cell lists every triangle within one cell size of it,
-/// so the answer is exact for nodes closer than that to the surface; nodes farther away (or
-/// outside the grid) are never in contact: they cannot have penetrated in one step.
+/// Closest point `best` of the triangulated surface to x among the triangles listed in x's grid
+/// cell, and the outward pseudo-normal there (`normal`, unit: face, edge or vertex normal by where
+/// the point lies). A cell lists every triangle within one cell size of it, so the answer is exact
+/// for points closer than that to the surface; for points farther away (or outside the grid)
+/// there is none and the function returns false.
 template <class T>
-FEM_INLINE bool project_triangles(const TriangleView<T>& m, int side, T* x) {
+FEM_INLINE bool closest_on_triangles(const TriangleView<T>& m, const T* x, T* best,
+                                     const T*& normal) {
   std::int64_t c = 0;
   for (int i = 2; i >= 0; --i) {
     const T f = (x[i] - m.origin[i]) / m.cell_size;
     if (!(f >= T(0)) || f >= static_cast<T>(m.dims[i])) return false;
     c = c * m.dims[i] + static_cast<int>(f);
   }
-  T best[3] = {0, 0, 0}, best_d2 = m.cell_size * m.cell_size;
+  T best_d2 = m.cell_size * m.cell_size;
   int best_tri = -1, best_region = 6;
   for (std::int32_t j = m.cell_offsets[c]; j < m.cell_offsets[c + 1]; ++j) {
     const std::int32_t t = m.cell_triangles[j];
@@ -180,17 +182,60 @@ FEM_INLINE bool project_triangles(const TriangleView<T>& m, int side, T* x) {
     }
   }
   if (best_tri < 0) return false;
-  const T* n;
   if (best_region < 3)
-    n = m.vertex_normals + 3 * m.triangles[3 * best_tri + best_region];
+    normal = m.vertex_normals + 3 * m.triangles[3 * best_tri + best_region];
   else if (best_region < 6)
-    n = m.edge_normals + 9 * best_tri + 3 * (best_region - 3);
+    normal = m.edge_normals + 9 * best_tri + 3 * (best_region - 3);
   else
-    n = m.face_normals + 3 * best_tri;
+    normal = m.face_normals + 3 * best_tri;
+  return true;
+}
+
+/// Moves x to the closest point of the triangulated surface if it is on the wrong side (see
+/// closest_on_triangles). Returns whether it moved.
+template <class T>
+FEM_INLINE bool project_triangles(const TriangleView<T>& m, int side, T* x) {
+  T best[3] = {0, 0, 0};
+  const T* n = nullptr;
+  if (!closest_on_triangles(m, x, best, n)) return false;
   const T d[3] = {x[0] - best[0], x[1] - best[1], x[2] - best[2]};
   // side +1: the body stays outside (d . n >= 0); -1: inside (d . n <= 0).
   if (static_cast<T>(side) * dot3(d, n) >= T(0)) return false;
   for (int i = 0; i < 3; ++i) x[i] = best[i];
+  return true;
+}
+
+/// The signed gap of x (already shifted by minus the surface offset) to the surface: positive on
+/// the side the body stays on, negative inside, and the unit normal pointing to the allowed side
+/// (the direction a contact force pushes). False where the surface is out of reach (a
+/// triangulated surface farther than one grid cell; the centre of a sphere).
+template <class T>
+FEM_INLINE bool signed_gap(const SurfaceView<T>& s, const T* x, T& gap, T* normal) {
+  using std::sqrt;
+  if (s.kind == static_cast<int>(SurfaceKind::Plane)) {
+    const T d[3] = {x[0] - s.point[0], x[1] - s.point[1], x[2] - s.point[2]};
+    gap = dot3(d, s.normal);
+    for (int i = 0; i < 3; ++i) normal[i] = s.normal[i];
+    return true;
+  }
+  if (s.kind == static_cast<int>(SurfaceKind::Sphere)) {
+    const T d[3] = {x[0] - s.point[0], x[1] - s.point[1], x[2] - s.point[2]};
+    const T r = sqrt(dot3(d, d));
+    if (!(r > T(0))) return false;
+    const T sign = static_cast<T>(s.side);
+    gap = sign * (r - s.radius);
+    for (int i = 0; i < 3; ++i) normal[i] = sign * d[i] / r;
+    return true;
+  }
+  T best[3] = {0, 0, 0};
+  const T* n = nullptr;
+  if (!closest_on_triangles(s.mesh, x, best, n)) return false;
+  const T d[3] = {x[0] - best[0], x[1] - best[1], x[2] - best[2]};
+  const T sign = static_cast<T>(s.side) * dot3(d, n) >= T(0) ? T(1) : T(-1);
+  const T length = sqrt(dot3(d, d));
+  gap = sign * length;
+  for (int i = 0; i < 3; ++i)
+    normal[i] = length > T(0) ? sign * d[i] / length : static_cast<T>(s.side) * n[i];
   return true;
 }
 

@@ -3,6 +3,7 @@
 // boundary conditions as per-dof arrays.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -45,6 +46,13 @@ using AmplitudeResolver =
 /// Fills the contact part of the system from the case's `contact:` entries: surfaces (STL files
 /// read and bucketed), reference coordinates, contact node masks.
 void setup_contact(const Model& model, System& sys, const AmplitudeResolver& amplitude);
+/// A face of the mesh boundary (a face that belongs to one element only): its corner nodes in
+/// the element's order, counter-clockwise seen from outside.
+struct BoundaryFace {
+  std::array<std::int32_t, 4> nodes;
+  int corners = 0;  ///< 3 or 4
+};
+std::vector<BoundaryFace> boundary_faces(const Model& model);
 /// Nodes on the boundary of the mesh (on a face that belongs to one element only), sorted.
 std::vector<std::int32_t> boundary_nodes(const Model& model);
 

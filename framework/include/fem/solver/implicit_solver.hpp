@@ -4,6 +4,7 @@
 // direct solve (fem/solver/linear_solver.hpp). docs/implicit.md describes the method.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -18,6 +19,8 @@
 #include "fem/solver/newton.hpp"
 
 namespace fem {
+
+class ContactOperator;
 
 struct ImplicitRunOptions {
   std::string output_directory;
@@ -55,6 +58,16 @@ struct ImplicitRunReport {
     int linear_iterations = 0;
   };
   std::vector<Increment> history;
+  /// Contact forces at the last increment, one per entry of `contact:`.
+  struct Contact {
+    std::string name;
+    std::array<double, 3> force = {0, 0, 0};
+    std::int64_t active = 0;
+    double max_penetration = 0.0;
+    double penalty = 0.0;
+  };
+  std::vector<Contact> contacts;
+  std::int64_t augmentations = 0;  ///< augmented-Lagrangian updates, summed
   /// Energies at each output frame (dynamics: kinetic; both: strain).
   struct Energy {
     double time = 0.0, kinetic = 0.0, strain = 0.0, hourglass = 0.0;
@@ -80,8 +93,9 @@ class ImplicitSolver {
   /// increment allowed, after writing the last converged state and the summary.
   ImplicitRunReport run(const ImplicitRunOptions& options);
 
-  /// Direct access for tests.
-  [[nodiscard]] NonlinearOperator& op() { return *op_; }
+  /// Direct access for tests: the operator the solver uses (with contact, the contact decorator
+  /// around the backend's).
+  [[nodiscard]] NonlinearOperator& op();
   [[nodiscard]] LinearAlgebra& algebra() { return *algebra_; }
   /// The displacement after run() (or the initial one before).
   [[nodiscard]] const std::vector<double>& displacement() const { return u_host_; }
@@ -95,6 +109,7 @@ class ImplicitSolver {
   ExplicitSetup setup_;
   std::unique_ptr<LinearAlgebra> algebra_;
   std::unique_ptr<NonlinearOperator> op_;
+  std::unique_ptr<ContactOperator> contact_;
   double setup_s_ = 0.0;
   std::vector<double> u_host_, v_host_;
 };
