@@ -130,10 +130,14 @@ class Direct final : public Preconditioner {
 
 }  // namespace
 
+std::unique_ptr<Preconditioner> make_direct_preconditioner(LinearAlgebra& la) {
+  return std::make_unique<Direct>(la);
+}
+
 std::unique_ptr<Preconditioner> make_preconditioner(const LinearSolverSpec& spec,
                                                     const PreconditionerContext& context) {
   LinearAlgebra& la = context.algebra;
-  if (spec.solver == "direct") return std::make_unique<Direct>(la);
+  if (spec.solver == "direct") return make_direct_preconditioner(la);
   const std::string& p = spec.preconditioner;
   if (p == "none") return std::make_unique<Identity>(la);
   if (p == "jacobi") return std::make_unique<Jacobi>(la);
