@@ -9,6 +9,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev libfmt-dev libspdlog-dev nlohmann-json3-dev
   libtrilinos-kokkos-dev
+  libhypre-dev libsuitesparse-dev
   clang-format
   python3-matplotlib calculix-ccx
 )

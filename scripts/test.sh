@@ -7,8 +7,8 @@ scripts/check-format.sh
 build_dir=${FEM_BUILD_DIR:-build-test}
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFEM_WARNINGS_AS_ERRORS=ON
 cmake --build "$build_dir"
-# CalculiX is installed above, so its peer tests must run here, not skip.
-FEM_TEST_REQUIRE_CALCULIX=1 ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)"
+# CalculiX and hypre are installed above, so their tests must run here, not skip.
+FEM_TEST_REQUIRE_CALCULIX=1 FEM_TEST_REQUIRE_HYPRE=1 ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)"
 # The plugin SDK: install into a temporary prefix, move it, build plugins/ against it, run its
 # tests and cases on every backend here. Kokkos is installed above, so openmp and kokkos must
 # both run and agree.

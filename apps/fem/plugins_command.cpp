@@ -2,6 +2,8 @@
 
 #include <map>
 
+#include <fem/solver/linear_solver.hpp>
+
 #include "commands.hpp"
 
 namespace fem::cli {
@@ -15,6 +17,7 @@ int plugins_command(const std::vector<std::string>& extra_dirs) {
       return fmt::format("ABI {}", p.descriptor->abi_version);
     };
     fmt::print("fem {}, plugin ABI {}\n", FEM_CLI_VERSION, FEM_PLUGIN_ABI_VERSION);
+    fmt::print("linear solvers: {}\n", linear_solver_libraries().describe());
     fmt::print("search path:\n");
     for (const std::string& d : registry.search_path()) fmt::print("  {}\n", d);
 

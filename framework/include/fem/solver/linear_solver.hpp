@@ -69,6 +69,16 @@ struct PreconditionerContext {
 std::unique_ptr<Preconditioner> make_preconditioner(const LinearSolverSpec& spec,
                                                     const PreconditionerContext& context);
 
+/// The optional linear-solver libraries this libfem was built with (cmake/femLinearSolvers.cmake);
+/// `fem plugins` prints them.
+struct LinearSolverLibraries {
+  std::string hypre;    ///< hypre's version: preconditioner amg (BoomerAMG); empty: not built in
+  std::string cholmod;  ///< CHOLMOD's version: the direct solver; empty: Eigen's LDL^T instead
+  /// One line: "hypre BoomerAMG: yes (2.26.0), CHOLMOD: yes (3.0.14)".
+  [[nodiscard]] std::string describe() const;
+};
+[[nodiscard]] LinearSolverLibraries linear_solver_libraries();
+
 struct KrylovResult {
   int iterations = 0;
   double initial_residual = 0.0;   ///< |b - A x0|
