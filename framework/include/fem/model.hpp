@@ -46,6 +46,10 @@ struct Model {
 /// backend and validates material parameters. Throws InputError / PluginError.
 Model build_model(const CaseSpec& spec, const PluginRegistry& plugins);
 
+/// A region's cells in the element's node order (mesh cells come in VTK node order; the element
+/// may number its nodes differently): a ModelBlock's connectivity.
+std::vector<std::int32_t> to_element_order(const CellRegion& region, const ElementData& element);
+
 /// The reference mesh in VTK terms (cells of all blocks, block by block).
 OutputMesh output_mesh(const Model& model);
 

@@ -44,17 +44,6 @@ void check_blocks_do_not_overlap(const Model& model) {
     }
 }
 
-/// Mesh cells come in VTK node order; the element may number its nodes differently.
-std::vector<std::int32_t> to_element_order(const CellRegion& region, const ElementData& element) {
-  if (element.vtk_node_order == nullptr) return region.connectivity;
-  const int npe = element.num_nodes;
-  std::vector<std::int32_t> conn(region.connectivity.size());
-  for (std::int64_t e = 0; e < region.num_cells(); ++e)
-    for (int i = 0; i < npe; ++i)
-      conn[e * npe + element.vtk_node_order[i]] = region.connectivity[e * npe + i];
-  return conn;
-}
-
 /// Refuses element/material pairs that the element's formulation family cannot run.
 void check_family(const BlockSpec& bs, const ElementData& element, const MaterialSpec& ms,
                   const MaterialApi& material) {
@@ -76,6 +65,16 @@ void check_family(const BlockSpec& bs, const ElementData& element, const Materia
 }
 
 }  // namespace
+
+std::vector<std::int32_t> to_element_order(const CellRegion& region, const ElementData& element) {
+  if (element.vtk_node_order == nullptr) return region.connectivity;
+  const int npe = element.num_nodes;
+  std::vector<std::int32_t> conn(region.connectivity.size());
+  for (std::int64_t e = 0; e < region.num_cells(); ++e)
+    for (int i = 0; i < npe; ++i)
+      conn[e * npe + element.vtk_node_order[i]] = region.connectivity[e * npe + i];
+  return conn;
+}
 
 Model build_model(const CaseSpec& spec, const PluginRegistry& plugins) {
   Model model;
