@@ -1,4 +1,5 @@
-// The Kokkos backend: explicit TLED steps written once for every Kokkos execution space.
+// The Kokkos backend: explicit TLED steps written once for every Kokkos execution space, and the
+// operators of the implicit solvers (operators.hpp).
 //
 // One element pass per block (the material plugin's fused parallel_for) and one fused node pass
 // per step (deterministic gather of element forces through the node-to-slot incidence, loads and
@@ -8,9 +9,6 @@
 #include <Kokkos_Core.hpp>
 #if defined(KOKKOS_ENABLE_CUDA)
 #include <cuda_runtime.h>
-#endif
-#if defined(__SSE__)
-#include <xmmintrin.h>
 #endif
 
 #include <array>
@@ -29,98 +27,22 @@
 #include <fem/kokkos/element_kernels.hpp>
 #include <fem/plugin.hpp>
 
+#include "element_blocks.hpp"
 #include "node_pass.hpp"
+#include "operators.hpp"
 #include "runtime.hpp"
+#include "views.hpp"
 
 namespace fem::kokkos {
 namespace {
 
 template <class Space, class T>
-using View = Kokkos::View<T*, typename Space::memory_space>;
-
-/// Flush denormals to zero on the host threads a host space runs on, as the OpenMP reference
-/// does (and nvcc's --ftz on the device): x86 arithmetic in the denormal range is up to 100x
-/// slower and the two backends must round alike.
-template <class Space>
-void flush_denormals() {
-#if defined(__SSE__)
-  _mm_setcsr(_mm_getcsr() | 0x8040);  // FTZ (bit 15) | DAZ (bit 6), this thread
-#if defined(KOKKOS_ENABLE_OPENMP) && defined(_OPENMP)
-  if constexpr (std::is_same_v<Space, Kokkos::OpenMP>) {
-#pragma omp parallel
-    _mm_setcsr(_mm_getcsr() | 0x8040);
-  }
-#endif
-#endif
-}
-
-template <class V, class S>
-void copy_in(const V& d, const std::vector<S>& src) {
-  const auto h = Kokkos::create_mirror_view(d);
-  for (std::size_t i = 0; i < src.size(); ++i)
-    h(i) = static_cast<typename V::non_const_value_type>(src[i]);
-  Kokkos::deep_copy(d, h);
-}
-
-template <class Space, class T, class S>
-View<Space, T> upload(const std::string& label, const std::vector<S>& src) {
-  View<Space, T> d(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), src.size());
-  copy_in(d, src);
-  return d;
-}
-
-template <class V>
-void copy_out(const V& d, std::vector<double>& out) {
-  const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d);
-  out.resize(d.extent(0));
-  for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<double>(h(i));
-}
-
-template <class V>
-auto data_or_null(const V& v) {
-  return v.extent(0) ? v.data() : nullptr;
-}
-
-template <class Space, class T>
-struct DeviceBlock {
-  const BlockSystem* system = nullptr;
-  View<Space, std::int32_t> connectivity;
-  View<Space, T> gradients, volumes, hourglass_vectors, hourglass_base, hourglass_stiffness, params,
-      state;
-  ForceLoop<T> forces = nullptr;
-  EvaluateLoop<T> evaluate = nullptr;
-  PressureLoop<T> pressure = nullptr;  ///< averaged-nodal-pressure blocks only
-};
-
-/// Averaged nodal pressure, pass 2: every node's volume-weighted mean of its ANP elements'
-/// values (fem/kernels/averaged_pressure.hpp).
-template <class T>
-struct NodalAverage {
-  const std::int64_t* offsets;
-  const std::int32_t* elements;
-  const T* element_values;
-  const T* inverse_volume;
-  T* out;
-  const FailureSlot* failure;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t n) const {
-    if (failure && failure->step != kNoFailure) return;
-    out[n] = kernels::nodal_average(n, offsets, elements, element_values, inverse_volume);
-  }
-};
-
-template <class Space, class T>
 class ExplicitProblemImpl final : public ExplicitProblem {
  public:
-  explicit ExplicitProblemImpl(const System& s) : sys_(s) {
-    try {
-      allocate();
-    } catch (const std::runtime_error& e) {  // Kokkos reports a failed allocation this way
-      if (dynamic_cast<const Error*>(&e)) throw;
-      throw Error(std::string("the Kokkos backend could not allocate the case's memory on ") +
-                  Space::name() + ": " + e.what() +
-                  "\n  hint: run in single precision (--precision single), use a coarser mesh, "
-                  "or a device with more memory");
-    }
+  explicit ExplicitProblemImpl(const System& s) try : sys_(s), blocks_(s) {
+    allocate();
+  } catch (const std::runtime_error& e) {
+    rethrow_allocation_failure<Space>(e);
   }
 
   AdvanceResult advance(std::int64_t first_step, std::int64_t num_steps) override {
@@ -188,10 +110,8 @@ class ExplicitProblemImpl final : public ExplicitProblem {
                            static_cast<std::size_t>(3 * sys_.num_force_slots));
     Kokkos::View<FailureSlot, typename Space::memory_space> failure("fem::scratch_failure");
     Kokkos::deep_copy(failure, FailureSlot{kNoFailure, kNoFailure});
-    pressure_passes(d_u.data(), failure.data(), false);  // every step recomputes what it uses
-    for (std::size_t b = 0; b < blocks_.size(); ++b)
-      blocks_[b].forces(pass_args(blocks_[b], d_u.data(), scratch.data(), nullptr),
-                        static_cast<int>(b), failure.data());
+    // The history is not advanced: it goes to the blocks' trial state.
+    blocks_.forces(d_u.data(), scratch.data(), nullptr, 3, failure.data(), true);
     View<Space, double> d_out("fem::internal_forces", static_cast<std::size_t>(3 * sys_.num_nodes));
     Kokkos::parallel_for("fem::kokkos::gather_all", Range<Space>(0, sys_.num_nodes),
                          detail::GatherForces<T>{nullptr, offsets_.data(), slots_.data(),
@@ -201,24 +121,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
 
   void element_results(const std::vector<double>& u, std::vector<BlockResults>& out) override {
     const auto d_u = upload<Space, T>("fem::u", u);
-    pressure_passes(d_u.data(), nullptr, true);
-    out.resize(blocks_.size());
-    for (std::size_t b = 0; b < blocks_.size(); ++b) {
-      const auto ne = static_cast<std::size_t>(blocks_[b].system->num_elements);
-      View<Space, double> cauchy("fem::cauchy", 6 * ne), strain("fem::strain", 6 * ne),
-          energy("fem::energy", ne), hourglass("fem::hourglass_energy", ne),
-          min_j("fem::min_jacobian", ne);
-      const ElementResultsOut r{cauchy.data(), strain.data(), energy.data(), hourglass.data(),
-                                min_j.data()};
-      ElementPassArgs<T> args = pass_args(blocks_[b], d_u.data(), nullptr, nullptr);
-      args.nodal_volume_ratio = data_or_null(nodal_volume_ratio_);
-      blocks_[b].evaluate(args, r);
-      copy_out(cauchy, out[b].cauchy_stress);
-      copy_out(strain, out[b].green_lagrange);
-      copy_out(energy, out[b].strain_energy);
-      copy_out(hourglass, out[b].hourglass_energy);
-      copy_out(min_j, out[b].min_jacobian);
-    }
+    blocks_.evaluate(d_u.data(), out);
   }
 
   [[nodiscard]] PhaseTimes phase_times() const override { return times_; }
@@ -226,23 +129,16 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   /// What the problem holds in the execution space's memory (device memory on Kokkos-CUDA): the
   /// per-block element arrays and the per-node and per-slot arrays of the step (`fem bench`).
   [[nodiscard]] std::size_t memory_bytes() const override {
-    std::size_t bytes = 0;
-    const auto add = [&bytes](const auto&... v) {
-      ((bytes += v.span() * sizeof(typename std::decay_t<decltype(v)>::value_type)), ...);
-    };
-    for (const DeviceBlock<Space, T>& b : blocks_)
-      add(b.connectivity, b.gradients, b.volumes, b.hourglass_vectors, b.hourglass_base,
-          b.hourglass_stiffness, b.params, b.state);
-    add(acoef_, forces_, node_forces_, prescribed_value_, load_value_, u_[0], u_[1], offsets_,
-        slots_, dof_flags_, prescribed_amplitude_, load_amplitude_, amplitudes_, element_pressure_,
-        element_volume_ratio_, nodal_pressure_, nodal_volume_ratio_, pressure_elements_,
-        pressure_offsets_, gravity_weight_, saved_forces_, coords_, contact_mask_, inverse_mass_);
-    return bytes;
+    return blocks_.memory_bytes() + view_bytes(acoef_, forces_, node_forces_, prescribed_value_,
+                                               load_value_, u_[0], u_[1], offsets_, slots_,
+                                               dof_flags_, prescribed_amplitude_, load_amplitude_,
+                                               amplitudes_, gravity_weight_, saved_forces_, coords_,
+                                               contact_mask_, inverse_mass_);
   }
 
  private:
   AdvanceResult run_steps(std::int64_t first_step, std::int64_t num_steps, StepNorms* norms) {
-    if constexpr (kRunsOnHost<Space>) flush_denormals<Space>();
+    flush_denormals<Space>();
     Kokkos::deep_copy(failure_, FailureSlot{kNoFailure, kNoFailure});
     FailureSlot* failure = failure_.data();
     Kokkos::Timer total;
@@ -283,13 +179,12 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     parity_ ^= static_cast<int>((launched - r.steps_done) & 1);
     r.block = static_cast<int>(slot.key >> kBlockShift);
     r.element = static_cast<std::int64_t>(slot.key & ((1ull << kBlockShift) - 1));
-    r.value = static_cast<double>(det_f(r.block, r.element));
+    r.value = static_cast<double>(blocks_.det_f(r.block, r.element, current().data()));
     r.status = kernels::is_finite(r.value) ? AdvanceResult::Status::InvertedElement
                                            : AdvanceResult::Status::NotFinite;
     return r;
   }
 
-  static constexpr int kTableRow = std::is_same_v<Space, DeviceSpace> ? kDeviceSpace : kHostSpace;
   /// Atomic assembly on a GPU in single precision: node forces as [node][4], so that an element
   /// adds a node's force with one vector atomic (kernels::detail::atomic_add_force), as the CUDA
   /// backend does.
@@ -297,34 +192,6 @@ class ExplicitProblemImpl final : public ExplicitProblem {
 
   void allocate() {
     const System& s = sys_;
-    for (const BlockSystem& b : s.blocks) {
-      const MaterialKernels& k = kernels::checked_material_kernels<MaterialKernels>(b, "kokkos");
-      DeviceBlock<Space, T> d;
-      d.system = &b;
-      d.connectivity = upload<Space, std::int32_t>("fem::connectivity", b.connectivity);
-      d.gradients = upload<Space, T>("fem::gradients", b.shape_gradients);
-      d.volumes = upload<Space, T>("fem::volumes", b.quadrature_volumes);
-      d.hourglass_vectors = upload<Space, T>("fem::hourglass_vectors", b.hourglass_vectors);
-      d.hourglass_base = upload<Space, T>("fem::hourglass_base", b.hourglass_base);
-      d.hourglass_stiffness = upload<Space, T>("fem::hourglass_stiffness", b.hourglass_stiffness);
-      d.params = upload<Space, T>("fem::material_params", b.material_params);
-      d.state = View<Space, T>("fem::material_state",
-                               static_cast<std::size_t>(b.num_elements * b.quadrature_points *
-                                                        b.material->host.num_state));
-      const KernelShape shape = kernel_shape(b.family, b.nodes_per_element, b.quadrature_points);
-      if constexpr (std::is_same_v<T, float>) {
-        d.forces = kernels::required_kernel(k.forces_single[kTableRow][shape], b);
-        d.evaluate = kernels::required_kernel(k.evaluate_single[kTableRow][shape], b);
-        if (b.pressure_offset >= 0)
-          d.pressure = kernels::required_kernel(k.pressure_single[kTableRow], b);
-      } else {
-        d.forces = kernels::required_kernel(k.forces_double[kTableRow][shape], b);
-        d.evaluate = kernels::required_kernel(k.evaluate_double[kTableRow][shape], b);
-        if (b.pressure_offset >= 0)
-          d.pressure = kernels::required_kernel(k.pressure_double[kTableRow], b);
-      }
-      blocks_.push_back(std::move(d));
-    }
     // Node-update coefficients: central differences with mass-proportional damping q (seed 000,
     // eqs. 4-5); dynamic relaxation changes them through set_node_update().
     dt_ = s.time_step;
@@ -366,22 +233,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     amplitudes_ = upload<Space, Amplitude>("fem::amplitudes", s.amplitudes);
     failure_ = Kokkos::View<FailureSlot, typename Space::memory_space>("fem::failure");
     for (auto& u : u_) u = View<Space, T>("fem::u", static_cast<std::size_t>(3 * s.num_nodes));
-    if (s.num_pressure_elements > 0) {
-      const auto ne = static_cast<std::size_t>(s.num_pressure_elements);
-      const auto nn = static_cast<std::size_t>(s.num_nodes);
-      element_pressure_ = View<Space, T>("fem::element_pressure", ne);
-      element_volume_ratio_ = View<Space, T>("fem::element_volume_ratio", ne);
-      nodal_pressure_ = View<Space, T>("fem::nodal_pressure", nn);
-      nodal_volume_ratio_ = View<Space, T>("fem::nodal_volume_ratio", nn);
-      pressure_offsets_ =
-          upload<Space, std::int64_t>("fem::pressure_offsets", s.pressure_incidence_offsets);
-      pressure_elements_ =
-          upload<Space, std::int32_t>("fem::pressure_elements", s.pressure_incidence_elements);
-      pressure_inverse_volume_ =
-          upload<Space, T>("fem::pressure_inverse_volume", s.pressure_inverse_volume);
-    }
     set_displacement(s.initial_displacement, s.initial_previous_displacement);
-    det_scratch_ = View<Space, T>("fem::det_scratch", 3 * kernels::kMaxNodesPerElement + 1);
   }
 
   View<Space, T>& current() { return u_[parity_]; }
@@ -389,63 +241,10 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   const View<Space, T>& current() const { return u_[parity_]; }
   const View<Space, T>& previous() const { return u_[1 - parity_]; }
 
-  ElementPassArgs<T> pass_args(const DeviceBlock<Space, T>& b, const T* u, T* forces,
-                               T* node_forces) const {
-    const BlockSystem& s = *b.system;
-    return ElementPassArgs<T>{
-        s.num_elements,
-        s.nodes_per_element,
-        s.quadrature_points,
-        b.connectivity.data(),
-        b.gradients.data(),
-        b.volumes.data(),
-        data_or_null(b.hourglass_vectors),
-        data_or_null(b.hourglass_base),
-        data_or_null(b.hourglass_stiffness),
-        data_or_null(b.params),
-        data_or_null(b.state),
-        s.material->host.num_state,
-        u,
-        forces ? forces + 3 * s.force_offset : nullptr,
-        node_forces,
-        kNodeForceStride,
-        s.pressure_offset >= 0 ? element_pressure_.data() + s.pressure_offset : nullptr,
-        nullptr,
-        data_or_null(nodal_pressure_),
-        nullptr};
-  }
-
-  /// Averaged nodal pressure, passes 1 and 2: each ANP element's V_e U'(J_e), then every
-  /// node's volume-weighted mean. With volume_ratio (results) also the nodal mean volume ratios.
-  void pressure_passes(const T* u, const FailureSlot* failure, bool volume_ratio) {
-    if (sys_.num_pressure_elements == 0) return;
-    for (const DeviceBlock<Space, T>& b : blocks_) {
-      if (!b.pressure) continue;
-      ElementPassArgs<T> args = pass_args(b, u, nullptr, nullptr);
-      if (volume_ratio)
-        args.element_volume_ratio = element_volume_ratio_.data() + b.system->pressure_offset;
-      b.pressure(args, failure);
-    }
-    Kokkos::parallel_for("fem::kokkos::nodal_pressure", Range<Space>(0, sys_.num_nodes),
-                         NodalAverage<T>{pressure_offsets_.data(), pressure_elements_.data(),
-                                         element_pressure_.data(), pressure_inverse_volume_.data(),
-                                         nodal_pressure_.data(), failure});
-    if (volume_ratio)
-      Kokkos::parallel_for(
-          "fem::kokkos::nodal_volume_ratio", Range<Space>(0, sys_.num_nodes),
-          NodalAverage<T>{pressure_offsets_.data(), pressure_elements_.data(),
-                          element_volume_ratio_.data(), pressure_inverse_volume_.data(),
-                          nodal_volume_ratio_.data(), failure});
-  }
-
   void element_pass(const T* u, FailureSlot* failure) {
-    pressure_passes(u, failure, false);
     T* node_forces = data_or_null(node_forces_);
     if (node_forces) Kokkos::deep_copy(Space(), node_forces_, T(0));
-    for (std::size_t b = 0; b < blocks_.size(); ++b)
-      blocks_[b].forces(
-          pass_args(blocks_[b], u, node_forces ? nullptr : forces_.data(), node_forces),
-          static_cast<int>(b), failure);
+    blocks_.forces(u, data_or_null(forces_), node_forces, kNodeForceStride, failure, false);
   }
 
   void node_pass(std::int64_t step, FailureSlot* failure, bool keep, StepNorms* norms) {
@@ -546,39 +345,10 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     Kokkos::deep_copy(surfaces_, h);
   }
 
-  /// det F of a failed element at the current state, by the element pass's own arithmetic.
-  T det_f(int block, std::int64_t e) {
-    const DeviceBlock<Space, T>& b = blocks_[static_cast<std::size_t>(block)];
-    const BlockSystem& s = *b.system;
-    const std::int64_t npe = s.nodes_per_element, nqp = s.quadrature_points;
-    ElementPassArgs<T> a = pass_args(b, current().data(), nullptr, nullptr);
-    a.num_elements = 1;
-    a.connectivity += e * npe;
-    a.gradients += e * nqp * npe * 3;
-    a.volumes += e * nqp;
-    a.hourglass_vectors = nullptr;
-    a.hourglass_base = nullptr;
-    a.hourglass_stiffness = nullptr;
-    a.state = nullptr;
-    a.num_state = 0;
-    a.forces = det_scratch_.data();
-    Kokkos::parallel_for(
-        "fem::kokkos::det_f", Range<Space>(0, 1),
-        detail::ElementDetF<T>{a, det_scratch_.data() + 3 * kernels::kMaxNodesPerElement});
-    T value{};
-    Kokkos::deep_copy(value, Kokkos::subview(det_scratch_, 3 * kernels::kMaxNodesPerElement));
-    return value;
-  }
-
   RuntimeRef runtime_;  // first member: outlives the Views below
   const System& sys_;
-  std::vector<DeviceBlock<Space, T>> blocks_;
-  View<Space, T> acoef_, forces_, node_forces_, prescribed_value_, load_value_, det_scratch_;
-  // Averaged nodal pressure: per ANP element (global order) and per node, and the gather.
-  View<Space, T> element_pressure_, element_volume_ratio_, nodal_pressure_, nodal_volume_ratio_,
-      pressure_inverse_volume_;
-  View<Space, std::int64_t> pressure_offsets_;
-  View<Space, std::int32_t> pressure_elements_;
+  ElementBlocks<Space, T> blocks_;
+  View<Space, T> acoef_, forces_, node_forces_, prescribed_value_, load_value_;
   View<Space, T> u_[2];
   int parity_ = 0;  // u_[parity_] holds the current displacement
   View<Space, std::int64_t> offsets_, slots_;
@@ -635,6 +405,15 @@ class KokkosBackend final : public Backend {
     if constexpr (kSeparateHostSpace)
       if (on_host_) return make<HostSpace>(system, precision);
     return make<DeviceSpace>(system, precision);
+  }
+
+  std::unique_ptr<LinearAlgebra> create_linear_algebra(Precision precision) override {
+    return make_linear_algebra(on_host_, precision);
+  }
+
+  std::unique_ptr<NonlinearOperator> create_operator(const System& system,
+                                                     LinearAlgebra& algebra) override {
+    return make_nonlinear_operator(on_host_, system, algebra);
   }
 
  private:

@@ -9,7 +9,6 @@
 #include <fem/amplitude.hpp>
 #include <fem/contact/rigid_surface.hpp>
 #include <fem/kokkos/element_kernels.hpp>
-#include <fem/tensor.hpp>
 
 namespace fem::kokkos::detail {
 
@@ -197,28 +196,6 @@ struct PickNodes {
       out_u[3 * k + i] = static_cast<double>(u[3 * n + i]);
       out_prev[3 * k + i] = static_cast<double>(u_prev[3 * n + i]);
     }
-  }
-};
-
-/// A "material" without stress: runs the shared element kernel for det F alone.
-struct DetOnly {
-  static constexpr int num_params = 0;
-  static constexpr int num_state = 0;
-  template <class T>
-  FEM_HD static Mat3<T> stress(const T* /*params*/, const Mat3<T>& /*F*/, T* /*state*/) {
-    return Mat3<T>::zero();
-  }
-};
-
-/// The smallest det F of one element (args already offset to it, as element 0), computed by the
-/// same shared kernel as the element pass: the value a failure report quotes.
-template <class T>
-struct ElementDetF {
-  kernels::ElementPassArgs<T> a;
-  T* out;
-
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t) const {
-    *out = kernels::element_forces<DetOnly, T, 0, 0, Family::Isoparametric>(a, 0);
   }
 };
 

@@ -1,0 +1,295 @@
+// The Kokkos backend's vectors and vector verbs (fem/operator.hpp): Views in the execution
+// space's memory in the run's precision, one kernel per verb, and no host copy but the
+// transfers and a reduction's result.
+//
+// Reductions accumulate in double over fixed chunks of kReductionChunk entries (the OpenMP
+// reference's), one team per chunk, and the chunks' partial sums are added in chunk order on
+// the host. On a host space a team is one thread, so a dot product has the OpenMP backend's bits
+// on any number of threads; on a device the order within a chunk is the team's, fixed for a
+// given team size, so results repeat from run to run.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <fem/error.hpp>
+#include <fem/operator.hpp>
+
+#include "runtime.hpp"
+#include "views.hpp"
+
+namespace fem::kokkos {
+
+/// Entries per partial sum of a reduction: fixed, so that the summation order is (the OpenMP
+/// backend's kReductionChunk).
+inline constexpr std::int64_t kReductionChunk = 2048;
+
+template <class Space, class T>
+class DeviceVector final : public Vector {
+ public:
+  explicit DeviceVector(std::int64_t size)
+      : Vector(size), data("fem::vector", static_cast<std::size_t>(size)) {}
+  RuntimeRef runtime;  // declared before the View: outlives it
+  View<Space, T> data;
+};
+
+template <class Space, class T>
+const View<Space, T>& view_of(const Vector& x) {
+  return static_cast<const DeviceVector<Space, T>&>(x).data;
+}
+
+namespace detail {
+
+/// y = a x + b y.
+template <class T>
+struct Axpby {
+  T a, b;
+  const T* x;
+  T* y;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const { y[i] = a * x[i] + b * y[i]; }
+};
+
+/// y = a x (y not read).
+template <class T>
+struct Scale {
+  T a;
+  const T* x;
+  T* y;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const { y[i] = a * x[i]; }
+};
+
+/// z = x .* y.
+template <class T>
+struct Multiply {
+  const T* x;
+  const T* y;
+  T* z;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const { z[i] = x[i] * y[i]; }
+};
+
+/// y_n = B_n x_n, B_n the 3x3 block of node n (row-major).
+template <class T>
+struct BlockMultiply {
+  const T* blocks;
+  const T* x;
+  T* y;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t n) const {
+    const T* b = blocks + 9 * n;
+    const T* v = x + 3 * n;
+    T r[3];
+    for (int i = 0; i < 3; ++i) r[i] = b[3 * i] * v[0] + b[3 * i + 1] * v[1] + b[3 * i + 2] * v[2];
+    for (int i = 0; i < 3; ++i) y[3 * n + i] = r[i];
+  }
+};
+
+/// y = A x, one row per index, summed in the vectors' precision (as the OpenMP reference).
+template <class T>
+struct SparseMultiply {
+  const std::int64_t* offsets;
+  const std::int64_t* columns;
+  const T* values;
+  const T* x;
+  T* y;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t r) const {
+    T s = T(0);
+    for (std::int64_t j = offsets[r]; j < offsets[r + 1]; ++j) s += values[j] * x[columns[j]];
+    y[r] = s;
+  }
+};
+
+/// max |x_i| (with Kokkos::Max). NaN entries are passed over, as std::max does.
+template <class T>
+struct MaxAbs {
+  const T* x;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, double& m) const {
+    const double v = static_cast<double>(x[i]);
+    const double a = v < 0 ? -v : v;
+    if (a > m) m = a;
+  }
+};
+
+/// Partial sums of PAIRS dot products a_k . b_k over chunks of kReductionChunk entries: team c
+/// writes chunk c's sums to partial[k * chunks + c], in double.
+template <class Space, class T, int PAIRS>
+struct ChunkDots {
+  using Member = typename Kokkos::TeamPolicy<Space>::member_type;
+  std::int64_t n, chunks;
+  const T* a[PAIRS];
+  const T* b[PAIRS];
+  double* partial;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const std::int64_t c = team.league_rank();
+    const std::int64_t begin = c * kReductionChunk;
+    const std::int64_t end = begin + kReductionChunk < n ? begin + kReductionChunk : n;
+    for (int k = 0; k < PAIRS; ++k) {
+      const T* x = a[k];
+      const T* y = b[k];
+      double sum = 0.0;
+      Kokkos::parallel_reduce(
+          Kokkos::TeamThreadRange(team, begin, end),
+          [=](const std::int64_t i, double& s) {
+            s += static_cast<double>(x[i]) * static_cast<double>(y[i]);
+          },
+          sum);
+      Kokkos::single(Kokkos::PerTeam(team), [&]() { partial[k * chunks + c] = sum; });
+    }
+  }
+};
+
+}  // namespace detail
+
+template <class Space, class T>
+class LinearAlgebraImpl final : public LinearAlgebra {
+ public:
+  LinearAlgebraImpl() { flush_denormals<Space>(); }
+
+  [[nodiscard]] Precision precision() const override {
+    return std::is_same_v<T, float> ? Precision::Single : Precision::Double;
+  }
+
+  void synchronize() override { Space().fence(); }
+
+ protected:
+  std::unique_ptr<Vector> do_vector(std::int64_t size) override {
+    return std::make_unique<DeviceVector<Space, T>>(size);
+  }
+  void do_upload(const std::vector<double>& in, Vector& x) override {
+    check(x, static_cast<std::int64_t>(in.size()));
+    copy_in(view_of<Space, T>(x), in);
+  }
+  void do_download(const Vector& x, std::vector<double>& out) override {
+    copy_out(view_of<Space, T>(x), out);
+  }
+  void do_fill(Vector& x, double value) override {
+    Kokkos::deep_copy(Space(), view_of<Space, T>(x), static_cast<T>(value));
+  }
+  void do_axpby(double a, const Vector& x, double b, Vector& y) override {
+    check(y, x.size());
+    const T* xs = view_of<Space, T>(x).data();
+    T* ys = view_of<Space, T>(y).data();
+    if (b == 0.0)
+      Kokkos::parallel_for("fem::kokkos::scale", Range<Space>(0, x.size()),
+                           detail::Scale<T>{static_cast<T>(a), xs, ys});
+    else
+      Kokkos::parallel_for("fem::kokkos::axpby", Range<Space>(0, x.size()),
+                           detail::Axpby<T>{static_cast<T>(a), static_cast<T>(b), xs, ys});
+  }
+  void do_multiply(const Vector& x, const Vector& y, Vector& z) override {
+    check(y, x.size());
+    check(z, x.size());
+    Kokkos::parallel_for(
+        "fem::kokkos::multiply", Range<Space>(0, x.size()),
+        detail::Multiply<T>{view_of<Space, T>(x).data(), view_of<Space, T>(y).data(),
+                            view_of<Space, T>(z).data()});
+  }
+  void do_copy(const Vector& x, Vector& y) override {
+    check(y, x.size());
+    Kokkos::deep_copy(Space(), view_of<Space, T>(y), view_of<Space, T>(x));
+  }
+  double do_dot(const Vector& x, const Vector& y) override {
+    check(y, x.size());
+    return dots<1>({&x}, {&y})[0];
+  }
+  std::array<double, 2> do_dot2(const Vector& a, const Vector& b, const Vector& c,
+                                const Vector& d) override {
+    check(b, a.size());
+    check(c, a.size());
+    check(d, a.size());
+    return dots<2>({&a, &c}, {&b, &d});
+  }
+  double do_max_abs(const Vector& x) override {
+    double m = 0.0;
+    if (x.size() > 0)
+      Kokkos::parallel_reduce("fem::kokkos::max_abs", Range<Space>(0, x.size()),
+                              detail::MaxAbs<T>{view_of<Space, T>(x).data()},
+                              Kokkos::Max<double>(m));
+    return m > 0.0 ? m : 0.0;
+  }
+  void do_block_multiply(const Vector& blocks, const Vector& x, Vector& y) override {
+    check(blocks, 3 * x.size());
+    check(y, x.size());
+    Kokkos::parallel_for(
+        "fem::kokkos::block_multiply", Range<Space>(0, x.size() / 3),
+        detail::BlockMultiply<T>{view_of<Space, T>(blocks).data(), view_of<Space, T>(x).data(),
+                                 view_of<Space, T>(y).data()});
+  }
+
+  /// A sparse matrix in the space's memory, values in the run's precision.
+  class CsrImpl final : public Matrix {
+   public:
+    explicit CsrImpl(const CsrMatrix& m)
+        : Matrix(m.rows, m.cols),
+          offsets(fem::kokkos::upload<Space, std::int64_t>("fem::csr_offsets", m.offsets)),
+          columns(fem::kokkos::upload<Space, std::int64_t>("fem::csr_columns", m.columns)),
+          values(fem::kokkos::upload<Space, T>("fem::csr_values", m.values)) {}
+    RuntimeRef runtime;  // declared before the Views: outlives them
+    View<Space, std::int64_t> offsets, columns;
+    View<Space, T> values;
+  };
+
+  std::unique_ptr<Matrix> do_matrix(const CsrMatrix& m) override {
+    return std::make_unique<CsrImpl>(m);
+  }
+  void do_sparse_multiply(const Matrix& a, const Vector& x, Vector& y) override {
+    const auto& m = static_cast<const CsrImpl&>(a);
+    check(x, m.cols());
+    check(y, m.rows());
+    Kokkos::parallel_for(
+        "fem::kokkos::sparse_multiply", Range<Space>(0, m.rows()),
+        detail::SparseMultiply<T>{m.offsets.data(), m.columns.data(), m.values.data(),
+                                  view_of<Space, T>(x).data(), view_of<Space, T>(y).data()});
+  }
+
+ private:
+  /// The PAIRS dot products a_k . b_k (vectors of one size): chunk sums on the space, then
+  /// the chunks in order on the host.
+  template <int PAIRS>
+  std::array<double, PAIRS> dots(const std::array<const Vector*, PAIRS>& a,
+                                 const std::array<const Vector*, PAIRS>& b) {
+    std::array<double, PAIRS> sums{};
+    const std::int64_t n = a[0]->size();
+    const std::int64_t chunks = (n + kReductionChunk - 1) / kReductionChunk;
+    if (chunks == 0) return sums;
+    const auto used = static_cast<std::size_t>(PAIRS * chunks);
+    if (partial_.extent(0) < used) {
+      partial_ = View<Space, double>("fem::reduction_partials", used);
+      partial_host_ = Kokkos::create_mirror_view(partial_);
+    }
+    detail::ChunkDots<Space, T, PAIRS> f{n, chunks, {}, {}, partial_.data()};
+    for (int k = 0; k < PAIRS; ++k) {
+      f.a[k] = view_of<Space, T>(*a[k]).data();
+      f.b[k] = view_of<Space, T>(*b[k]).data();
+    }
+    Kokkos::parallel_for("fem::kokkos::dot",
+                         Kokkos::TeamPolicy<Space>(static_cast<int>(chunks), kReductionTeam), f);
+    const auto range = std::make_pair(std::size_t{0}, used);
+    Kokkos::deep_copy(Kokkos::subview(partial_host_, range), Kokkos::subview(partial_, range));
+    for (int k = 0; k < PAIRS; ++k)
+      for (std::int64_t c = 0; c < chunks; ++c) sums[k] += partial_host_(k * chunks + c);
+    return sums;
+  }
+
+  static void check(const Vector& x, std::int64_t size) {
+    if (x.size() != size)
+      throw Error("kokkos backend: a vector of " + std::to_string(x.size()) + " entries where " +
+                  std::to_string(size) + " were expected (solver bug)");
+  }
+
+  /// Threads per chunk of a reduction: one on a host space (the reference's order), a block's
+  /// worth on a device.
+  static constexpr int kReductionTeam = kRunsOnHost<Space> ? 1 : 256;
+
+  RuntimeRef runtime_;  // declared before the Views: outlives them
+  View<Space, double> partial_;
+  typename View<Space, double>::HostMirror partial_host_;
+};
+
+}  // namespace fem::kokkos
