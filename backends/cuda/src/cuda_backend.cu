@@ -1,4 +1,5 @@
-// The CUDA backend: explicit TLED steps entirely on the GPU.
+// The CUDA backend: explicit TLED steps entirely on the GPU, and the operators of the implicit
+// solvers (linear_algebra.cu, nonlinear_operator.cu beside this file).
 //
 // Each step is two launches: the material plugin's element kernel per block and the fused node
 // kernel (node_kernel.cuh: force gather or read, loads, damped central difference, prescribed
@@ -12,11 +13,9 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
-#include <limits>
 #include <map>
 #include <memory>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include <fem/amplitude.hpp>
@@ -28,7 +27,9 @@
 #include <fem/plugin.hpp>
 
 #include "device_array.cuh"
+#include "device_blocks.cuh"
 #include "node_kernel.cuh"
+#include "nonlinear_operator.cuh"
 #include "tuning.hpp"
 
 namespace fem::cuda {
@@ -65,18 +66,6 @@ __global__ void gather_kernel(std::int64_t count, const std::int32_t* nodes,
   for (int i = 0; i < 3; ++i) out[3 * k + i] = p[i];
 }
 
-/// Averaged nodal pressure, pass 2: every node's volume-weighted mean of its ANP elements' values.
-template <class T>
-__global__ void __launch_bounds__(kNodeThreads)
-    nodal_average_kernel(std::int64_t num_nodes, const std::int64_t* offsets,
-                         const std::int32_t* elements, const T* element_values,
-                         const T* inverse_volume, T* out, const Failure* failure) {
-  if (failure && failure->element != kNoFailure) return;
-  const std::int64_t n = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (n < num_nodes)
-    out[n] = kernels::nodal_average(n, offsets, elements, element_values, inverse_volume);
-}
-
 /// u and u_prev at a list of nodes, in double.
 template <class T>
 __global__ void pick_nodes_kernel(std::int64_t count, const std::int32_t* nodes, const T* u,
@@ -107,24 +96,6 @@ struct StepPlan {
   int index = 0;  ///< position in the run of steps enqueue_amplitudes prepared (its table row)
 };
 
-/// Row stride of the component-major layout: the element count rounded up to 32, so that every
-/// row starts on a 128-byte line and a warp's 32 elements read whole lines.
-std::int64_t element_row_stride(std::int64_t elements) {
-  return (elements + 31) / 32 * 32;
-}
-
-/// Records [e][c] (the same number of entries per element) rearranged as rows [c][e] of `stride`.
-template <class V>
-std::vector<V> component_major(const std::vector<V>& records, std::int64_t elements,
-                               std::int64_t stride) {
-  if (records.empty() || elements == 0) return records;
-  const auto size = static_cast<std::int64_t>(records.size()) / elements;
-  std::vector<V> rows(static_cast<std::size_t>(size * stride), V(0));
-  for (std::int64_t e = 0; e < elements; ++e)
-    for (std::int64_t c = 0; c < size; ++c) rows[c * stride + e] = records[e * size + c];
-  return rows;
-}
-
 /// An L2 access-policy window that keeps [base, base + bytes) resident (as much as the device
 /// sets aside for persisting lines), with that much L2 reserved. The reservation is the device's
 /// (cudaLimitPersistingL2CacheSize); the problem gives it back when it is destroyed.
@@ -149,60 +120,14 @@ int selected_device() {
 }
 
 template <class T>
-struct DeviceBlock {
-  const BlockSystem* system = nullptr;
-  DeviceArray<std::int32_t> connectivity;
-  DeviceArray<T> gradients, volumes, hourglass_vectors, hourglass_base, hourglass_stiffness, params,
-      state;
-  ForceLaunch<T> forces = nullptr;
-  EvaluateLaunch<T> evaluate = nullptr;
-  PressureLaunch<T> pressure = nullptr;  ///< averaged-nodal-pressure blocks only
-  /// ElementPassArgs::element_stride of the arrays above (0: records).
-  std::int64_t element_stride = 0;
-};
-
-template <class T>
 class ExplicitProblemImpl final : public ExplicitProblem {
  public:
   /// `device`: the properties of the GPU it runs on (CudaBackend queried them once).
   ExplicitProblemImpl(const System& s, const cudaDeviceProp& device)
       : sys_(s), atomic_mode_(atomic_mode()), fused_clear_(fused_force_clear<T>()) {
     check_memory();
-    for (const BlockSystem& b : s.blocks) {
-      const MaterialKernels& k = kernels::checked_material_kernels<MaterialKernels>(b, "cuda");
-      DeviceBlock<T> d;
-      d.system = &b;
-      if (component_major_elements()) {
-        d.element_stride = element_row_stride(b.num_elements);
-        d.connectivity.upload(component_major(b.connectivity, b.num_elements, d.element_stride));
-        d.gradients.upload(component_major(b.shape_gradients, b.num_elements, d.element_stride));
-        d.volumes.upload(component_major(b.quadrature_volumes, b.num_elements, d.element_stride));
-        d.hourglass_vectors.upload(
-            component_major(b.hourglass_vectors, b.num_elements, d.element_stride));
-      } else {
-        d.connectivity.upload(b.connectivity);
-        d.gradients.upload(b.shape_gradients);
-        d.volumes.upload(b.quadrature_volumes);
-        d.hourglass_vectors.upload(b.hourglass_vectors);
-      }
-      d.hourglass_base.upload(b.hourglass_base);
-      d.hourglass_stiffness.upload(b.hourglass_stiffness);
-      d.params.upload(b.material_params);
-      d.state.upload(std::vector<T>(static_cast<std::size_t>(b.num_elements * b.quadrature_points *
-                                                             b.material->host.num_state),
-                                    T(0)));
-      const KernelShape shape = kernel_shape(b.family, b.nodes_per_element, b.quadrature_points);
-      if constexpr (std::is_same_v<T, float>) {
-        d.forces = kernels::required_kernel(k.forces_single[shape], b);
-        d.evaluate = kernels::required_kernel(k.evaluate_single[shape], b);
-        if (b.pressure_offset >= 0) d.pressure = kernels::required_kernel(k.pressure_single, b);
-      } else {
-        d.forces = kernels::required_kernel(k.forces_double[shape], b);
-        d.evaluate = kernels::required_kernel(k.evaluate_double[shape], b);
-        if (b.pressure_offset >= 0) d.pressure = kernels::required_kernel(k.pressure_double, b);
-      }
-      blocks_.push_back(std::move(d));
-    }
+    const bool layout = component_major_elements();
+    for (const BlockSystem& b : s.blocks) blocks_.push_back(DeviceBlock<T>::upload(b, layout));
     dt_ = s.time_step;
     const std::vector<double>& mass = s.iteration_mass.empty() ? s.lumped_mass : s.iteration_mass;
     std::vector<double> inverse_mass(s.num_nodes);
@@ -221,15 +146,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     set_node_update(central_difference_update(s.time_step, s.mass_damping));
     if (!s.contact_mask.empty()) upload_contact(s);
     // The node-to-slot incidence in 32 bits: the deterministic gather reads it every step.
-    if (s.num_force_slots > std::numeric_limits<std::int32_t>::max())
-      throw Error(
-          "the CUDA backend's deterministic assembly indexes element-node forces in 32 bits: "
-          "this model has " +
-          std::to_string(s.num_force_slots) +
-          " (elements x nodes per element); use solver.assembly: atomic");
-    offsets_.upload(
-        std::vector<std::int32_t>(s.incidence_offsets.begin(), s.incidence_offsets.end()));
-    slots_.upload(std::vector<std::int32_t>(s.incidence_slots.begin(), s.incidence_slots.end()));
+    upload_slot_incidence(s, offsets_, slots_, "use solver.assembly: atomic");
     // Deterministic assembly keeps every element-node force and gathers per node; atomic
     // assembly adds into node forces directly (less memory traffic, summation order varies).
     const std::size_t gather_limit = gather_blocks(s);  // read (and checked) in either mode
@@ -268,9 +185,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
       element_volume_ratio_.resize(static_cast<std::size_t>(s.num_pressure_elements));
       nodal_pressure_.resize(static_cast<std::size_t>(s.num_nodes));
       nodal_volume_ratio_.resize(static_cast<std::size_t>(s.num_nodes));
-      pressure_offsets_.upload(s.pressure_incidence_offsets);
-      pressure_elements_.upload(s.pressure_incidence_elements);
-      pressure_inverse_volume_.upload(s.pressure_inverse_volume);
+      pressure_incidence_.upload(s);
     }
 
     set_displacement(s.initial_displacement, s.initial_previous_displacement);
@@ -465,19 +380,9 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     pressure_passes(d_u.data(), nullptr, true);
     out.resize(blocks_.size());
     for (std::size_t b = 0; b < blocks_.size(); ++b) {
-      const std::size_t ne = static_cast<std::size_t>(blocks_[b].system->num_elements);
-      DeviceArray<double> cauchy(6 * ne), strain(6 * ne), energy(ne), hourglass(ne), min_j(ne);
-      const ElementResultsOut r{cauchy.data(), strain.data(), energy.data(), hourglass.data(),
-                                min_j.data()};
       ElementPassArgs<T> args = pass_args(blocks_[b], d_u.data(), nullptr, nullptr);
       args.nodal_volume_ratio = nodal_volume_ratio_.data_or_null();
-      blocks_[b].evaluate(args, r, stream_);
-      FEM_CUDA_CHECK(cudaStreamSynchronize(stream_));
-      cauchy.download(out[b].cauchy_stress);
-      strain.download(out[b].green_lagrange);
-      energy.download(out[b].strain_energy);
-      hourglass.download(out[b].hourglass_energy);
-      min_j.download(out[b].min_jacobian);
+      blocks_[b].results(args, stream_, out[b]);
     }
   }
 
@@ -486,9 +391,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   [[nodiscard]] std::size_t memory_bytes() const override {
     std::size_t bytes = 0;
     const auto add = [&bytes](const auto&... v) { ((bytes += v.bytes()), ...); };
-    for (const DeviceBlock<T>& b : blocks_)
-      add(b.connectivity, b.gradients, b.volumes, b.hourglass_vectors, b.hourglass_base,
-          b.hourglass_stiffness, b.params, b.state);
+    for (const DeviceBlock<T>& b : blocks_) bytes += b.bytes();
     add(acoef_, forces_, node_forces_, prescribed_value_, load_value_, u_[0], u_[1], offsets_,
         slots_, dof_flags_, prescribed_amplitude_, load_amplitude_, amplitudes_, steps_, failure_,
         scratch_failure_);
@@ -508,29 +411,15 @@ class ExplicitProblemImpl final : public ExplicitProblem {
 
   ElementPassArgs<T> pass_args(DeviceBlock<T>& b, const T* u, T* forces, T* node_forces) {
     const BlockSystem& s = *b.system;
-    return ElementPassArgs<T>{
-        s.num_elements,
-        s.nodes_per_element,
-        s.quadrature_points,
-        b.connectivity.data(),
-        b.gradients.data(),
-        b.volumes.data(),
-        b.hourglass_vectors.data_or_null(),
-        b.hourglass_base.data_or_null(),
-        b.hourglass_stiffness.data_or_null(),
-        b.params.data_or_null(),
-        b.state.data_or_null(),
-        b.system->material->host.num_state,
-        u,
-        forces ? forces + 3 * s.force_offset : nullptr,
-        node_forces,
-        node_force_stride_,
-        s.pressure_offset >= 0 ? element_pressure_.data() + s.pressure_offset : nullptr,
-        nullptr,
-        nodal_pressure_.data_or_null(),
-        nullptr,
-        b.element_stride,
-        warp_aggregated_atomics<T>(atomic_mode_, s)};
+    ElementPassArgs<T> a = b.args(u);
+    a.forces = forces ? forces + 3 * s.force_offset : nullptr;
+    a.node_forces = node_forces;
+    a.node_force_stride = node_force_stride_;
+    a.element_pressure =
+        s.pressure_offset >= 0 ? element_pressure_.data() + s.pressure_offset : nullptr;
+    a.nodal_pressure = nodal_pressure_.data_or_null();
+    a.warp_aggregated_atomics = warp_aggregated_atomics<T>(atomic_mode_, s);
+    return a;
   }
 
   /// Averaged nodal pressure, passes 1 and 2 (fem/kernels/averaged_pressure.hpp), enqueued on
@@ -545,18 +434,11 @@ class ExplicitProblemImpl final : public ExplicitProblem {
         args.element_volume_ratio = element_volume_ratio_.data() + b.system->pressure_offset;
       b.pressure(args, failure, stream_);
     }
-    const unsigned grid = grid_for(sys_.num_nodes, kNodeThreads);
-    nodal_average_kernel<T><<<grid, kNodeThreads, 0, stream_>>>(
-        sys_.num_nodes, pressure_offsets_.data(), pressure_elements_.data(),
-        element_pressure_.data(), pressure_inverse_volume_.data(), nodal_pressure_.data(), failure);
-    FEM_CUDA_CHECK_LAUNCH();
-    if (volume_ratio) {
-      nodal_average_kernel<T><<<grid, kNodeThreads, 0, stream_>>>(
-          sys_.num_nodes, pressure_offsets_.data(), pressure_elements_.data(),
-          element_volume_ratio_.data(), pressure_inverse_volume_.data(), nodal_volume_ratio_.data(),
-          failure);
-      FEM_CUDA_CHECK_LAUNCH();
-    }
+    pressure_incidence_.average(sys_.num_nodes, element_pressure_.data(), nodal_pressure_.data(),
+                                failure, stream_);
+    if (volume_ratio)
+      pressure_incidence_.average(sys_.num_nodes, element_volume_ratio_.data(),
+                                  nodal_volume_ratio_.data(), failure, stream_);
   }
 
   /// At most `blocks` resident blocks per SM for every gather variant of the node kernel: each
@@ -795,10 +677,8 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   static constexpr int node_force_stride_ = sizeof(T) == sizeof(float) ? 4 : 3;
 #endif
   // Averaged nodal pressure: per ANP element (global order) and per node, and the gather.
-  DeviceArray<T> element_pressure_, element_volume_ratio_, nodal_pressure_, nodal_volume_ratio_,
-      pressure_inverse_volume_;
-  DeviceArray<std::int64_t> pressure_offsets_;
-  DeviceArray<std::int32_t> pressure_elements_;
+  DeviceArray<T> element_pressure_, element_volume_ratio_, nodal_pressure_, nodal_volume_ratio_;
+  DevicePressureIncidence<T> pressure_incidence_;
   DeviceArray<T> u_[2];
   int parity_ = 0;  // u_[parity_] holds the current displacement
   DeviceArray<std::int32_t> offsets_, slots_;
@@ -831,6 +711,15 @@ class CudaBackend final : public Backend {
     if (precision == Precision::Single)
       return std::make_unique<ExplicitProblemImpl<float>>(system, props_);
     return std::make_unique<ExplicitProblemImpl<double>>(system, props_);
+  }
+  std::unique_ptr<LinearAlgebra> create_linear_algebra(Precision precision) override {
+    FEM_CUDA_CHECK(cudaSetDevice(device_));
+    return make_linear_algebra(precision);
+  }
+  std::unique_ptr<NonlinearOperator> create_operator(const System& system,
+                                                     LinearAlgebra& algebra) override {
+    FEM_CUDA_CHECK(cudaSetDevice(device_));
+    return make_nonlinear_operator(system, algebra);
   }
 
  private:

@@ -1,9 +1,11 @@
-// Owning device buffer (cudaMalloc/cudaFree) with typed upload and download.
+// Owning device buffer (cudaMalloc/cudaFree) with typed upload and download, and a small
+// page-locked host buffer for the values that reductions return.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <type_traits>
 #include <vector>
 
 #include <fem/cuda/check.hpp>
@@ -62,6 +64,29 @@ class DeviceArray {
     host.assign(raw.begin(), raw.end());
   }
 
+  /// upload() ordered on `stream` with the work queued there before it (a kernel still reading
+  /// the old values, say), which the plain upload's copy on the legacy stream is not when the
+  /// stream is non-blocking. Returns when the copy is done.
+  template <class U>
+  void upload(const std::vector<U>& host, cudaStream_t stream) {
+    resize(host.size());
+    if (host.empty()) return;
+    const std::vector<T> converted(host.begin(), host.end());
+    FEM_CUDA_CHECK(cudaMemcpyAsync(data_, converted.data(), host.size() * sizeof(T),
+                                   cudaMemcpyHostToDevice, stream));
+    FEM_CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
+  /// download() after the work queued on `stream` (which it waits for).
+  template <class U>
+  void download(std::vector<U>& host, cudaStream_t stream) const {
+    std::vector<T> raw(size_);
+    if (size_)
+      FEM_CUDA_CHECK(
+          cudaMemcpyAsync(raw.data(), data_, size_ * sizeof(T), cudaMemcpyDeviceToHost, stream));
+    FEM_CUDA_CHECK(cudaStreamSynchronize(stream));
+    host.assign(raw.begin(), raw.end());
+  }
+
   [[nodiscard]] T* data() { return data_; }
   [[nodiscard]] const T* data() const { return data_; }
   [[nodiscard]] std::size_t size() const { return size_; }
@@ -79,6 +104,30 @@ class DeviceArray {
   }
   T* data_ = nullptr;
   std::size_t size_ = 0;
+};
+
+/// A few values in page-locked host memory: what a reduction's result is copied into, so that
+/// the copy is one DMA without a staging buffer.
+template <class T>
+class PinnedArray {
+ public:
+  explicit PinnedArray(std::size_t n) : size_(n) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    FEM_CUDA_CHECK(cudaMallocHost(&data_, n * sizeof(T)));
+  }
+  ~PinnedArray() {
+    if (data_) cudaFreeHost(data_);
+  }
+  PinnedArray(const PinnedArray&) = delete;
+  PinnedArray& operator=(const PinnedArray&) = delete;
+  [[nodiscard]] T* data() { return data_; }
+  [[nodiscard]] T& operator[](std::size_t i) { return data_[i]; }
+  [[nodiscard]] std::size_t size() const { return size_; }
+  [[nodiscard]] std::size_t bytes() const { return size_ * sizeof(T); }
+
+ private:
+  T* data_ = nullptr;
+  std::size_t size_;
 };
 
 }  // namespace fem::cuda

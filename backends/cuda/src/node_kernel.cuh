@@ -16,9 +16,9 @@
 #include <fem/contact/rigid_surface.hpp>
 #include <fem/cuda/element_kernels.cuh>
 
-namespace fem::cuda {
+#include "device_blocks.cuh"  // kNodeThreads
 
-constexpr int kNodeThreads = 256;
+namespace fem::cuda {
 
 /// Node-update coefficients in device memory, so that captured graphs stay valid when dynamic
 /// relaxation changes its damping: b, c, then gravity (2 dt^2 / (2 + q dt) * g).

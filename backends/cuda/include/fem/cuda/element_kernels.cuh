@@ -1,10 +1,12 @@
-// The CUDA backend's element pass: one thread per element around the shared per-element kernels
-// of fem/kernels/element_kernels.hpp, with the material law inlined.
+// The CUDA backend's element passes: one thread per element around the shared per-element kernels
+// of fem/kernels/ (forces, results, the averaged nodal pressure, and for implicit solves the
+// tangent action, element matrices and pressure coupling), with the material law inlined.
 //
 // Material plugins are compiled against this header (fem_add_material), which instantiates the
-// kernels for every shape and both precisions. A kernel that meets det F <= 0 or a non-finite
-// value records the element in a Failure slot; every kernel of the step loop returns at once
-// while the slot is set, so the state freezes at the last good step without a host round trip.
+// kernels for every shape and both precisions into the one kernel table of
+// fem/kernels/kernel_table.hpp. A kernel that meets det F <= 0 or a non-finite value records the
+// element in a Failure slot; every kernel of the step loop returns at once while the slot is
+// set, so the state freezes at the last good step without a host round trip.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -14,6 +16,8 @@
 
 #include <fem/cuda/check.hpp>
 #include <fem/kernels/element_kernels.hpp>
+#include <fem/kernels/element_matrix.hpp>
+#include <fem/kernels/kernel_table.hpp>
 #include <fem/material.hpp>
 
 namespace fem::cuda {
@@ -33,24 +37,27 @@ struct Failure {
   double value;  ///< det F of the failing element
 };
 
+/// The launchers' function-pointer types (fem/kernels/kernel_table.hpp), each enqueuing one
+/// block's pass on a stream.
 template <class T>
-using ForceLaunch = void (*)(const ElementPassArgs<T>&, int block, Failure*, cudaStream_t);
-template <class T>
-using EvaluateLaunch = void (*)(const ElementPassArgs<T>&, const ElementResultsOut&, cudaStream_t);
-template <class T>
-using PressureLaunch = void (*)(const ElementPassArgs<T>&, const Failure*, cudaStream_t);
+struct Passes {
+  /// Records the first failing element in the Failure slot (which must not be null) and does
+  /// nothing once it is set (`block` is what it records as the block).
+  using Force = void (*)(const ElementPassArgs<T>&, int block, Failure*, cudaStream_t);
+  using Evaluate = void (*)(const ElementPassArgs<T>&, const ElementResultsOut&, cudaStream_t);
+  /// The tangent action into the per-slot forces (ElementPassArgs::direction set).
+  using Tangent = void (*)(const ElementPassArgs<T>&, cudaStream_t);
+  /// Element blocks into `out`: [e][a][9], [e][a][b][9], or [e][13] (pressure coupling).
+  using Matrix = void (*)(const ElementPassArgs<T>&, T* out, cudaStream_t);
+  /// Pass 1 of the averaged nodal pressure (or of its tangent); returns at once while the
+  /// Failure slot, if given, is set.
+  using Pressure = void (*)(const ElementPassArgs<T>&, const Failure*, cudaStream_t);
+};
 
 /// What a material plugin built for the CUDA backend provides.
 struct MaterialKernels {
   std::uint32_t struct_size;
-  ForceLaunch<float> forces_single[kNumShapes];
-  ForceLaunch<double> forces_double[kNumShapes];
-  EvaluateLaunch<float> evaluate_single[kNumShapes];
-  EvaluateLaunch<double> evaluate_double[kNumShapes];
-  /// Pass 1 of the averaged-nodal-pressure tetrahedron; null without a volumetric split (as
-  /// are that family's force and evaluate entries).
-  PressureLaunch<float> pressure_single;
-  PressureLaunch<double> pressure_double;
+  kernels::MaterialPasses<Passes> passes;
 };
 
 // Threads per block of the element kernels; a compile-time knob (-DFEM_CUDA_ELEMENT_THREADS=N in
@@ -121,61 +128,115 @@ __global__ void __launch_bounds__(kElementThreads)
   if (e < a.num_elements) kernels::element_evaluate<M, T, NPE, NQP, FAMILY>(a, e, r);
 }
 
-template <class M, class T>
+/// Pass 1 of the averaged nodal pressure (TANGENT: of the tangent action).
+template <class M, class T, bool TANGENT>
 __global__ void __launch_bounds__(kElementThreads)
     element_pressure_kernel(const ElementPassArgs<T> a, const Failure* failure) {
   if (failure && failure->element != kNoFailure) return;  // frozen after a failed step
   const std::int64_t e = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (e < a.num_elements) kernels::element_pressure<M, T>(a, e);
-}
-
-template <class M, class T, int NPE, int NQP, Family FAMILY>
-void launch_forces(const ElementPassArgs<T>& a, int block, Failure* failure, cudaStream_t s) {
-  if (a.num_elements == 0) return;
-  const unsigned grid = grid_for(a.num_elements, kElementThreads);
-  if (a.node_forces && a.warp_aggregated_atomics)
-    element_forces_kernel<M, T, NPE, NQP, FAMILY, true>
-        <<<grid, kElementThreads, 0, s>>>(a, block, failure);
+  if (e >= a.num_elements) return;
+  if constexpr (TANGENT)
+    kernels::element_pressure_tangent<M, T>(a, e);
   else
-    element_forces_kernel<M, T, NPE, NQP, FAMILY, false>
-        <<<grid, kElementThreads, 0, s>>>(a, block, failure);
-  FEM_CUDA_CHECK_LAUNCH();
+    kernels::element_pressure<M, T>(a, e);
 }
 
+/// The tangent action K_e(u) v_e of every element into its slots (implicit solves: always the
+/// deterministic per-slot storage, no register cap: the dual numbers need twice the registers of
+/// the force pass, and the pass runs once per Krylov iteration, not per explicit step).
 template <class M, class T, int NPE, int NQP, Family FAMILY>
-void launch_evaluate(const ElementPassArgs<T>& a, const ElementResultsOut& r, cudaStream_t s) {
-  if (a.num_elements == 0) return;
-  element_evaluate_kernel<M, T, NPE, NQP, FAMILY>
-      <<<grid_for(a.num_elements, kElementThreads), kElementThreads, 0, s>>>(a, r);
-  FEM_CUDA_CHECK_LAUNCH();
+__global__ void __launch_bounds__(kElementThreads)
+    element_tangent_kernel(const ElementPassArgs<T> a) {
+  const std::int64_t e = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (e < a.num_elements) kernels::element_tangent<M, T, NPE, NQP, FAMILY>(a, e);
 }
 
-template <class M, class T>
-void launch_pressure(const ElementPassArgs<T>& a, const Failure* failure, cudaStream_t s) {
-  if (a.num_elements == 0) return;
-  element_pressure_kernel<M, T>
-      <<<grid_for(a.num_elements, kElementThreads), kElementThreads, 0, s>>>(a, failure);
-  FEM_CUDA_CHECK_LAUNCH();
+/// Element stiffness blocks (kernels::element_matrix): each thread zeroes and fills its
+/// element's npe (DIAGONAL) or npe^2 blocks of `out`.
+template <class M, class T, int NPE, int NQP, Family FAMILY, bool DIAGONAL>
+__global__ void __launch_bounds__(kElementThreads)
+    element_matrix_kernel(const ElementPassArgs<T> a, T* out) {
+  const std::int64_t e = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (e >= a.num_elements) return;
+  const std::int64_t npe = NPE ? NPE : a.nodes_per_element;
+  const std::int64_t size = 9 * npe * (DIAGONAL ? 1 : npe);
+  T* blocks = out + e * size;
+  for (std::int64_t i = 0; i < size; ++i) blocks[i] = T(0);
+  kernels::element_matrix<M, T, NPE, NQP, FAMILY, DIAGONAL>(a, e, blocks);
 }
+
+/// Averaged nodal pressure: kernels::pressure_coupling of every element, [e][13].
+template <class M, class T>
+__global__ void __launch_bounds__(kElementThreads)
+    pressure_coupling_kernel(const ElementPassArgs<T> a, T* out) {
+  const std::int64_t e = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (e < a.num_elements) kernels::pressure_coupling<M, T>(a, e, out + 13 * e);
+}
+
+/// The launchers of the kernel table (fem/kernels/kernel_table.hpp): one thread per element of
+/// the block, enqueued on the stream given.
+struct Launch {
+  template <class M, class T, int NPE, int NQP, Family FAMILY>
+  static void forces(const ElementPassArgs<T>& a, int block, Failure* failure, cudaStream_t s) {
+    if (a.num_elements == 0) return;
+    const unsigned grid = grid_for(a.num_elements, kElementThreads);
+    if (a.node_forces && a.warp_aggregated_atomics)
+      element_forces_kernel<M, T, NPE, NQP, FAMILY, true>
+          <<<grid, kElementThreads, 0, s>>>(a, block, failure);
+    else
+      element_forces_kernel<M, T, NPE, NQP, FAMILY, false>
+          <<<grid, kElementThreads, 0, s>>>(a, block, failure);
+    FEM_CUDA_CHECK_LAUNCH();
+  }
+
+  template <class M, class T, int NPE, int NQP, Family FAMILY>
+  static void evaluate(const ElementPassArgs<T>& a, const ElementResultsOut& r, cudaStream_t s) {
+    per_element(element_evaluate_kernel<M, T, NPE, NQP, FAMILY>, a, s, r);
+  }
+
+  template <class M, class T, int NPE, int NQP, Family FAMILY>
+  static void tangent(const ElementPassArgs<T>& a, cudaStream_t s) {
+    per_element(element_tangent_kernel<M, T, NPE, NQP, FAMILY>, a, s);
+  }
+
+  template <class M, class T, int NPE, int NQP, Family FAMILY, bool DIAGONAL>
+  static void matrix(const ElementPassArgs<T>& a, T* out, cudaStream_t s) {
+    per_element(element_matrix_kernel<M, T, NPE, NQP, FAMILY, DIAGONAL>, a, s, out);
+  }
+
+  template <class M, class T>
+  static void pressure(const ElementPassArgs<T>& a, const Failure* failure, cudaStream_t s) {
+    per_element(element_pressure_kernel<M, T, false>, a, s, failure);
+  }
+
+  template <class M, class T>
+  static void pressure_tangent(const ElementPassArgs<T>& a, const Failure* failure,
+                               cudaStream_t s) {
+    per_element(element_pressure_kernel<M, T, true>, a, s, failure);
+  }
+
+  template <class M, class T>
+  static void pressure_coupling(const ElementPassArgs<T>& a, T* out, cudaStream_t s) {
+    per_element(pressure_coupling_kernel<M, T>, a, s, out);
+  }
+
+ private:
+  /// kernel(a, rest...) with one thread per element of a.
+  template <class T, class... Params, class... Rest>
+  static void per_element(void (*kernel)(ElementPassArgs<T>, Params...),
+                          const ElementPassArgs<T>& a, cudaStream_t s, Rest... rest) {
+    if (a.num_elements == 0) return;
+    kernel<<<grid_for(a.num_elements, kElementThreads), kElementThreads, 0, s>>>(a, rest...);
+    FEM_CUDA_CHECK_LAUNCH();
+  }
+};
 
 /// The kernel table of material M: every shape, both precisions.
 template <class M>
 MaterialKernels make_material_kernels() {
   MaterialKernels k{};
   k.struct_size = sizeof(MaterialKernels);
-#define FEM_CUDA_SHAPE(SHAPE, NPE, NQP, FAMILY)                               \
-  if constexpr (kernels::family_supported<M>(FAMILY)) {                       \
-    k.forces_single[SHAPE] = &launch_forces<M, float, NPE, NQP, FAMILY>;      \
-    k.forces_double[SHAPE] = &launch_forces<M, double, NPE, NQP, FAMILY>;     \
-    k.evaluate_single[SHAPE] = &launch_evaluate<M, float, NPE, NQP, FAMILY>;  \
-    k.evaluate_double[SHAPE] = &launch_evaluate<M, double, NPE, NQP, FAMILY>; \
-  }
-  FEM_FOR_EACH_KERNEL_SHAPE(FEM_CUDA_SHAPE)
-#undef FEM_CUDA_SHAPE
-  if constexpr (has_volumetric_split<M>) {
-    k.pressure_single = &launch_pressure<M, float>;
-    k.pressure_double = &launch_pressure<M, double>;
-  }
+  kernels::fill_passes<Launch, M>(k.passes);
   return k;
 }
 

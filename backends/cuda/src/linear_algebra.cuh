@@ -1,0 +1,81 @@
+// The CUDA backend's vectors and vector verbs (fem/operator.hpp): device arrays in the run's
+// precision and one kernel per verb, all enqueued on the algebra's stream (which the operator
+// built on it shares). The host waits only where a verb returns a value (the reductions) or
+// crosses to the host (upload, download), and in synchronize(), which the verb timers call.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <fem/operator.hpp>
+
+#include "device_array.cuh"
+
+namespace fem::cuda {
+
+template <class T>
+class DeviceVector final : public Vector {
+ public:
+  explicit DeviceVector(std::int64_t size) : Vector(size), values(static_cast<std::size_t>(size)) {}
+  DeviceArray<T> values;
+};
+
+template <class T>
+const T* device_data(const Vector& x) {
+  return static_cast<const DeviceVector<T>&>(x).values.data();
+}
+template <class T>
+T* device_data(Vector& x) {
+  return static_cast<DeviceVector<T>&>(x).values.data();
+}
+
+/// The device buffers of the two-stage reductions and the page-locked host copy of the result.
+struct ReductionBuffers {
+  ReductionBuffers();
+  DeviceArray<double> partials;  ///< [block][value]
+  DeviceArray<double> result;
+  PinnedArray<double> host;
+};
+
+template <class T>
+class LinearAlgebraImpl final : public LinearAlgebra {
+ public:
+  LinearAlgebraImpl();
+  ~LinearAlgebraImpl() override;
+  LinearAlgebraImpl(const LinearAlgebraImpl&) = delete;
+  LinearAlgebraImpl& operator=(const LinearAlgebraImpl&) = delete;
+
+  [[nodiscard]] Precision precision() const override;
+  void synchronize() override;
+  /// The stream every verb of this algebra, and of the operators built on it, is enqueued on.
+  [[nodiscard]] cudaStream_t stream() const { return stream_; }
+
+ protected:
+  std::unique_ptr<Vector> do_vector(std::int64_t size) override;
+  void do_upload(const std::vector<double>& host, Vector& x) override;
+  void do_download(const Vector& x, std::vector<double>& host) override;
+  void do_fill(Vector& x, double value) override;
+  void do_axpby(double a, const Vector& x, double b, Vector& y) override;
+  void do_multiply(const Vector& x, const Vector& y, Vector& z) override;
+  void do_copy(const Vector& x, Vector& y) override;
+  double do_dot(const Vector& x, const Vector& y) override;
+  std::array<double, 2> do_dot2(const Vector& a, const Vector& b, const Vector& c,
+                                const Vector& d) override;
+  double do_max_abs(const Vector& x) override;
+  void do_block_multiply(const Vector& blocks, const Vector& x, Vector& y) override;
+  std::unique_ptr<Matrix> do_matrix(const CsrMatrix& host) override;
+  void do_sparse_multiply(const Matrix& a, const Vector& x, Vector& y) override;
+
+ private:
+  cudaStream_t stream_ = nullptr;
+  ReductionBuffers reduction_;
+};
+
+/// The CUDA vectors and verbs in `precision`, on the current device.
+std::unique_ptr<LinearAlgebra> make_linear_algebra(Precision precision);
+
+}  // namespace fem::cuda
