@@ -5,8 +5,10 @@
 
 #include <cmath>
 #include <fstream>
+#include <numbers>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "output/scratch_dir.hpp"
 #include "support/backend.hpp"
@@ -200,12 +202,6 @@ TEST(ImplicitContact, StaticBrainShiftEqualsDynamicRelaxation) {
   EXPECT_LT(difference, 1e-6) << "largest displacement " << largest;
 }
 
-}  // namespace
-}  // namespace fem::test
-
-namespace fem::test {
-namespace {
-
 TEST(ImplicitContact, ContactTangentMatchesCentralDifferences) {
   const ScratchDir dir;
   const std::string mesh = write_two_blocks(dir);
@@ -257,6 +253,77 @@ solver: {type: static, end_time: 1, increments: 1}
   // The frozen-normal tangent leaves out the normal's rotation: relative error of the order
   // of the penetration over the element size.
   EXPECT_LT(relative_difference(a, b), 1e-2);
+}
+
+/// Hertz: a rigid sphere (radius R) pressed into an elastic half-space (modelled by a quarter
+/// block on rollers, large against the contact, fixed at its base). Against Johnson's solution
+/// for the total force F the model carries: the contact radius a = (3 F R / 4 E*)^(1/3) from
+/// the second moment of the contact pressure, <r^2> = 2 a^2 / 5 (exact for the Hertz
+/// distribution, and insensitive to the mesh's node spacing, unlike the outermost node in
+/// contact), and the approach of the surface at the axis relative to the surface at distance
+/// rho: w(0) - w(rho), with w(r) = pi p0 (2 a^2 - r^2) / (4 a E*) inside and
+/// p0 / (2 a E*) ((2 a^2 - r^2) asin(a / r) + r a sqrt(1 - a^2 / r^2)) outside (the far field
+/// of a finite block shifts both alike).
+TEST(ImplicitContact, HertzContactRadiusAndApproach) {
+  const double R = 1.0, E = 1000.0, nu = 0.3;
+  const std::string yaml = R"(
+mesh: {generator: box, cells: hex8, size: [0.5, 0.5, 0.5], divisions: [20, 20, 20]}
+materials: {m: {type: linear_elastic, youngs_modulus: 1000, poisson_ratio: 0.3}}
+blocks: [{element: hex8, material: m}]
+node_sets:
+  x0: {plane: {point: [0, 0, 0], normal: [1, 0, 0]}}
+  y0: {plane: {point: [0, 0, 0], normal: [0, 1, 0]}}
+  bottom: {plane: {point: [0, 0, 0], normal: [0, 0, 1]}}
+  top: {plane: {point: [0, 0, 0.5], normal: [0, 0, 1]}}
+amplitudes: {ramp: {type: linear, start: 0, end: 1}}
+boundary_conditions:
+  - {set: x0, fixed: [x]}
+  - {set: y0, fixed: [y]}
+  - {set: bottom, fixed: [x, y, z]}
+contact:
+  - {name: ball, type: sphere, center: [0, 0, 1.5], radius: 1.0, set: top,
+     displacement: [0, 0, -0.012], amplitude: ramp,
+     method: augmented_lagrangian, penetration_tolerance: 1.0e-6}
+solver: {type: static, end_time: 1, increments: 2, newton: {residual_tolerance: 1e-7}}
+)";
+  ImplicitRun run = prepare_implicit(yaml, on_backend({{"precision", "double"}}));
+  run_implicit(run);
+  const std::vector<double>& f = run.solver->contact_forces();
+  const std::vector<double>& u = run.solver->displacement();
+  const std::vector<double>& X = run.model.mesh.coords;
+  double force = 0.0, moment = 0.0;
+  for (const std::int32_t node : run.model.mesh.node_sets.at("top")) {
+    const double fz = -f[3 * node + 2];  // the sphere pushes down
+    const double r2 = X[3 * node] * X[3 * node] + X[3 * node + 1] * X[3 * node + 1];
+    force += fz;
+    moment += fz * r2;
+  }
+  const double F = 4.0 * force;  // the whole half-space
+  const double estar = E / (1.0 - nu * nu);
+  const double a_hertz = std::cbrt(3.0 * F * R / (4.0 * estar));
+  const double a_model = std::sqrt(2.5 * moment / force);
+  const double p0 = 3.0 * F / (2.0 * std::numbers::pi * a_hertz * a_hertz);
+  const auto w = [&](double r) {
+    const double a = a_hertz;
+    if (r <= a) return std::numbers::pi * p0 * (2 * a * a - r * r) / (4 * a * estar);
+    return p0 / (2 * a * estar) *
+           ((2 * a * a - r * r) * std::asin(a / r) + r * a * std::sqrt(1 - a * a / (r * r)));
+  };
+  const double rho = 0.25;
+  double w_axis = 0.0, w_ring = 0.0;
+  int ring = 0;
+  for (const std::int32_t node : run.model.mesh.node_sets.at("top")) {
+    const double r = std::hypot(X[3 * node], X[3 * node + 1]);
+    if (r < 1e-9) w_axis = -u[3 * node + 2];
+    if (std::abs(r - rho) < 1e-9 && (X[3 * node] < 1e-9 || X[3 * node + 1] < 1e-9)) {
+      w_ring += -u[3 * node + 2];
+      ++ring;
+    }
+  }
+  ASSERT_EQ(ring, 2);
+  w_ring /= ring;
+  EXPECT_NEAR(a_model, a_hertz, 0.05 * a_hertz);
+  EXPECT_NEAR(w_axis - w_ring, w(0) - w(rho), 0.05 * (w(0) - w(rho)));
 }
 
 }  // namespace

@@ -58,6 +58,8 @@ class ContactOperator final : public NonlinearOperator {
   /// The most augmentations any augmented-Lagrangian contact allows per increment.
   [[nodiscard]] int max_augmentations() const;
   [[nodiscard]] const std::vector<ContactState>& states() const { return states_; }
+  /// The contact forces on every node at the last evaluation (3 per node, N).
+  [[nodiscard]] const std::vector<double>& nodal_forces() const { return forces_; }
 
  protected:
   ElementCheck do_internal_forces(const Vector& u, Vector& f) override;

@@ -375,6 +375,8 @@ class ImplicitSolver::Run final : public IncrementEquations {
   void write_output(std::int64_t increment, double t, bool frame);
   void write_summary(const std::string& status, const std::string& message);
   [[noreturn]] void fail(const std::string& message);
+  /// f_int at the initial state; fails where the prescribed values at t = 0 invert an element.
+  void check_initial_state();
 
   ImplicitSolver& s_;
   const CaseSpec& spec_;
@@ -445,8 +447,11 @@ void ImplicitSolver::Run::write_output(std::int64_t increment, double t, bool fr
     report_.energies.push_back(e);
     if (energy_csv_) energy_csv_->append(t, increment, {e.kinetic, e.strain, e.hourglass});
     if (vtk_) {
-      vtk_->write(make_frame(spec_, increment, t, u_host_,
-                             integrator_.dynamic() ? &v_host_ : nullptr, results_));
+      OutputFrame output = make_frame(spec_, increment, t, u_host_,
+                                      integrator_.dynamic() ? &v_host_ : nullptr, results_);
+      // Contact forces per node (the pressure times the tributary area), where contact is.
+      if (contact_) output.point_fields.push_back({"contact_force", 3, contact_->nodal_forces()});
+      vtk_->write(output);
       if (vtk_->frames_written() == 1) report_.files.push_back(vtk_->pvd_path());
     }
   }
@@ -526,6 +531,16 @@ void ImplicitSolver::Run::write_summary(const std::string& status, const std::st
   report_.files.push_back(path);
 }
 
+void ImplicitSolver::Run::check_initial_state() {
+  const ElementCheck check = op_.internal_forces(*u_, *f_int_);
+  if (check.ok()) return;
+  fail("the displacements prescribed at t = 0 invert element " + std::to_string(check.element) +
+       " of block " + std::to_string(check.block) +
+       "\n  hint: a prescribed displacement without an amplitude applies in full at t = 0; "
+       "ramp it from zero with an amplitude (amplitudes: {ramp: {type: linear, start: 0, end: "
+       "1}}, then amplitude: ramp on the boundary condition)");
+}
+
 void ImplicitSolver::Run::fail(const std::string& message) {
   write_summary("failed", message);
   throw SolveError(message);
@@ -596,10 +611,7 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
         for (int k = 0; k < 3; ++k)
           if (sys_.prescribed_amplitude[3 * n + k] < 0) v0[3 * n + k] = iv.velocity[k];
     la_.upload(v0, *v_);
-    const ElementCheck check = op_.internal_forces(*u_, *f_int_);
-    if (!check.ok())
-      fail("the initial state has an invalid element (block " + std::to_string(check.block) +
-           ", element " + std::to_string(check.element) + ")");
+    check_initial_state();
     // M a0 = f_ext - f_int - C v0 at free dofs.
     la_.copy(*f_ext_, *a_);
     la_.axpby(-1.0, *f_int_, 1.0, *a_);
@@ -617,10 +629,7 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
     }
   } else {
     // f_int at the start, for the reactions of the first history row.
-    const ElementCheck check = op_.internal_forces(*u_, *f_int_);
-    if (!check.ok())
-      fail("the initial state has an invalid element (block " + std::to_string(check.block) +
-           ", element " + std::to_string(check.element) + ")");
+    check_initial_state();
   }
   write_output(0, 0.0, true);
 
@@ -759,6 +768,7 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
   if (report_.increments == 0) report_.smallest_increment = 0.0;
   s_.u_host_ = u_host_;
   s_.v_host_ = integrator_.dynamic() ? v_host_ : std::vector<double>(u_host_.size(), 0.0);
+  if (contact_) s_.contact_host_ = contact_->nodal_forces();
   write_summary("completed", "");
   return report_;
 }

@@ -100,6 +100,8 @@ class ImplicitSolver {
   /// The displacement after run() (or the initial one before).
   [[nodiscard]] const std::vector<double>& displacement() const { return u_host_; }
   [[nodiscard]] const std::vector<double>& velocity() const { return v_host_; }
+  /// Contact forces on the nodes after run() (3 per node, N; empty without contact).
+  [[nodiscard]] const std::vector<double>& contact_forces() const { return contact_host_; }
 
  private:
   class Run;
@@ -111,7 +113,7 @@ class ImplicitSolver {
   std::unique_ptr<NonlinearOperator> op_;
   std::unique_ptr<ContactOperator> contact_;
   double setup_s_ = 0.0;
-  std::vector<double> u_host_, v_host_;
+  std::vector<double> u_host_, v_host_, contact_host_;
 };
 
 /// Names of the rigid-body motions (translations x, y, z; rotations about x, y, z) that the
