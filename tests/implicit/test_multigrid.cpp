@@ -28,12 +28,13 @@ TEST(Multigrid, NeedsFarFewerIterationsThanJacobiForTheSameSolution) {
 
 TEST(Multigrid, IterationsDoNotGrowWithTheMesh) {
   // 8^3 has 2 levels, 16^3 three: Jacobi's iterations double with each halving of h, the
-  // multigrid's stay nearly constant.
+  // multigrid's grow by at most 1.5x (the bound of the implicit-solver issue; measured 7.9 and
+  // 10.4 per Newton iteration, the first, lifting solve to 1e-3 included).
   const CubeSolution coarse = solve_pressed_cube(kHex8, 8, "{preconditioner: multigrid}");
   const CubeSolution fine = solve_pressed_cube(kHex8, 16, "{preconditioner: multigrid}");
   EXPECT_NE(fine.preconditioner.find("multigrid (3 levels"), std::string::npos)
       << fine.preconditioner;
-  EXPECT_LT(fine.cg_per_newton, 1.3 * coarse.cg_per_newton)
+  EXPECT_LT(fine.cg_per_newton, 1.5 * coarse.cg_per_newton)
       << "8^3: " << coarse.cg_per_newton << ", 16^3: " << fine.cg_per_newton;
 }
 

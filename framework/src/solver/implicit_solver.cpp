@@ -297,16 +297,10 @@ class ImplicitSolver::Run final : public IncrementEquations {
     TangentOperator tangent(op_);
     LinearOperator& a = matrix_operator_ ? static_cast<LinearOperator&>(*matrix_operator_)
                                          : static_cast<LinearOperator&>(tangent);
-    const KrylovResult r = conjugate_gradients(la_, a, *preconditioner_, b, du, eta,
-                                               spec_.solver.linear.max_iterations);
-    if (r.breakdown && r.iterations == 0)
-      throw SolveError(
-          "the linear solver broke down: the tangent is not positive definite at time " +
-          std::to_string(time_) +
-          "\n  hint: the material may be unstable at this deformation (a law that softens in "
-          "compression), the supports may not hold the body, or elements may be close to "
-          "inverting; smaller increments may help");
-    return r;
+    // A breakdown at the first iteration is Newton's to handle (NewtonResult::IndefiniteTangent:
+    // cut back, or fail naming it).
+    return conjugate_gradients(la_, a, *preconditioner_, b, du, eta,
+                               spec_.solver.linear.max_iterations);
   }
 
   void constrain(Vector& x) override { la_.multiply(*free_, x, x); }
@@ -392,7 +386,7 @@ class ImplicitSolver::Run final : public IncrementEquations {
   std::unique_ptr<MatrixOperator> matrix_operator_;
   std::unique_ptr<Vector> u_, u_iter_, f_ext_, f_int_, mass_, free_, lift_, tmp_, tmp2_, tmp3_, v_,
       a_, v_new_, a_new_, a_hat_, v_hat_, g_n_;
-  double f_ext_norm_ = 0.0, stiffness_scale_ = 1.0, mass_scale_ = 0.0, time_ = 0.0;
+  double f_ext_norm_ = 0.0, stiffness_scale_ = 1.0, mass_scale_ = 0.0;
   double preconditioner_setup_s_ = 0.0;
   bool lift_nonzero_ = false;
   std::int64_t free_dofs_ = 0;
@@ -640,7 +634,6 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
   while (t < end * (1.0 - 1e-12)) {
     const double dt = increments_.next(t);
     const double t_new = t + dt;
-    time_ = t_new;
     set_shift(dt);
     set_external_forces(t_new);
     set_lift(t_new, u_now);
@@ -699,13 +692,19 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
                       : std::string("has non-finite values"));
           break;
         }
+        case NewtonResult::Status::IndefiniteTangent:
+          why << "the linear solver broke down: the tangent is not positive definite (the "
+                 "material may soften at this deformation, the supports may not hold the body, "
+                 "or elements may be close to inverting)";
+          break;
         default:
           why << "the residual became non-finite";
           break;
       }
       ++report_.cutbacks;
       const bool can_cut = spec_.solver.newton.method != "linearized" ||
-                           result.status == NewtonResult::Status::ElementFailure;
+                           result.status == NewtonResult::Status::ElementFailure ||
+                           result.status == NewtonResult::Status::IndefiniteTangent;
       if (can_cut && increments_.cut()) {
         spdlog::warn("increment {} at t = {:.6g}: {}; cutting back to {:.4g}", increment + 1, t_new,
                      why.str(), increments_.next(t));

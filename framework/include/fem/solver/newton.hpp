@@ -49,6 +49,9 @@ struct NewtonResult {
     NotConverged,    ///< max_iterations reached
     ElementFailure,  ///< an inverted element or non-finite values at every line-search step
     Diverged,        ///< the residual grew beyond recovery or became non-finite
+    /// CG broke down at its first iteration: the tangent (or the preconditioner) is not
+    /// positive definite at this state.
+    IndefiniteTangent,
   };
   Status status = Status::NotConverged;
   int iterations = 0;
