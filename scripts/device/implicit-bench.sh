@@ -104,6 +104,7 @@ print(f"{label}: {s['status']}, {s['backend']} {s['precision']}, {m['free_dofs']
       f"tangent actions {v['apply']['calls']} in {v['apply']['s']:.3f} s "
       f"({apply_rate:.3e} dof/s), preconditioner setup {t['preconditioner_setup_s']:.3f} s "
       f"[{i['preconditioner']}]")
+print("    verbs: " + ", ".join(f"{k} {x['s']:.3f} s / {x['calls']}" for k, x in v.items() if x["calls"]))
 PY
 }
 
