@@ -3,9 +3,11 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 
@@ -182,6 +184,106 @@ TEST(Cli, BadMeshFileExitsWithTwoAndNamesTheLine) {
             std::string::npos)
       << r.output;
   EXPECT_NE(r.output.find("refers to node 9999"), std::string::npos) << r.output;
+  fs::remove_all(dir);
+}
+
+/// The last row of a CSV file written by fem, by column name.
+std::map<std::string, double> last_row(const std::string& path) {
+  std::ifstream in(path);
+  std::string header, line, last;
+  std::getline(in, header);
+  while (std::getline(in, line))
+    if (!line.empty()) last = line;
+  std::map<std::string, double> row;
+  std::stringstream names(header), values(last);
+  std::string name, value;
+  while (std::getline(names, name, ',') && std::getline(values, value, ','))
+    row[name] = std::stod(value);
+  return row;
+}
+
+/// The number after `"key": ` in a summary.json (keys searched for are unique in the file).
+double summary_number(const std::string& summary, const std::string& key) {
+  const std::string quoted = "\"" + key + "\": ";
+  const std::size_t at = summary.find(quoted);
+  if (at == std::string::npos) {
+    ADD_FAILURE() << key << " not in:\n" << summary;
+    return std::nan("");
+  }
+  return std::stod(summary.substr(at + quoted.size()));
+}
+
+/// Runs a shipped case of cases/ into a fresh folder; returns the folder.
+std::string run_shipped_case(const std::string& name) {
+  const std::string out = temp_dir(name);
+  const Result r =
+      fem("run " + std::string(FEM_SOURCE_DIR) + "/cases/" + name + ".yaml -q --output " + out);
+  EXPECT_EQ(r.code, 0) << name << "\n" << r.output;
+  const std::string summary = read(out + "/summary.json");
+  EXPECT_NE(summary.find("\"status\": \"completed\""), std::string::npos) << summary;
+  return out;
+}
+
+TEST(Cli, ShippedImplicitCasesRunToPhysicallySensibleAnswers) {
+  // cases/cube_barrelling_static.yaml: the clamped 6^3 hex8 cube pressed 20 % statically. The top
+  // reaction is compressive (the support pushes the top face down: -z) and of the order of
+  // E A strain = 3000 Pa x 2.5e-3 m^2 x 0.2 = 1.5 N, raised by the clamping and the
+  // near-incompressibility; dynamic relaxation gives -3.4945456583 N on this mesh. The mid-height
+  // side bulges outwards (+x on the face x = 50 mm).
+  const std::string statics = run_shipped_case("cube_barrelling_static");
+  const auto top = last_row(statics + "/top.csv");
+  EXPECT_DOUBLE_EQ(top.at("time"), 1.0);
+  EXPECT_NEAR(top.at("displacement_z"), -0.01, 1e-12);
+  const double reaction = top.at("reaction_force_z");
+  EXPECT_NEAR(reaction, -3.4945456583, 1e-6);
+  const double bulge = last_row(statics + "/side_middle.csv").at("displacement_x");
+  EXPECT_GT(bulge, 2e-3) << "the mid-height side must bulge outwards by millimetres";
+  EXPECT_LT(bulge, 8e-3);
+  const std::string s = read(statics + "/summary.json");
+  EXPECT_GE(summary_number(s, "increments"), 3) << "automatic increments from 10 % of the load";
+  EXPECT_EQ(summary_number(s, "cutbacks"), 0);
+  EXPECT_TRUE(fs::exists(statics + "/convergence.csv"));
+
+  // cases/cube_implicit_dynamic.yaml: the same cube loaded slowly (smooth step over 5 s) in
+  // Newmark steps many times the explicit critical step; it ends at rest in the static state.
+  const std::string dynamic = run_shipped_case("cube_implicit_dynamic");
+  const std::string d = read(dynamic + "/summary.json");
+  EXPECT_NE(d.find("\"integrator\": \"newmark\""), std::string::npos) << d;
+  EXPECT_GT(summary_number(d, "time_step_s") / summary_number(d, "critical_time_step_s"), 20.0);
+  EXPECT_EQ(summary_number(d, "increments"), 100);
+  const auto dynamic_top = last_row(dynamic + "/top.csv");
+  EXPECT_NEAR(dynamic_top.at("reaction_force_z"), reaction, 1e-5 * std::abs(reaction));
+  const auto energy = last_row(dynamic + "/energy.csv");
+  EXPECT_LT(energy.at("kinetic"), 1e-9 * energy.at("strain"));
+
+  // cases/indentation_contact_static.yaml: a rigid sphere pressed 3 mm into a block on a clamped
+  // base. The sphere pushes the block down (-z), the base reaction balances it, and the force is
+  // of the order of Hertz's half-space value (0.117 N; the thin clamped block is stiffer).
+  const std::string contact = run_shipped_case("indentation_contact_static");
+  const auto ball = last_row(contact + "/contact.csv");
+  const double force = ball.at("ball_z");
+  EXPECT_LT(force, -0.08);
+  EXPECT_GT(force, -0.5);
+  EXPECT_GT(ball.at("ball_active"), 4);
+  EXPECT_LE(ball.at("ball_penetration"), 1e-5) << "augmented Lagrangian: below its tolerance";
+  EXPECT_NEAR(last_row(contact + "/base.csv").at("reaction_force_z"), -force, 1e-6 * -force);
+  for (const std::string& dir : {statics, dynamic, contact}) fs::remove_all(dir);
+}
+
+TEST(Cli, CaseReferenceImplicitExampleRuns) {
+  // docs/case-reference.md's annotated static example (every implicit key) is a case that runs.
+  const std::string doc = read(std::string(FEM_SOURCE_DIR) + "/docs/case-reference.md");
+  const std::string marker = "<!-- implicit-example -->\n```yaml\n";
+  const std::size_t begin = doc.find(marker);
+  ASSERT_NE(begin, std::string::npos) << "the implicit example is missing";
+  const std::size_t start = begin + marker.size();
+  const std::string dir = temp_dir("implicit_example");
+  fs::create_directories(dir);
+  std::ofstream(dir + "/example.yaml") << doc.substr(start, doc.find("```", start) - start);
+  const Result r = fem("run " + dir + "/example.yaml -q --output " + dir + "/out");
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(read(dir + "/out/summary.json").find("\"preconditioner\": \"multigrid"),
+            std::string::npos);
   fs::remove_all(dir);
 }
 
