@@ -1,8 +1,10 @@
 // `fem bench`: runs one case on every backend x precision (x mesh size) and compares them.
 //
-// Timing covers only the backend's advance() calls (which return when the work is done), with a
-// steady host clock: plugin loading, model building, setup and output are outside it. Setup
-// (geometry precompute and upload) is reported on its own.
+// Explicit cases: timing covers only the backend's advance() calls (which return when the work is
+// done), with a steady host clock: plugin loading, model building, setup and output are outside
+// it. Setup (geometry precompute and upload) is reported on its own. Static and implicit dynamic
+// cases: each repeat is the whole implicit solve without files (ImplicitSolver::run()), its setup
+// (the solver's construction) timed on its own.
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
@@ -20,6 +22,7 @@
 
 #include <fem/solver/byte_model.hpp>
 #include <fem/solver/explicit_system.hpp>
+#include <fem/solver/implicit_solver.hpp>
 
 #include "bench.hpp"
 #include "commands.hpp"
@@ -101,10 +104,29 @@ struct Combination {
   int size;
 };
 
+/// Adds eps * max|u| to every entry of u (the FEM_BENCH_TEST_PERTURB hook).
+void shift(std::vector<double>& u, double eps) {
+  double m = 0.0;
+  for (const double x : u) m = std::max(m, std::abs(x));
+  for (double& x : u) x += eps * m;
+}
+
+/// Median, min and max of the repeats' times.
+struct Spread {
+  double median, min, max;
+};
+Spread spread(const std::vector<double>& v) {
+  return {median(v), *std::min_element(v.begin(), v.end()), *std::max_element(v.begin(), v.end())};
+}
+
 class Bench {
  public:
   Bench(const BenchOptions& o, const CaseSpec& base, PluginRegistry& plugins)
-      : o_(o), base_(base), plugins_(plugins), perturb_(test_perturbation()) {
+      : o_(o),
+        base_(base),
+        plugins_(plugins),
+        perturb_(test_perturbation()),
+        implicit_(is_implicit(base.solver.type)) {
     if (!perturb_.label.empty())
       spdlog::warn(
           "test hook FEM_BENCH_TEST_PERTURB: the displacements read back from '{}' are "
@@ -112,6 +134,8 @@ class Bench {
           perturb_.label, perturb_.eps);
   }
 
+  /// One combination: the row, and in u_out the final displacement (compared with reference_u
+  /// when that is given).
   BenchRow run(const Combination& c, const std::vector<double>* reference_u,
                std::vector<double>& u_out) {
     BenchRow row;
@@ -120,6 +144,7 @@ class Bench {
     row.precision = to_string(c.precision);
     row.size = c.size;
     row.tolerance = c.precision == Precision::Single ? o_.tolerance_single : o_.tolerance_double;
+    if (implicit_) row.implicit.emplace();
     Backend* backend = this->backend(c.backend, row.reason);
     if (backend == nullptr) {
       row.status = "unavailable";
@@ -127,74 +152,20 @@ class Bench {
     }
     row.execution_space = backend->execution_space();
     try {
-      std::vector<CaseOverride> overrides = base_overrides();
-      overrides.push_back({"backend", c.backend});
-      overrides.push_back({"precision", row.precision});
-      if (c.size > 0)
-        for (const CaseOverride& s : size_overrides(base_, c.size)) overrides.push_back(s);
-      const CaseSpec spec = load_case(o_.case_file, overrides);
+      const CaseSpec spec = load_case(o_.case_file, overrides(c));
       Model model = build_model(spec, plugins_);
       row.elements = model.num_elements();
       row.nodes = model.mesh.num_nodes();
 
       const bool rss_reset = reset_peak_rss();
-      const auto t0 = Clock::now();
-      const ExplicitSetup setup = setup_explicit(model);
-      std::unique_ptr<ExplicitProblem> problem =
-          backend->create_explicit(setup.system, spec.precision);
-      row.setup_s = seconds_since(t0);
-      row.time_step = setup.system.time_step;
-      row.bytes_per_element_step =
-          minimal_step_bytes(setup.system, spec.precision).per_element_step();
-      row.warmup_steps = o_.warmup;
-      row.steps_per_repeat =
-          o_.steps > 0 ? o_.steps
-          : o_.end_time > 0
-              ? std::max<std::int64_t>(1, std::llround(o_.end_time / setup.system.time_step))
-              : 100;
-
-      std::int64_t step = 0;
-      const auto advance = [&](std::int64_t n) {
-        const auto start = Clock::now();
-        const AdvanceResult r = problem->advance(step, n);
-        const double s = seconds_since(start);
-        step += r.steps_done;
-        if (r.status != AdvanceResult::Status::Ok)
-          throw SolveError(fmt::format(
-              "step {}: element {} of block {} {}", step, r.element, r.block,
-              r.status == AdvanceResult::Status::InvertedElement ? "inverted"
-                                                                 : "has non-finite values"));
-        return s;
-      };
-      if (o_.warmup > 0) advance(o_.warmup);
-      for (int k = 0; k < o_.repeats; ++k)
-        row.step_s.push_back(advance(row.steps_per_repeat) /
-                             static_cast<double>(row.steps_per_repeat));
-      row.total_steps = step;
-      row.median_step_s = median(row.step_s);
-      row.min_step_s = *std::min_element(row.step_s.begin(), row.step_s.end());
-      row.max_step_s = *std::max_element(row.step_s.begin(), row.step_s.end());
-      row.element_steps_per_s = static_cast<double>(row.elements) / row.median_step_s;
-      row.effective_gb_per_s = row.bytes_per_element_step * row.element_steps_per_s * 1e-9;
-      row.backend_memory_bytes = static_cast<double>(problem->memory_bytes());
-      if (row.backend_memory_bytes <= 0) row.backend_memory_bytes = kNaN;
-
-      problem->displacement(u_out);
-      if (!perturb_.label.empty() && perturb_.label == c.label) {
-        double m = 0.0;
-        for (const double x : u_out) m = std::max(m, std::abs(x));
-        for (double& x : u_out) x += perturb_.eps * m;
-      }
+      if (implicit_)
+        time_implicit(model, *backend, row, u_out);
+      else
+        time_explicit(model, *backend, row, u_out);
+      if (!perturb_.label.empty() && perturb_.label == c.label) shift(u_out, perturb_.eps);
       row.host_peak_bytes = rss_reset ? peak_rss_bytes() : kNaN;
       if (reference_u != nullptr) {
-        if (reference_u->size() != u_out.size())
-          throw Error("the reference run has a different number of displacements");
-        double diff = 0.0, scale = 0.0;
-        for (std::size_t i = 0; i < u_out.size(); ++i) {
-          diff = std::max(diff, std::abs(u_out[i] - (*reference_u)[i]));
-          scale = std::max(scale, std::abs((*reference_u)[i]));
-        }
-        row.deviation = scale > 0 ? diff / scale : diff;
+        row.deviation = max_relative_deviation(u_out, *reference_u);
         row.compared = true;
         row.agrees = row.deviation <= row.tolerance;
       }
@@ -207,13 +178,113 @@ class Bench {
   }
 
  private:
-  std::vector<CaseOverride> base_overrides() const {
+  /// The case of one combination: the options' overrides, no VTK (implicit: no histories), the
+  /// backend, precision and mesh size.
+  std::vector<CaseOverride> overrides(const Combination& c) const {
     CaseOptions co;
     co.case_file = o_.case_file;
     co.sets = o_.sets;
     std::vector<CaseOverride> v = co.overrides();
     v.push_back({"output.vtk", "false"});
+    // The implicit solve records histories in memory even without files: none, so that the
+    // timed solve does only the solve.
+    if (implicit_) v.push_back({"output.histories", "[]"});
+    v.push_back({"backend", c.backend});
+    v.push_back({"precision", to_string(c.precision)});
+    if (c.size > 0)
+      for (const CaseOverride& s : size_overrides(base_, c.size)) v.push_back(s);
     return v;
+  }
+
+  /// Explicit steps: --warmup untimed, then --repeats timed blocks of --steps (or --end-time).
+  void time_explicit(const Model& model, Backend& backend, BenchRow& row,
+                     std::vector<double>& u_out) const {
+    const CaseSpec& spec = model.spec;
+    const auto t0 = Clock::now();
+    const ExplicitSetup setup = setup_explicit(model);
+    std::unique_ptr<ExplicitProblem> problem =
+        backend.create_explicit(setup.system, spec.precision);
+    row.setup_s = seconds_since(t0);
+    row.time_step = setup.system.time_step;
+    row.bytes_per_element_step =
+        minimal_step_bytes(setup.system, spec.precision).per_element_step();
+    row.warmup_steps = o_.warmup;
+    row.steps_per_repeat =
+        o_.steps > 0 ? o_.steps
+        : o_.end_time > 0
+            ? std::max<std::int64_t>(1, std::llround(o_.end_time / setup.system.time_step))
+            : 100;
+
+    std::int64_t step = 0;
+    const auto advance = [&](std::int64_t n) {
+      const auto start = Clock::now();
+      const AdvanceResult r = problem->advance(step, n);
+      const double s = seconds_since(start);
+      step += r.steps_done;
+      if (r.status != AdvanceResult::Status::Ok)
+        throw SolveError(fmt::format("step {}: element {} of block {} {}", step, r.element, r.block,
+                                     r.status == AdvanceResult::Status::InvertedElement
+                                         ? "inverted"
+                                         : "has non-finite values"));
+      return s;
+    };
+    if (o_.warmup > 0) advance(o_.warmup);
+    for (int k = 0; k < o_.repeats; ++k)
+      row.step_s.push_back(advance(row.steps_per_repeat) /
+                           static_cast<double>(row.steps_per_repeat));
+    row.total_steps = step;
+    const Spread s = spread(row.step_s);
+    row.median_step_s = s.median;
+    row.min_step_s = s.min;
+    row.max_step_s = s.max;
+    row.element_steps_per_s = static_cast<double>(row.elements) / row.median_step_s;
+    row.effective_gb_per_s = row.bytes_per_element_step * row.element_steps_per_s * 1e-9;
+    row.backend_memory_bytes = static_cast<double>(problem->memory_bytes());
+    if (row.backend_memory_bytes <= 0) row.backend_memory_bytes = kNaN;
+    problem->displacement(u_out);
+  }
+
+  /// The whole implicit solve to solver.end_time, no files, once per repeat (each with its own
+  /// solver, so each pays the same setup): setup = the solver's construction (explicit setup,
+  /// the backend's algebra and operator), solve = the wall time of ImplicitSolver::run().
+  void time_implicit(const Model& model, Backend& backend, BenchRow& row,
+                     std::vector<double>& u_out) const {
+    ImplicitBench& b = *row.implicit;
+    const CaseSpec& spec = model.spec;
+    b.solver = to_string(spec.solver.type);
+    b.linear_solver = spec.solver.linear.solver;
+    ImplicitRunOptions options;
+    options.write_files = false;
+    std::vector<double> setup_s;
+    ImplicitRunReport r;
+    for (int k = 0; k < o_.repeats; ++k) {
+      const auto t0 = Clock::now();
+      ImplicitSolver solver(model, backend, spec.backend);
+      setup_s.push_back(seconds_since(t0));
+      const auto t1 = Clock::now();
+      r = solver.run(options);
+      b.solve_s.push_back(seconds_since(t1));
+      if (k + 1 == o_.repeats) u_out = solver.displacement();
+    }
+    row.setup_s = median(setup_s);
+    const Spread s = spread(b.solve_s);
+    b.median_solve_s = s.median;
+    b.min_solve_s = s.min;
+    b.max_solve_s = s.max;
+    b.preconditioner = r.preconditioner;
+    b.free_dofs = r.free_dofs;
+    b.increments = r.increments;
+    b.cutbacks = r.cutbacks;
+    b.newton_iterations = r.newton_iterations;
+    b.linear_iterations = r.linear_iterations;
+    const auto newton = static_cast<double>(r.newton_iterations);
+    const auto linear = static_cast<double>(r.linear_iterations);
+    if (newton > 0) b.s_per_newton = s.median / newton;
+    b.cg_per_s = linear / s.median;
+    b.dof_cg_per_s = static_cast<double>(r.free_dofs) * linear / s.median;
+    b.tangent_apply_s = r.verbs.apply.seconds;
+    b.preconditioner_setup_s = r.preconditioner_setup_s;
+    b.final_residual = r.final_residual;
   }
 
   /// The backend, created once per name; nullptr with the reason when it is not built or
@@ -246,9 +317,31 @@ class Bench {
   const CaseSpec& base_;
   PluginRegistry& plugins_;
   Perturbation perturb_;
+  bool implicit_;
   std::map<std::string, std::unique_ptr<Backend>> backends_;
   std::map<std::string, std::string> reasons_;
 };
+
+/// Static and implicit dynamic cases run the whole solve: the options that shape explicit
+/// timing blocks mean nothing there and are refused when given.
+void check_implicit_options(BenchOptions& o, const CaseSpec& base) {
+  const std::string type = to_string(base.solver.type);
+  const auto refuse = [&](const std::string& option, const std::string& hint) {
+    throw InputError({"<command line>", 0, 0},
+                     option + " applies to explicit cases only: the case's solver is " + type +
+                         ", and fem bench times its whole implicit solve to solver.end_time",
+                     hint);
+  };
+  if (o.steps > 0)
+    refuse("--steps", "drop --steps; shorten the solve with --set solver.end_time=... instead");
+  if (o.end_time > 0)
+    refuse("--end-time", "drop --end-time; to solve less, use --set solver.end_time=...");
+  if (o.warmup_given)
+    refuse("--warmup",
+           "drop --warmup: every repeat is a whole solve with its own setup (--repeats N)");
+  if (!o.repeats_given) o.repeats = 1;
+  o.warmup = 0;
+}
 
 }  // namespace
 
@@ -263,6 +356,17 @@ std::vector<CaseOverride> size_overrides(const CaseSpec& spec, int n) {
                    "--sizes needs a generated mesh, but the case's mesh comes from '" +
                        spec.mesh.generator + "'",
                    "drop --sizes, or use a case with mesh.generator box or cylinder");
+}
+
+double max_relative_deviation(const std::vector<double>& u, const std::vector<double>& u_ref) {
+  if (u_ref.size() != u.size())
+    throw Error("the reference run has a different number of displacements");
+  double diff = 0.0, scale = 0.0;
+  for (std::size_t i = 0; i < u.size(); ++i) {
+    diff = std::max(diff, std::abs(u[i] - u_ref[i]));
+    scale = std::max(scale, std::abs(u_ref[i]));
+  }
+  return scale > 0 ? diff / scale : diff;
 }
 
 bool BenchReport::all_agree() const {
@@ -281,6 +385,7 @@ int bench_command(const BenchOptions& options) {
     co.sets = o.sets;
     const CaseSpec base = load_case(o.case_file, co.overrides());
     if (!o.sizes.empty()) (void)size_overrides(base, o.sizes.front());  // fails early if not
+    if (is_implicit(base.solver.type)) check_implicit_options(o, base);
     const std::string dir = o.output.empty() ? base.name + "_bench" : o.output;
     PluginRegistry plugins(base.plugin_paths);
 
@@ -302,6 +407,7 @@ int bench_command(const BenchOptions& options) {
     BenchReport report;
     report.options = o;
     report.case_name = base.name;
+    report.solver = to_string(base.solver.type);
     report.date_utc = utc_now();
     report.machine = machine_description();
     Bench bench(o, base, plugins);
@@ -327,8 +433,7 @@ int bench_command(const BenchOptions& options) {
         if (reference)
           for (std::size_t i = first; i < report.rows.size(); ++i)
             if (report.rows[i].status == "ok")
-              report.rows[i].speedup =
-                  report.rows[*reference].median_step_s / report.rows[i].median_step_s;
+              report.rows[i].speedup = report.rows[*reference].timed_s() / report.rows[i].timed_s();
       }
 
     if (o.peer == "calculix") report.peers.push_back(run_calculix_peer(o, base, dir));
@@ -336,7 +441,12 @@ int bench_command(const BenchOptions& options) {
     std::filesystem::create_directories(dir);
     std::vector<std::string> files = write_bench_files(report, dir);
     fmt::print("{}", bench_table(report));
-    if (o.plots) {
+    if (o.plots && report.implicit()) {
+      fmt::print(
+          "plots: not made: plot-bench.py draws explicit element-steps/s, and this case's solver "
+          "is {} (its numbers are in the table, the JSON and the CSV)\n",
+          report.solver);
+    } else if (o.plots) {
       std::string why;
       const std::vector<std::string> pngs = make_bench_plots(files.front(), dir, why);
       if (pngs.empty())

@@ -19,15 +19,20 @@ void add_bench_options(CLI::App& cmd, BenchOptions& o) {
   cmd.add_option("--reference", o.reference,
                  "backend the others are compared with (run even if not in --backends)")
       ->capture_default_str();
-  cmd.add_option("--repeats", o.repeats, "timed repeats per combination")
+  cmd.add_option("--repeats", o.repeats,
+                 "timed repeats per combination (static and implicit_dynamic cases: whole "
+                 "solves, default 1)")
       ->check(CLI::PositiveNumber)
+      ->each([&o](const std::string&) { o.repeats_given = true; })
       ->capture_default_str();
-  cmd.add_option("--warmup", o.warmup, "untimed steps before the repeats")
+  cmd.add_option("--warmup", o.warmup, "untimed steps before the repeats (explicit only)")
       ->check(CLI::NonNegativeNumber)
+      ->each([&o](const std::string&) { o.warmup_given = true; })
       ->capture_default_str();
-  auto* steps = cmd.add_option("--steps", o.steps, "steps per repeat (default 100)")
+  auto* steps = cmd.add_option("--steps", o.steps, "steps per repeat (default 100; explicit only)")
                     ->check(CLI::PositiveNumber);
-  cmd.add_option("--end-time", o.end_time, "simulated time per repeat, s (instead of --steps)")
+  cmd.add_option("--end-time", o.end_time,
+                 "simulated time per repeat, s (instead of --steps; explicit only)")
       ->check(CLI::PositiveNumber)
       ->excludes(steps);
   cmd.add_option("--sizes", o.sizes,

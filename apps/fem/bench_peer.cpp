@@ -1,10 +1,12 @@
 // `fem bench --peer calculix`: the case exported as an Abaqus deck with a static (NLGEOM) step,
 // solved by CalculiX, and fem's displacement of the compared node set beside ccx's at every load
-// level of the step.
+// level of the step. fem runs the case's own solver: explicit steps (dynamic relaxation too), or
+// the implicit solve of a static or implicit dynamic case.
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
-#include <algorithm>
 
+#include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -16,6 +18,7 @@
 #include <fem/export/abaqus_writer.hpp>
 #include <fem/export/calculix_results.hpp>
 #include <fem/solver/explicit_system.hpp>
+#include <fem/solver/implicit_solver.hpp>
 
 #include "bench.hpp"
 #include "commands.hpp"
@@ -44,6 +47,91 @@ std::string find_ccx() {
   return "";
 }
 
+/// fem's explicit run over the whole loading, the node's displacement interpolated between the
+/// steps around each of the peer's times (p.times); fills p.fem_u, fem_wall_s and fem_steps.
+void explicit_at_levels(const Model& model, Backend& backend, std::int32_t node, PeerResult& p) {
+  const auto t1 = Clock::now();
+  const ExplicitSetup setup = setup_explicit(model);
+  std::unique_ptr<ExplicitProblem> problem =
+      backend.create_explicit(setup.system, model.spec.precision);
+  const double dt = setup.system.time_step;
+  std::int64_t step = 0;
+  std::vector<double> u, u_prev;
+  for (const double t : p.times) {
+    const auto k = static_cast<std::int64_t>(std::floor(t / dt));
+    const std::int64_t target = std::min(k + 1, setup.num_steps);
+    if (target > step) {
+      const AdvanceResult r = problem->advance(step, target - step);
+      step += r.steps_done;
+      if (r.status != AdvanceResult::Status::Ok)
+        throw SolveError(fmt::format("fem's run failed at step {}", step));
+    }
+    problem->nodal_displacements({node}, u, u_prev);  // u_step, u_{step-1}
+    const double w = std::clamp(t / dt - static_cast<double>(step - 1), 0.0, 1.0);
+    p.fem_u.push_back({u_prev[0] + w * (u[0] - u_prev[0]), u_prev[1] + w * (u[1] - u_prev[1]),
+                       u_prev[2] + w * (u[2] - u_prev[2])});
+  }
+  if (step < setup.num_steps) {
+    const AdvanceResult r = problem->advance(step, setup.num_steps - step);
+    step += r.steps_done;
+  }
+  p.fem_wall_s = seconds_since(t1);
+  p.fem_steps = step;
+}
+
+/// fem's implicit solve (static or dynamic) to end_time without files, the node's displacement
+/// recorded after every accepted increment and read at each of the peer's times: exactly where
+/// an increment ends there (a static case runs in the peer's increments), else interpolated
+/// linearly between the two increments around it.
+void implicit_at_levels(const Model& model, Backend& backend, std::int32_t node, PeerResult& p) {
+  using Point = std::array<double, 3>;
+  std::vector<std::pair<double, Point>> path;  // (time, u of the node), from t = 0
+  const auto at = [node](const std::vector<double>& u) {
+    const auto i = 3 * static_cast<std::size_t>(node);
+    return Point{u[i], u[i + 1], u[i + 2]};
+  };
+  ImplicitRunOptions options;
+  options.write_files = false;
+  options.increment_done = [&](std::int64_t, double t, const std::vector<double>& u) {
+    path.emplace_back(t, at(u));
+  };
+  const auto t0 = Clock::now();
+  ImplicitSolver solver(model, backend, model.spec.backend);
+  path.emplace_back(0.0, at(solver.displacement()));
+  const ImplicitRunReport r = solver.run(options);
+  p.fem_wall_s = seconds_since(t0);
+  p.fem_steps = r.increments;
+  p.fem_newton_iterations = r.newton_iterations;
+  p.fem_linear_iterations = r.linear_iterations;
+  const double eps = 1e-9 * std::max(1.0, model.spec.solver.end_time);
+  for (const double t : p.times) {
+    // The first increment ending at or after t (the last one where the peer's time runs past).
+    std::size_t k = 1;
+    while (k + 1 < path.size() && path[k].first < t - eps) ++k;
+    const auto& [t_a, u_a] = path[k - 1];
+    const auto& [t_b, u_b] = path[k];
+    const double w = std::abs(t_b - t) <= eps ? 1.0 : std::clamp((t - t_a) / (t_b - t_a), 0.0, 1.0);
+    p.fem_u.push_back({u_a[0] + w * (u_b[0] - u_a[0]), u_a[1] + w * (u_b[1] - u_a[1]),
+                       u_a[2] + w * (u_b[2] - u_a[2])});
+  }
+}
+
+/// max over levels of |u_fem - u_peer| / max over levels of |u_peer| (vector lengths).
+double path_deviation(const std::vector<std::array<double, 3>>& fem,
+                      const std::vector<std::array<double, 3>>& peer) {
+  double scale = 0.0, diff = 0.0;
+  for (std::size_t i = 0; i < peer.size(); ++i) {
+    double d = 0.0, n = 0.0;
+    for (int c = 0; c < 3; ++c) {
+      d += (fem[i][c] - peer[i][c]) * (fem[i][c] - peer[i][c]);
+      n += peer[i][c] * peer[i][c];
+    }
+    diff = std::max(diff, std::sqrt(d));
+    scale = std::max(scale, std::sqrt(n));
+  }
+  return scale > 0 ? diff / scale : diff;
+}
+
 }  // namespace
 
 PeerResult run_calculix_peer(const BenchOptions& o, const CaseSpec& base, const std::string& dir) {
@@ -56,6 +144,10 @@ PeerResult run_calculix_peer(const BenchOptions& o, const CaseSpec& base, const 
     co.sets.push_back("precision=double");
     co.sets.push_back("backend=" + o.reference);
     co.sets.push_back("output.vtk=false");
+    // A static solve is path independent: in the peer's increments, each of fem's increments
+    // ends at one of ccx's load levels.
+    if (base.solver.type == SolverType::Static)
+      co.sets.push_back("solver.increments=" + std::to_string(o.peer_levels));
     if (!o.sizes.empty()) {
       p.size = *std::min_element(o.sizes.begin(), o.sizes.end());
       for (const CaseOverride& s : size_overrides(base, p.size))
@@ -122,50 +214,15 @@ PeerResult run_calculix_peer(const BenchOptions& o, const CaseSpec& base, const 
       throw Error("ccx finished but its .dat has no displacements of set '" + p.node_set +
                   "'; see " + log);
 
-    // fem: the whole run, the node's displacement interpolated between the steps around each
-    // level's time.
     std::unique_ptr<Backend> backend = prepared.plugins->create_backend(spec.backend);
-    const auto t1 = Clock::now();
-    const ExplicitSetup setup = setup_explicit(model);
-    std::unique_ptr<ExplicitProblem> problem =
-        backend->create_explicit(setup.system, spec.precision);
-    const double dt = setup.system.time_step;
-    std::int64_t step = 0;
-    std::vector<double> u, u_prev;
-    for (const double t : p.times) {
-      const auto k = static_cast<std::int64_t>(std::floor(t / dt));
-      const std::int64_t target = std::min(k + 1, setup.num_steps);
-      if (target > step) {
-        const AdvanceResult r = problem->advance(step, target - step);
-        step += r.steps_done;
-        if (r.status != AdvanceResult::Status::Ok)
-          throw SolveError(fmt::format("fem's run failed at step {}", step));
-      }
-      problem->nodal_displacements({node}, u, u_prev);  // u_step, u_{step-1}
-      const double w = std::clamp(t / dt - static_cast<double>(step - 1), 0.0, 1.0);
-      p.fem_u.push_back({u_prev[0] + w * (u[0] - u_prev[0]), u_prev[1] + w * (u[1] - u_prev[1]),
-                         u_prev[2] + w * (u[2] - u_prev[2])});
-    }
-    if (step < setup.num_steps) {
-      const AdvanceResult r = problem->advance(step, setup.num_steps - step);
-      step += r.steps_done;
-    }
-    p.fem_wall_s = seconds_since(t1);
-    p.fem_steps = step;
+    if (is_implicit(spec.solver.type))
+      implicit_at_levels(model, *backend, node, p);
+    else
+      explicit_at_levels(model, *backend, node, p);
     p.fem_backend = spec.backend;
     p.fem_precision = to_string(spec.precision);
-
-    double scale = 0.0, diff = 0.0;
-    for (std::size_t i = 0; i < p.times.size(); ++i) {
-      double d = 0.0, n = 0.0;
-      for (int c = 0; c < 3; ++c) {
-        d += (p.fem_u[i][c] - p.peer_u[i][c]) * (p.fem_u[i][c] - p.peer_u[i][c]);
-        n += p.peer_u[i][c] * p.peer_u[i][c];
-      }
-      diff = std::max(diff, std::sqrt(d));
-      scale = std::max(scale, std::sqrt(n));
-    }
-    p.max_deviation = scale > 0 ? diff / scale : diff;
+    p.fem_solver = to_string(spec.solver.type);
+    p.max_deviation = path_deviation(p.fem_u, p.peer_u);
     p.agrees = p.max_deviation <= p.tolerance;
   } catch (const std::exception& e) {
     p.status = "failed";

@@ -3,15 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
-#include <fem/plugin_registry.hpp>
-
+#include "bench/bench_support.hpp"
 #include "support/run_fem.hpp"
 
 namespace {
@@ -23,29 +21,12 @@ const std::string kCube = std::string(FEM_TEST_DATA_DIR) + "/small_cube.yaml";
 const std::string kCalculixCube = std::string(FEM_TEST_DATA_DIR) + "/calculix_cube.yaml";
 const std::string kFast = " --steps 20 --repeats 2 --warmup 5";
 
-std::string temp_dir(const std::string& name) {
-  return fem::test::fresh_temp_dir("fem_bench_test", name);
-}
-
-json read_json(const std::string& path) {
-  return json::parse(fem::test::read_text(path));
-}
-
-/// The second CPU backend to compare with the reference: kokkos when it is built, else the
-/// reference listed twice (which the bench runs twice and compares, labelled openmp#2).
-std::string second_cpu_backend() {
-  const fem::PluginRegistry plugins;
-  return plugins.find("backend", "kokkos") ? "kokkos" : "openmp#2";
-}
-std::string backend_list() {
-  return second_cpu_backend() == "kokkos" ? "openmp,kokkos" : "openmp,openmp";
-}
-
-const json* run_of(const json& j, const std::string& label, const std::string& precision) {
-  for (const json& r : j["runs"])
-    if (r["label"] == label && r["precision"] == precision) return &r;
-  return nullptr;
-}
+using fem::test::bench::backend_list;
+using fem::test::bench::BenchCalculix;
+using fem::test::bench::read_json;
+using fem::test::bench::run_of;
+using fem::test::bench::second_cpu_backend;
+using fem::test::bench::temp_dir;
 
 TEST(Bench, CpuBackendsWriteJsonCsvAndPlotsAndAgree) {
   const std::string out = temp_dir("files");
@@ -68,6 +49,7 @@ TEST(Bench, CpuBackendsWriteJsonCsvAndPlotsAndAgree) {
     EXPECT_GT((*ref)["host_peak_bytes"].get<double>(), 0.0);
     EXPECT_GT((*ref)["backend_memory_bytes"].get<double>(), 0.0);
     EXPECT_LE((*ref)["min_step_s"].get<double>(), (*ref)["median_step_s"].get<double>());
+    EXPECT_FALSE(ref->contains("newton_iterations")) << "implicit columns only on implicit rows";
     const json* other = run_of(j, second_cpu_backend(), p);
     ASSERT_NE(other, nullptr);
     EXPECT_EQ((*other)["agreement"], "ok") << other->dump();
@@ -143,25 +125,6 @@ TEST(Bench, BadOptionsGiveOneClearError) {
   EXPECT_EQ(r.code, 2) << r.output;
   EXPECT_NE(r.output.find("divisions"), std::string::npos) << r.output;
 }
-
-/// Whether the CalculiX peer can run: FEM_CCX or `ccx` on PATH. The project's set-up installs it
-/// (scripts/test.sh sets FEM_TEST_REQUIRE_CALCULIX=1, so there a missing ccx fails the tests);
-/// elsewhere (the GPU machine has no calculix-ccx) the peer tests skip and say why.
-bool calculix_available() {
-  if (const char* env = std::getenv("FEM_CCX"); env && *env) return fs::exists(env);
-  return std::system("command -v ccx > /dev/null 2>&1") == 0;
-}
-
-/// The peer tests: skipped, saying why, where CalculiX is missing and not required.
-class BenchCalculix : public ::testing::Test {
- protected:
-  void SetUp() override {
-    const char* required = std::getenv("FEM_TEST_REQUIRE_CALCULIX");
-    if (!calculix_available() && !(required && std::string(required) == "1"))
-      GTEST_SKIP() << "CalculiX (ccx) is not installed here: `apt install calculix-ccx` "
-                      "(scripts/install-dependencies.sh does) to run the peer tests";
-  }
-};
 
 /// The exported deck solved by CalculiX (static, NLGEOM) against fem's explicit run: the corner
 /// node's displacement over the whole loading within 0.5 %.
