@@ -456,6 +456,10 @@ void ImplicitSolver::Run::write_summary(const std::string& status, const std::st
   report_.verbs = op_.times();
   report_.verbs += la_.times();
   report_.preconditioner_setup_s = preconditioner_setup_s_;
+  // Again at the end: a preconditioner's name reports what its setups found (a fallback taken,
+  // coarse levels scaled back).
+  report_.preconditioner =
+      spec_.solver.linear.solver == "direct" ? "direct" : preconditioner_->name();
   report_.total_s = seconds_since(start_) + report_.setup_s;
   if (!files_) return;
   RunSummary s;
