@@ -5,11 +5,17 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
+
+#include <fem/output/vtk_series.hpp>
 
 #include "support/backend.hpp"
 #include "support/case_runner.hpp"
 #include "support/implicit_runner.hpp"
+#include "support/run_fem.hpp"
 
 namespace fem::test {
 namespace {
@@ -185,6 +191,44 @@ solver: {type: static}
     EXPECT_NE(m.find("rotation about z"), std::string::npos) << m;
     EXPECT_NE(m.find("<test>:7:"), std::string::npos) << m;  // at the solver key
   }
+}
+
+TEST(Static, AFailedRunEndsWithTheLastConvergedStateAsItsFinalFrame) {
+  // Frames every 4 increments; the run fails in the 4th (the cube pressed to 5 % of its height
+  // loses positive definiteness at 80 %): the last converged state, increment 3 at t = 0.6,
+  // must still be the last frame, as the message says.
+  if (!vtk_output_available()) GTEST_SKIP() << "built without VTK: no frames are written";
+  const std::filesystem::path dir = fresh_temp_dir("fem_static", "last_frame");
+  std::filesystem::create_directories(dir);
+  const std::string case_file = (dir / "press.yaml").string();
+  std::ofstream(case_file) << R"(
+mesh: {generator: box, cells: hex8, size: [1, 1, 1], divisions: [3, 3, 3]}
+materials: {m: {type: neo_hookean, youngs_modulus: 1000, poisson_ratio: 0.3}}
+blocks: [{element: hex8r, material: m}]
+node_sets:
+  bottom: {plane: {point: [0, 0, 0], normal: [0, 0, 1]}}
+  top: {plane: {point: [0, 0, 1], normal: [0, 0, 1]}}
+amplitudes: {ramp: {type: linear, start: 0, end: 1}}
+boundary_conditions:
+  - {set: bottom, fixed: [x, y, z]}
+  - {set: top, fixed: [x, y]}
+  - {set: top, displacement: {z: -0.95}, amplitude: ramp}
+solver: {type: static, end_time: 1,
+         increments: {initial: 0.2, maximum: 0.2, minimum: 0.1, growth: 1.0}}
+output: {every_steps: 4}
+backend: )" << backend_under_test()
+                           << "\n";
+  const FemResult r = run_fem("run " + case_file + " -q --output " + (dir / "out").string());
+  EXPECT_EQ(r.code, 3) << r.output;
+  EXPECT_NE(r.output.find("the last converged state (t = 0.6)"), std::string::npos) << r.output;
+  std::ifstream pvd(dir / "out" / "press.pvd");
+  std::stringstream text;
+  text << pvd.rdbuf();
+  const std::string frames = text.str();
+  const std::size_t last = frames.rfind("timestep=\"");
+  ASSERT_NE(last, std::string::npos) << frames;
+  EXPECT_NEAR(std::stod(frames.substr(last + 10)), 0.6, 1e-9) << frames;
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Static, NonConvergentIncrementFailsWithTheReasonAfterCutbacks) {

@@ -721,6 +721,9 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
              "smaller increments (increments: {minimum: ...}), or refine the mesh where "
              "elements distort; convergence.csv shows every iteration"
           << "\n  the last converged state (t = " << t << ") is the final frame of the output";
+      // Make that true where the frame cadence skipped the last accepted increment (u_ still
+      // holds it).
+      if (increment % frame_every_ != 0) write_output(increment, t, true);
       fail(msg.str());
     }
     // Accept: the state of the last residual evaluation is the accepted one.
