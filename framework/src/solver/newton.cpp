@@ -100,6 +100,12 @@ NewtonResult newton_solve(LinearAlgebra& la, IncrementEquations& eq, const Newto
     constexpr double kLiftTolerance = 1.0e-3;
     if (lifting && !linearized)
       rec.linear_tolerance = std::min(rec.linear_tolerance, kLiftTolerance);
+    // One linearised solve per increment (seed 001's real-time mode) is all there is: with an
+    // automatic tolerance it goes as far as Newton would end, the residual tolerance relative
+    // to the force scale (the forcing term's 10 % left each increment at 85 % of its residual).
+    if (linearized && spec.linear_tolerance <= 0.0 && rhs_norm > 0.0)
+      rec.linear_tolerance =
+          std::clamp(spec.residual_tolerance * scale / rhs_norm, precision_floor, 0.5);
     const KrylovResult linear = eq.solve(*b, *du, rec.linear_tolerance);
     rec.linear_iterations = linear.iterations;
     rec.linear_residual = linear.relative_residual;
