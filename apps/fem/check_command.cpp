@@ -75,7 +75,13 @@ int check_command(const CaseOptions& options) {
       if (sv.increments.count > 0)
         fmt::print("  increments: {} equal (cutback x{} down to {} of one)\n", sv.increments.count,
                    sv.increments.cutback, sv.increments.minimum);
-      else if (sv.type == SolverType::Static)
+      else if (sv.type == SolverType::ImplicitDynamic)
+        fmt::print(
+            "  steps: cut back x{} down to {} of the time step after a failure, grown back x{} "
+            "after <= {} Newton iterations\n",
+            sv.increments.cutback, sv.increments.minimum, sv.increments.growth,
+            sv.increments.easy_iterations);
+      else
         fmt::print(
             "  increments: automatic, initial {} maximum {} minimum {} of the load time, "
             "growth x{} after <= {} Newton iterations, cutback x{}\n",

@@ -187,6 +187,23 @@ solver: {type: implicit, end_time: 1}
               "got 'implicit'");
 }
 
+TEST(CaseErrors, IncrementsOfImplicitDynamicsAreOnlyTheCutbackSettings) {
+  const InputError count = case_error(R"(mesh: {}
+materials: {brain: {type: neo_hookean}}
+blocks: [{element: hex8r, material: brain}]
+solver: {type: implicit_dynamic, end_time: 1, time_step: 0.1, increments: 10}
+)");
+  EXPECT_AT(count, 4, 75);
+  EXPECT_SAYS(count, "a count of increments does not apply to solver type implicit_dynamic");
+  const InputError initial = case_error(R"(mesh: {}
+materials: {brain: {type: neo_hookean}}
+blocks: [{element: hex8r, material: brain}]
+solver: {type: implicit_dynamic, end_time: 1, time_step: 0.1, increments: {initial: 0.5}}
+)");
+  EXPECT_SAYS(initial, "initial");
+  EXPECT_SAYS(initial, "minimum, growth, cutback, easy_iterations");
+}
+
 TEST(CaseErrors, MaterialThatIsNotAMapping) {
   const InputError e = case_error(R"(mesh: {}
 materials: {brain: neo_hookean}

@@ -67,20 +67,31 @@ void read_linear(const Value& v, LinearSolverSpec& l) {
   if (auto x = m.get("operator")) l.operator_form = as_choice(*x, {"matrix_free", "assembled"});
 }
 
-/// `increments:` a count, or a mapping of the automatic controller's settings.
-void read_increments(const Value& v, IncrementSpec& inc) {
+/// `increments:` a count, or a mapping of the automatic controller's settings. In implicit
+/// dynamics time_step sets the increments: only the cutback settings apply.
+void read_increments(const Value& v, IncrementSpec& inc, bool dynamic) {
   inc.where = v.key_where();
+  if (dynamic && v.is_scalar())
+    v.fail(
+        "a count of increments does not apply to solver type implicit_dynamic: time_step sets "
+        "them",
+        "give the cutback settings instead, e.g. increments: {minimum: 0.01, cutback: 0.25, "
+        "growth: 1.5, easy_iterations: 4} (minimum: a fraction of time_step)");
   if (v.is_scalar()) {
     inc.count = as_int(v, 1);
     return;
   }
-  const Mapping m(v, {"initial", "minimum", "maximum", "growth", "cutback", "easy_iterations"});
+  const Mapping m =
+      dynamic
+          ? Mapping(v, {"minimum", "growth", "cutback", "easy_iterations"})
+          : Mapping(v, {"initial", "minimum", "maximum", "growth", "cutback", "easy_iterations"});
   if (auto x = m.get("initial")) inc.initial = in_range(*x, 0.0, 1.0, false, true);
   if (auto x = m.get("minimum")) inc.minimum = in_range(*x, 0.0, 1.0, false, true);
   if (auto x = m.get("maximum")) inc.maximum = in_range(*x, 0.0, 1.0, false, true);
   if (auto x = m.get("growth")) inc.growth = in_range(*x, 1.0, 10.0, true, true);
   if (auto x = m.get("cutback")) inc.cutback = in_range(*x, 0.0, 1.0, false, false);
   if (auto x = m.get("easy_iterations")) inc.easy_iterations = as_int(*x, 1);
+  if (dynamic) return;
   if (inc.minimum > inc.initial)
     v.fail("increments: 'minimum' " + format_number(inc.minimum) + " exceeds 'initial' " +
                format_number(inc.initial),
@@ -94,7 +105,8 @@ void read_implicit(const Mapping& m, SolverSpec& solver) {
   read_common(m, solver);
   if (auto n = m.get("newton")) read_newton(*n, solver.newton);
   if (auto l = m.get("linear")) read_linear(*l, solver.linear);
-  if (auto i = m.get("increments")) read_increments(*i, solver.increments);
+  if (auto i = m.get("increments"))
+    read_increments(*i, solver.increments, solver.type == SolverType::ImplicitDynamic);
 }
 
 }  // namespace
