@@ -38,7 +38,8 @@ PreparedCase prepare_case(const CaseOptions& options);
 /// Prints an error the way every subcommand does and returns its exit code.
 int report_error(const std::exception& e);
 
-int run_command(const CaseOptions& options, bool quiet);
+/// time_verbs: implicit solvers synchronise after every backend verb for exact per-verb times.
+int run_command(const CaseOptions& options, bool quiet, bool time_verbs);
 int check_command(const CaseOptions& options);
 int plugins_command(const std::vector<std::string>& extra_dirs);
 

@@ -33,6 +33,10 @@ int main(int argc, char** argv) {
   CLI::App* run = app.add_subcommand("run", "run a case and write its results");
   add_case_options(*run, run_options);
   run->add_flag("-q,--quiet", quiet, "print only warnings, errors and the final summary");
+  bool time_verbs = false;
+  run->add_flag("--time-verbs", time_verbs,
+                "static and implicit dynamic runs: wait for every backend verb so that their "
+                "times in summary.json are exact (slower on GPUs)");
 
   CLI::App* check = app.add_subcommand(
       "check", "validate a case and print the resolved model without running it");
@@ -56,7 +60,7 @@ int main(int argc, char** argv) {
   for (int i = 0; i < argc; ++i)
     bench_options.command_line += (i ? " " : "") + std::string(argv[i]);
   spdlog::set_pattern("%^%l%$: %v");
-  if (*run) return fem::cli::run_command(run_options, quiet);
+  if (*run) return fem::cli::run_command(run_options, quiet, time_verbs);
   if (*check) return fem::cli::check_command(check_options);
   if (*bench) return fem::cli::bench_command(bench_options);
   if (*exp) return fem::cli::export_command(export_options);

@@ -8,7 +8,9 @@
 #  2. the same cube in implicit dynamics at 50x the explicit critical step (Newmark);
 #  3. seed 001's real-time mode: 6,000 tetrahedra, one linearised solve of 20 Jacobi-CG
 #     iterations per step, the time per step.
-# Prints one line per run (from fem's own summary.json) and writes the logs to $OUT.
+# Prints one line per run (from fem's own summary.json) and writes the logs to $OUT. Verb times
+# are exact only in the runs labelled -timed (fem run --time-verbs); elsewhere, on CUDA, they
+# count kernel launches.
 #   bash scripts/device/implicit-bench.sh
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -112,6 +114,8 @@ PY
   echo "== static barrelling, hex8, double, relative residual 1e-8"
   for n in 32 64; do
     run cuda-mg-$n barrel.yaml --backend cuda --precision double --set mesh.divisions=$n
+    run cuda-mg-$n-timed barrel.yaml --backend cuda --precision double --set mesh.divisions=$n \
+      --time-verbs
     run cuda-jacobi-$n barrel.yaml --backend cuda --precision double --set mesh.divisions=$n \
       --set solver.linear.preconditioner=jacobi
     run openmp-mg-$n barrel.yaml --backend openmp --precision double --set mesh.divisions=$n
@@ -127,4 +131,6 @@ PY
     run cuda-rt-$p realtime.yaml --backend cuda --precision $p
     run openmp-rt-$p realtime.yaml --backend openmp --precision $p
   done
+  echo "== the same with --time-verbs (a wait after every verb: exact verb times, slower)"
+  run cuda-rt-single-timed realtime.yaml --backend cuda --precision single --time-verbs
 } 2>&1 | tee "$out/implicit-bench.txt"

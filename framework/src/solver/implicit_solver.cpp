@@ -500,6 +500,8 @@ void ImplicitSolver::Run::write_summary(const std::string& status, const std::st
   s.set("timing.output_s", report_.output_s);
   s.set("timing.total_s", report_.total_s);
   s.set("timing.preconditioner_setup_s", report_.preconditioner_setup_s);
+  // Whether timing.verbs are exact (fem run --time-verbs) or, on a GPU, launch times.
+  s.set("timing.verbs_synchronized", options_.time_verbs);
   const VerbTimes& v = report_.verbs;
   const std::pair<const char*, const VerbTime*> verbs[] = {
       {"residual", &v.residual},   {"linearize", &v.linearize}, {"apply", &v.apply},
@@ -565,6 +567,7 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
 
   dir_ = options_.output_directory;
   files_ = options_.write_files;
+  la_.set_timing(options_.time_verbs);
   if (files_) {
     std::filesystem::create_directories(dir_);
     vtk_ = open_vtk_series(s_.model_, dir_);

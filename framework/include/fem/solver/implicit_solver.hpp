@@ -25,6 +25,11 @@ class ContactOperator;
 struct ImplicitRunOptions {
   std::string output_directory;
   bool write_files = true;
+  /// Synchronise after every backend verb so that the per-verb times are exact. On a GPU each
+  /// wait costs 10-20 us, which at small models is most of a CG iteration (seed 001's real-time
+  /// mode ran 2-3x slower with them); off, verbs queue without waits and their times count
+  /// the launches only (CPU backends are exact either way).
+  bool time_verbs = false;
   /// After every increment: (increment, time, Newton iterations, linear iterations).
   std::function<void(std::int64_t, double, int, int)> progress;
   /// After every Newton iteration: (increment, time, the iteration).
