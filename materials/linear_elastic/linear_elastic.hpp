@@ -16,8 +16,8 @@ struct LinearElastic : LameParameters {
   template <class T>
   FEM_HD static Mat3<T> stress(const T* p, const Mat3<T>& F, T* /*state*/) {
     const Mat3<T> eps = fem::small_strain(F);
-    Mat3<T> s = (T(2) * p[1]) * eps;
-    const T volumetric = p[0] * trace(eps);
+    Mat3<T> s = (T(2) * mu(p)) * eps;
+    const T volumetric = lambda(p) * trace(eps);
     for (int i = 0; i < 3; ++i) s.m[i][i] += volumetric;
     return s;
   }
@@ -26,25 +26,31 @@ struct LinearElastic : LameParameters {
   FEM_HD static T strain_energy(const T* p, const Mat3<T>& F, const T* /*state*/) {
     const Mat3<T> eps = fem::small_strain(F);
     const T tr = trace(eps);
-    return T(0.5) * p[0] * tr * tr + p[1] * ddot(eps, eps);
+    return T(0.5) * lambda(p) * tr * tr + mu(p) * ddot(eps, eps);
   }
 
   // Volumetric/deviatoric split in the linearised volume ratio J = 1 + tr(eps):
   // U = K/2 (J - 1)^2 with K = lambda + 2 mu / 3, sigma_dev = 2 mu dev(eps).
   template <class T>
   FEM_HD static T volumetric_pressure(const T* p, T J) {
-    return (p[0] + T(2) * p[1] / T(3)) * (J - T(1));
+    return bulk(p) * (J - T(1));
   }
   template <class T>
   FEM_HD static T volumetric_energy(const T* p, T J) {
-    return T(0.5) * (p[0] + T(2) * p[1] / T(3)) * (J - T(1)) * (J - T(1));
+    return T(0.5) * bulk(p) * (J - T(1)) * (J - T(1));
   }
   template <class T>
   FEM_HD static Mat3<T> deviatoric_stress(const T* p, const Mat3<T>& F, T* /*state*/) {
-    Mat3<T> s = (T(2) * p[1]) * fem::small_strain(F);
+    Mat3<T> s = (T(2) * mu(p)) * fem::small_strain(F);
     const T mean = trace(s) / T(3);
     for (int i = 0; i < 3; ++i) s.m[i][i] -= mean;
     return s;
+  }
+
+ private:
+  template <class T>
+  FEM_HD static T bulk(const T* p) {
+    return lambda(p) + T(2) * mu(p) / T(3);
   }
 };
 

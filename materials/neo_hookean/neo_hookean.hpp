@@ -21,23 +21,32 @@ struct NeoHookean {
     p[0] = c.mu;
     p[1] = c.bulk();
   }
-  static double dilatational_modulus(const double* p) { return p[1] + 4.0 / 3.0 * p[0]; }
+  static double dilatational_modulus(const double* p) { return kappa(p) + 4.0 / 3.0 * mu(p); }
+  /// The parameters by name, in the order parse() writes them.
+  template <class T>
+  FEM_HD static T mu(const T* p) {
+    return p[0];
+  }
+  template <class T>
+  FEM_HD static T kappa(const T* p) {
+    return p[1];
+  }
 
   template <class T>
   FEM_HD static Mat3<T> stress(const T* p, const Mat3<T>& F, T* /*state*/) {
     const T J = det(F);
-    return piola(p, F, J, p[1] * J * (J - T(1)));
+    return piola(p, F, J, kappa(p) * J * (J - T(1)));
   }
 
   // Volumetric/deviatoric split (the averaged-nodal-pressure tetrahedron uses it):
   // U(J) = kappa/2 (J - 1)^2, p = U'(J) = kappa (J - 1); the isochoric part is deviatoric.
   template <class T>
   FEM_HD static T volumetric_pressure(const T* p, T J) {
-    return p[1] * (J - T(1));
+    return kappa(p) * (J - T(1));
   }
   template <class T>
   FEM_HD static T volumetric_energy(const T* p, T J) {
-    return T(0.5) * p[1] * (J - T(1)) * (J - T(1));
+    return T(0.5) * kappa(p) * (J - T(1)) * (J - T(1));
   }
   template <class T>
   FEM_HD static Mat3<T> deviatoric_stress(const T* p, const Mat3<T>& F, T* /*state*/) {
@@ -48,7 +57,8 @@ struct NeoHookean {
   FEM_HD static T strain_energy(const T* p, const Mat3<T>& F, const T* /*state*/) {
     const T J = det(F);
     const T I1 = trace(transpose_times_self(F));
-    return T(0.5) * p[0] * (I1 / cube_root(J * J) - T(3)) + T(0.5) * p[1] * (J - T(1)) * (J - T(1));
+    return T(0.5) * mu(p) * (I1 / cube_root(J * J) - T(3)) +
+           T(0.5) * kappa(p) * (J - T(1)) * (J - T(1));
   }
 
  private:
@@ -58,7 +68,7 @@ struct NeoHookean {
     const Mat3<T> C = transpose_times_self(F);
     const Mat3<T> Cinv = inverse(C, J * J);
     const T J23 = T(1) / cube_root(J * J);  // J^(-2/3)
-    const T iso = p[0] * J23;
+    const T iso = mu(p) * J23;
     const T third_trC = trace(C) / T(3);
     Mat3<T> S;
     for (int i = 0; i < 3; ++i)

@@ -16,8 +16,8 @@ struct SaintVenantKirchhoff : LameParameters {
   template <class T>
   FEM_HD static Mat3<T> stress(const T* p, const Mat3<T>& F, T* /*state*/) {
     const Mat3<T> E = green_lagrange(F);
-    Mat3<T> S = (T(2) * p[1]) * E;
-    const T volumetric = p[0] * trace(E);
+    Mat3<T> S = (T(2) * mu(p)) * E;
+    const T volumetric = lambda(p) * trace(E);
     for (int i = 0; i < 3; ++i) S.m[i][i] += volumetric;
     return F * S;
   }
@@ -26,7 +26,7 @@ struct SaintVenantKirchhoff : LameParameters {
   FEM_HD static T strain_energy(const T* p, const Mat3<T>& F, const T* /*state*/) {
     const Mat3<T> E = green_lagrange(F);
     const T tr = trace(E);
-    return T(0.5) * p[0] * tr * tr + p[1] * ddot(E, E);
+    return T(0.5) * lambda(p) * tr * tr + mu(p) * ddot(E, E);
   }
 };
 

@@ -94,40 +94,54 @@ struct HgoFibre {
     in.require_range("max_fibre_stretch", p[7], 1.0, 10.0, true, true);
   }
 
+  /// The parameters by name, in the order parse() writes them.
+  template <class T>
+  struct Params {
+    T mu, kappa, k1, k2;
+    T a0[3];  ///< unit fibre direction in the reference configuration
+  };
+  template <class T>
+  FEM_HD static Params<T> named(const T* p) {
+    return {p[0], p[1], p[2], p[3], {p[4], p[5], p[6]}};
+  }
+
   /// Fibre modulus along a0 at stretch lambda, d^2 Psi_f / d lambda^2 (4 k1 at lambda = 1).
   static double fibre_modulus(const double* p, double lambda) {
-    const double d = lambda * lambda - 1.0, e = std::exp(p[3] * d * d);
-    return 2.0 * p[2] * d * e + 4.0 * lambda * lambda * p[2] * e * (1.0 + 2.0 * p[3] * d * d);
+    const Params<double> q = named(p);
+    const double d = lambda * lambda - 1.0, e = std::exp(q.k2 * d * d);
+    return 2.0 * q.k1 * d * e + 4.0 * lambda * lambda * q.k1 * e * (1.0 + 2.0 * q.k2 * d * d);
   }
 
   /// P-wave modulus for the stable time step: the matrix's kappa + 4/3 mu plus the fibres'
   /// stiffness at the largest stretch the run is meant to reach (max_fibre_stretch).
   static double dilatational_modulus(const double* p) {
-    return p[1] + 4.0 / 3.0 * p[0] + fibre_modulus(p, p[7]);
+    const double max_fibre_stretch = p[7];
+    return named(p).kappa + 4.0 / 3.0 * named(p).mu + fibre_modulus(p, max_fibre_stretch);
   }
 
   template <class T>
   FEM_HD static fem::Mat3<T> stress(const T* p, const fem::Mat3<T>& F, T* /*state*/) {
+    const Params<T> q = named(p);
     // The neo-Hookean matrix, written exactly as the built-in neo_hookean.
     const fem::Mat3<T> C = fem::transpose_times_self(F);
     const T J = fem::det(F);
     const fem::Mat3<T> Cinv = fem::inverse(C, J * J);
     const T J23 = T(1) / fem::cube_root(J * J);  // J^(-2/3)
-    const T iso = p[0] * J23;
+    const T iso = q.mu * J23;
     const T third_trC = fem::trace(C) / T(3);
-    const T vol = p[1] * J * (J - T(1));
+    const T vol = q.kappa * J * (J - T(1));
     fem::Mat3<T> S;
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j)
         S.m[i][j] = (vol - iso * third_trC) * Cinv.m[i][j] + (i == j ? iso : T(0));
     // The fibres, in tension only.
-    const T a[3] = {p[4], p[5], p[6]};
+    const T* a = q.a0;
     T I4 = T(0);
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) I4 += a[i] * C.m[i][j] * a[j];
     const T d = I4 - T(1);
-    if (d > T(0) && p[2] > T(0)) {
-      const T s = T(2) * p[2] * d * exp_arithmetic(p[3] * d * d);
+    if (d > T(0) && q.k1 > T(0)) {
+      const T s = T(2) * q.k1 * d * exp_arithmetic(q.k2 * d * d);
       for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) S.m[i][j] += s * a[i] * a[j];
     }
@@ -139,15 +153,16 @@ struct HgoFibre {
     const fem::Mat3<T> C = fem::transpose_times_self(F);
     const T J = fem::det(F);
     const T I1 = fem::trace(C);
-    T psi = T(0.5) * p[0] * (I1 / fem::cube_root(J * J) - T(3)) +
-            T(0.5) * p[1] * (J - T(1)) * (J - T(1));
-    const T a[3] = {p[4], p[5], p[6]};
+    const Params<T> q = named(p);
+    T psi = T(0.5) * q.mu * (I1 / fem::cube_root(J * J) - T(3)) +
+            T(0.5) * q.kappa * (J - T(1)) * (J - T(1));
+    const T* a = q.a0;
     T I4 = T(0);
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) I4 += a[i] * C.m[i][j] * a[j];
     const T d = I4 - T(1);
-    if (d > T(0) && p[2] > T(0))
-      psi += p[2] / (T(2) * p[3]) * (exp_arithmetic(p[3] * d * d) - T(1));
+    if (d > T(0) && q.k1 > T(0))
+      psi += q.k1 / (T(2) * q.k2) * (exp_arithmetic(q.k2 * d * d) - T(1));
     return psi;
   }
 };

@@ -10,7 +10,7 @@
 #include <fem/material.hpp>
 #include <fem/materials/isotropic.hpp>
 
-struct TemplateMaterial : fem::LameParameters {  // parse(): any isotropic pair -> {lambda, mu}
+struct TemplateMaterial : fem::LameParameters {  // parse(): any isotropic pair -> lambda(p), mu(p)
   static constexpr const char* name = "template_material";  // the `type:` in a case file
   static constexpr const char* description = "polynomial neo-Hookean (plugin template)";
   static constexpr int num_state = 0;
@@ -21,17 +21,17 @@ struct TemplateMaterial : fem::LameParameters {  // parse(): any isotropic pair 
     const fem::Mat3<T> C = fem::transpose_times_self(F);
     const T J = fem::det(F);
     const fem::Mat3<T> Cinv = fem::inverse(C, J * J);
-    const T vol = ((p[0] + p[1]) * (J - T(1)) - p[1]) * J;
+    const T vol = ((lambda(p) + mu(p)) * (J - T(1)) - mu(p)) * J;
     fem::Mat3<T> S = vol * Cinv;
-    for (int i = 0; i < 3; ++i) S.m[i][i] += p[1];
+    for (int i = 0; i < 3; ++i) S.m[i][i] += mu(p);
     return F * S;
   }
 
   template <class T>  // per unit reference volume
   FEM_HD static T strain_energy(const T* p, const fem::Mat3<T>& F, const T* /*state*/) {
     const T J = fem::det(F), I1 = fem::trace(fem::transpose_times_self(F));
-    return T(0.5) * p[1] * (I1 - T(3)) - p[1] * (J - T(1)) +
-           T(0.5) * (p[0] + p[1]) * (J - T(1)) * (J - T(1));
+    return T(0.5) * mu(p) * (I1 - T(3)) - mu(p) * (J - T(1)) +
+           T(0.5) * (lambda(p) + mu(p)) * (J - T(1)) * (J - T(1));
   }
 };
 

@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "fem/config.hpp"
 #include "fem/param_reader.hpp"
 
 namespace fem {
@@ -64,7 +65,16 @@ struct LameParameters {
     p[0] = c.lambda;
     p[1] = c.mu;
   }
-  static double dilatational_modulus(const double* p) { return p[0] + 2.0 * p[1]; }
+  static double dilatational_modulus(const double* p) { return lambda(p) + 2.0 * mu(p); }
+  /// The parameters by name, in the order parse() writes them (laws read them through these).
+  template <class T>
+  FEM_HD static T lambda(const T* p) {
+    return p[0];
+  }
+  template <class T>
+  FEM_HD static T mu(const T* p) {
+    return p[1];
+  }
 };
 
 }  // namespace fem
