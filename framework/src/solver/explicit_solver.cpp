@@ -7,13 +7,13 @@
 #include <cmath>
 #include <filesystem>
 #include <limits>
-#include <map>
 #include <optional>
 #include <sstream>
 
 #include "fem/output/history.hpp"
 #include "fem/output/summary.hpp"
 #include "fem/output/vtk_series.hpp"
+#include "fem/solver/run_output.hpp"
 
 namespace fem {
 namespace {
@@ -23,30 +23,7 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-bool wants(const std::vector<std::string>& list, const std::string& name) {
-  return std::find(list.begin(), list.end(), name) != list.end();
-}
-
-/// Steps between events for a cadence given in steps or in time; 0/0 means `fallback`.
-std::int64_t cadence(int every_steps, double every_time, double dt, std::int64_t fallback) {
-  if (every_steps > 0) return every_steps;
-  if (every_time > 0) return std::max<std::int64_t>(1, std::llround(every_time / dt));
-  return std::max<std::int64_t>(1, fallback);
-}
-
-struct History {
-  const HistorySpec* spec;
-  const std::vector<std::int32_t>* nodes;
-  std::int64_t every;
-  std::optional<CsvHistory> csv;
-};
-
 }  // namespace
-
-double von_mises(const double* s) {
-  const double a = s[0] - s[1], b = s[1] - s[2], c = s[2] - s[0];
-  return std::sqrt(0.5 * (a * a + b * b + c * c) + 3.0 * (s[3] * s[3] + s[4] * s[4] + s[5] * s[5]));
-}
 
 ExplicitSolver::ExplicitSolver(const Model& model, Backend& backend, std::string backend_name)
     : model_(model), backend_(backend), backend_name_(std::move(backend_name)) {
@@ -58,409 +35,430 @@ ExplicitSolver::ExplicitSolver(const Model& model, Backend& backend, std::string
 
 ExplicitSolver::~ExplicitSolver() = default;
 
-ExplicitRunReport ExplicitSolver::run(const ExplicitRunOptions& options) {
-  const auto run_start = Clock::now();
-  const CaseSpec& spec = model_.spec;
-  const System& sys = setup_.system;
-  std::int64_t n = setup_.num_steps;  // relaxation: shortened to the converged iteration
-  const double dt = sys.time_step;
+/// One run of explicit dynamics or dynamic relaxation: the backend advances between stops (a
+/// frame, a convergence check, a history sample), and this class writes what each stop asks for.
+class ExplicitSolver::Run {
+ public:
+  Run(ExplicitSolver& solver, const ExplicitRunOptions& options)
+      : s_(solver),
+        spec_(solver.model_.spec),
+        sys_(solver.setup_.system),
+        problem_(*solver.problem_),
+        options_(options),
+        dt_(sys_.time_step),
+        n_(solver.setup_.num_steps),
+        relaxation_(spec_.solver.type == SolverType::DynamicRelaxation),
+        contact_(!sys_.surfaces.empty()),
+        dir_(options.output_directory),
+        files_(options.write_files) {}
 
-  ExplicitRunReport report;
-  report.steps = 0;
-  report.time_step = dt;
-  report.critical_time_step = setup_.critical_time_step;
-  report.end_time = spec.solver.end_time;
-  report.num_elements = model_.num_elements();
-  report.num_nodes = model_.mesh.num_nodes();
-  report.setup_s = setup_s_;
-  report.backend = backend_name_;
-  report.execution_space = backend_.execution_space();
-  report.precision = to_string(spec.precision);
-  ExplicitRunReport::Relaxation& rel = report.relaxation;
-  for (const std::string& w : setup_.warnings) spdlog::warn("{}", w);
+  ExplicitRunReport execute();
 
-  const std::string dir = options.output_directory;
-  const bool files = options.write_files;
-  if (files) std::filesystem::create_directories(dir);
+ private:
+  void start_report();
+  void open_outputs();
+  /// The step of the next stop: a frame, a convergence check, or one step past a history sample
+  /// (its forces come from that pass).
+  [[nodiscard]] std::int64_t next_stop() const;
+  [[noreturn]] void fail_step(const AdvanceResult& r);
+  void record_measurement(const StepNorms& norms);
+  void check_convergence(const StepNorms& norms);
+  void sample_histories();
+  void finish_histories();
+  /// Appends a history's row at step k from the set's u_k and the two states whose difference
+  /// gives the velocity (all at the set's nodes, 3 values per node in set order), and the sum
+  /// over the set of the internal forces P(u_k).
+  void record_history(HistoryRecorder& h, std::int64_t k, const std::vector<double>& uk,
+                      const std::vector<double>& u_late, const std::vector<double>& u_early,
+                      const std::array<double, 3>& internal);
+  [[nodiscard]] std::vector<double> velocity(const std::vector<double>& u_late,
+                                             const std::vector<double>& u_early) const;
+  void write_frame(std::int64_t k);
+  void record_energy(std::int64_t k, const std::vector<double>& v);
+  void fail_to_converge();
+  void finish_timing();
+  void write_summary(const std::string& status, const std::string& message);
+  void add_relaxation(RunSummary& s) const;
 
-  // Field output.
-  std::unique_ptr<VtkSeriesWriter> vtk;
-  if (files && spec.output.vtk) {
-    if (vtk_output_available())
-      vtk = std::make_unique<VtkSeriesWriter>(dir, spec.name, output_mesh(model_));
-    else
-      spdlog::warn(
-          "this fem was built without VTK: no .vtu/.pvd output (set output.vtk: false "
-          "to silence this)");
+  ExplicitSolver& s_;
+  const CaseSpec& spec_;
+  const System& sys_;
+  ExplicitProblem& problem_;
+  const ExplicitRunOptions& options_;
+  const double dt_;
+  std::int64_t n_;  ///< relaxation: shortened to the converged iteration
+  const bool relaxation_;
+  const bool contact_;
+  ExplicitRunReport report_;
+  ExplicitRunReport::Relaxation& rel_ = report_.relaxation;
+  Clock::time_point start_;
+  // Cadences and the loop's position.
+  std::int64_t check_every_ = 0, frame_every_ = 1;
+  std::int64_t step_ = 0, next_frame_ = 0, next_check_ = 0;
+  std::vector<std::int64_t> next_history_;
+  double previous_increment_ = 0.0;  ///< |du|_inf at the convergence check before
+  // Output.
+  std::string dir_;
+  bool files_ = false;
+  std::unique_ptr<VtkSeriesWriter> vtk_;
+  std::vector<HistoryRecorder> histories_;
+  std::optional<CsvHistory> energy_csv_, contact_csv_, convergence_csv_;
+  std::vector<double> u_, u_prev_, forces_, set_u_, set_u_prev_;
+  std::vector<BlockResults> results_;
+};
+
+void ExplicitSolver::Run::start_report() {
+  report_.steps = 0;
+  report_.time_step = dt_;
+  report_.critical_time_step = s_.setup_.critical_time_step;
+  report_.end_time = spec_.solver.end_time;
+  report_.num_elements = s_.model_.num_elements();
+  report_.num_nodes = s_.model_.mesh.num_nodes();
+  report_.setup_s = s_.setup_s_;
+  report_.backend = s_.backend_name_;
+  report_.execution_space = s_.backend_.execution_space();
+  report_.precision = to_string(spec_.precision);
+  for (const std::string& w : s_.setup_.warnings) spdlog::warn("{}", w);
+}
+
+void ExplicitSolver::Run::open_outputs() {
+  if (files_) {
+    std::filesystem::create_directories(dir_);
+    vtk_ = open_vtk_series(s_.model_, dir_);
   }
   // Dynamic relaxation writes the start and the converged state, and more frames only when
   // asked (every_steps counts iterations); its histories follow the convergence checks.
-  const bool relaxation = spec.solver.type == SolverType::DynamicRelaxation;
-  const std::int64_t check_every = spec.solver.check_every;
-  const std::int64_t frame_every =
-      relaxation ? (spec.output.every_steps > 0 ? spec.output.every_steps : n)
-                 : cadence(spec.output.every_steps, spec.output.every_time, dt, n / 20);
-
-  // Histories and the energy record.
-  std::vector<History> histories;
-  for (const HistorySpec& h : spec.output.histories) {
-    History hist{&h,
-                 &model_.mesh.node_sets.at(h.set),
-                 cadence(h.every_steps, h.every_time, dt, relaxation ? check_every : frame_every),
-                 {}};
-    if (files) {
-      std::vector<std::string> cols;
-      for (const std::string& q : h.quantities)
-        for (const char* c : {"_x", "_y", "_z"}) cols.push_back(q + c);
-      hist.csv.emplace((std::filesystem::path(dir) / (h.name + ".csv")).string(), cols);
-      report.files.push_back(hist.csv->path());
-    }
-    histories.push_back(std::move(hist));
+  check_every_ = spec_.solver.check_every;
+  frame_every_ =
+      relaxation_ ? (spec_.output.every_steps > 0 ? spec_.output.every_steps : n_)
+                  : output_cadence(spec_.output.every_steps, spec_.output.every_time, dt_, n_ / 20);
+  for (const HistorySpec& h : spec_.output.histories) {
+    const std::int64_t every =
+        output_cadence(h.every_steps, h.every_time, dt_, relaxation_ ? check_every_ : frame_every_);
+    histories_.emplace_back(s_.model_, h, every, files_ ? dir_ : std::string());
+    if (files_) report_.files.push_back(histories_.back().path());
   }
-  std::optional<CsvHistory> energy_csv;
-  if (files) {
-    energy_csv.emplace((std::filesystem::path(dir) / "energy.csv").string(),
-                       std::vector<std::string>{"kinetic", "strain", "hourglass"});
-    report.files.push_back(energy_csv->path());
-  }
-
+  if (!files_) return;
+  const auto open_csv = [&](std::optional<CsvHistory>& csv, const std::string& name,
+                            std::vector<std::string> columns) {
+    csv.emplace((std::filesystem::path(dir_) / name).string(), std::move(columns));
+    report_.files.push_back(csv->path());
+  };
+  open_csv(energy_csv_, "energy.csv", {"kinetic", "strain", "hourglass"});
   // Contact forces per surface, at every frame (explicit) or convergence check (relaxation).
-  std::optional<CsvHistory> contact_csv;
-  if (files && !sys.surfaces.empty()) {
+  if (contact_) {
     std::vector<std::string> cols;
-    for (const RigidSurface& surf : sys.surfaces)
+    for (const RigidSurface& surf : sys_.surfaces)
       for (const char* c : {"_x", "_y", "_z"}) cols.push_back(surf.name + c);
-    contact_csv.emplace((std::filesystem::path(dir) / "contact.csv").string(), cols);
-    report.files.push_back(contact_csv->path());
+    open_csv(contact_csv_, "contact.csv", std::move(cols));
   }
-  std::optional<CsvHistory> convergence_csv;
-  if (files && relaxation) {
-    convergence_csv.emplace(
-        (std::filesystem::path(dir) / "convergence.csv").string(),
-        std::vector<std::string>{"increment_max", "residual_max", "residual_relative", "lambda_min",
-                                 "damping", "rate", "error_estimate"});
-    report.files.push_back(convergence_csv->path());
+  if (relaxation_)
+    open_csv(convergence_csv_, "convergence.csv",
+             {"increment_max", "residual_max", "residual_relative", "lambda_min", "damping", "rate",
+              "error_estimate"});
+}
+
+std::vector<double> ExplicitSolver::Run::velocity(const std::vector<double>& u_late,
+                                                  const std::vector<double>& u_early) const {
+  std::vector<double> v(u_late.size());
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = (u_late[i] - u_early[i]) / dt_;
+  return v;
+}
+
+// Energies at t_{k-1/2}: the kinetic energy of the half-step velocity v with the mean of the
+// strain energies at both ends, which keeps the record second-order accurate in dt (pairing a
+// half-step velocity with u_k alone drifts at first order). Leaves u_k's results in results_.
+void ExplicitSolver::Run::record_energy(std::int64_t k, const std::vector<double>& v) {
+  EnergySample energy{static_cast<double>(k) * dt_ - 0.5 * dt_, 0.0, 0.0, 0.0};
+  ElementEnergies elements;
+  problem_.element_results(u_prev_, results_);
+  add_element_energies(results_, 0.5, elements);
+  problem_.element_results(u_, results_);
+  add_element_energies(results_, 0.5, elements);
+  energy.strain = elements.strain;
+  energy.hourglass = elements.hourglass;
+  for (std::size_t d = 0; d < v.size(); ++d)
+    energy.kinetic += 0.5 * sys_.lumped_mass[d / 3] * v[d] * v[d];
+  report_.energies.push_back(energy);
+  if (energy_csv_)
+    energy_csv_->append(static_cast<double>(k) * dt_, k,
+                        {energy.kinetic, energy.strain, energy.hourglass});
+}
+
+void ExplicitSolver::Run::write_frame(std::int64_t k) {
+  const auto t0 = Clock::now();
+  problem_.displacement(u_);
+  problem_.previous_displacement(u_prev_);
+  report_.max_displacement = 0.0;
+  for (std::int64_t i = 0; i < sys_.num_nodes; ++i)
+    report_.max_displacement =
+        std::max(report_.max_displacement, std::hypot(u_[3 * i], u_[3 * i + 1], u_[3 * i + 2]));
+  const std::vector<double> v = velocity(u_, u_prev_);
+  record_energy(k, v);
+  const double time = static_cast<double>(k) * dt_;
+  if (vtk_) {
+    vtk_->write(make_frame(spec_, k, time, u_, &v, results_));
+    if (vtk_->frames_written() == 1) report_.files.push_back(vtk_->pvd_path());
   }
+  report_.output_s += seconds_since(t0);
+  if (options_.progress) options_.progress(k, n_, time);
+}
 
-  std::vector<double> u, u_prev, forces, set_u, set_u_prev;
-  std::vector<BlockResults> results;
+std::int64_t ExplicitSolver::Run::next_stop() const {
+  std::int64_t stop = std::min({next_frame_, n_, next_check_});
+  for (const std::int64_t h : next_history_)
+    if (h < n_) stop = std::min(stop, h + 1);
+  return stop;
+}
 
-  // Mean displacement and velocity, and support reaction (internal minus applied force) of a set
-  // at step k, from u_k, two states whose difference gives the velocity (all three given at the
-  // set's nodes, 3 values per node in set order), and P(u_k).
-  const auto history_row = [&](const History& h, std::int64_t k, const std::vector<double>& uk,
-                               const std::vector<double>& u_late,
-                               const std::vector<double>& u_early, const std::array<double, 3>& p) {
+void ExplicitSolver::Run::fail_step(const AdvanceResult& r) {
+  const ModelBlock& b = s_.model_.blocks[static_cast<std::size_t>(r.block)];
+  const std::int64_t bad_step = step_;  // the element pass of this step met the bad state
+  std::ostringstream msg;
+  msg << "step " << bad_step << " (t = " << static_cast<double>(bad_step) * dt_ << " s): element "
+      << b.first_element + r.element << " (block '" << b.spec->name << "') "
+      << (r.status == AdvanceResult::Status::InvertedElement
+              ? "inverted: det F = " + std::to_string(r.value)
+              : std::string("has non-finite values (NaN or Inf)"));
+  std::string where;
+  if (vtk_) {
+    // u_{n-1} is the last state every element accepted (its velocity is not known: zero).
+    problem_.previous_displacement(u_prev_);
+    problem_.element_results(u_prev_, results_);
+    const std::vector<double> v = velocity(u_prev_, u_prev_);
+    where =
+        vtk_->write_single(make_frame(spec_, bad_step - 1, static_cast<double>(bad_step - 1) * dt_,
+                                      u_prev_, &v, results_),
+                           spec_.name + "_last_good.vtu");
+  }
+  msg << "\n  hint: reduce solver.safety_factor or solver.time_step, add mass_damping, "
+         "smooth the loading, or refine the mesh where the element is";
+  if (!where.empty())
+    msg << "\n  the last good state (step " << bad_step - 1 << ") is in " << where;
+  write_summary("failed", msg.str());
+  throw SolveError(msg.str());
+}
+
+void ExplicitSolver::Run::record_measurement(const StepNorms& norms) {
+  for (std::size_t k = 0; k < sys_.surfaces.size(); ++k)
+    report_.contact_force[k] = norms.contact_force[k];
+  report_.contact_nodes = norms.contact_nodes;
+  if (contact_csv_) {
     std::vector<double> row;
-    const double t = static_cast<double>(k) * dt;
-    const double count = static_cast<double>(h.nodes->size());
-    for (const std::string& q : h.spec->quantities) {
-      std::array<double, 3> v = {0, 0, 0};
-      if (q == "reaction_force") {
-        v = p;
-        for (const std::int32_t node : *h.nodes)
-          for (int i = 0; i < 3; ++i) {
-            const std::int64_t d = 3 * node + i;
-            if (sys.load_amplitude[d] >= 0)
-              v[i] -= sys.load_value[d] * evaluate(sys.amplitudes[sys.load_amplitude[d]], t);
-            if (sys.gravity_amplitude >= 0)
-              v[i] -= sys.lumped_mass[node] * sys.gravity[i] *
-                      evaluate(sys.amplitudes[sys.gravity_amplitude], t);
-          }
-      } else {
-        for (std::size_t j = 0; j < h.nodes->size(); ++j)
-          for (int i = 0; i < 3; ++i) {
-            const std::size_t d = 3 * j + i;
-            v[i] += q == "displacement" ? uk[d] : (u_late[d] - u_early[d]) / dt;
-          }
-        for (double& x : v) x /= count;
-      }
-      row.insert(row.end(), v.begin(), v.end());
-    }
-    return row;
-  };
-
-  // A frame at step k from u_k and u_{k-1}; `record` adds its energies to the run's record.
-  const auto make_frame = [&](std::int64_t k, const std::vector<double>& uk,
-                              const std::vector<double>& ukm1, bool record) {
-    OutputFrame frame;
-    frame.step = k;
-    frame.time = static_cast<double>(k) * dt;
-    // Energies at t_{k-1/2}: the kinetic energy of the half-step velocity with the mean of the
-    // strain energies at both ends, which keeps the record second-order accurate in dt (pairing
-    // a half-step velocity with u_k alone drifts at first order).
-    EnergySample energy{frame.time - 0.5 * dt, 0.0, 0.0, 0.0};
-    problem_->element_results(ukm1, results);
-    for (const BlockResults& r : results) {
-      for (const double e : r.strain_energy) energy.strain += 0.5 * e;
-      for (const double e : r.hourglass_energy) energy.hourglass += 0.5 * e;
-    }
-    problem_->element_results(uk, results);
-    for (const BlockResults& r : results) {
-      for (const double e : r.strain_energy) energy.strain += 0.5 * e;
-      for (const double e : r.hourglass_energy) energy.hourglass += 0.5 * e;
-    }
-    for (std::int64_t i = 0; i < sys.num_nodes; ++i)
-      for (int c = 0; c < 3; ++c) {
-        const double v = (uk[3 * i + c] - ukm1[3 * i + c]) / dt;
-        energy.kinetic += 0.5 * sys.lumped_mass[i] * v * v;
-      }
-    if (record) report.energies.push_back(energy);
-    if (record && energy_csv)
-      energy_csv->append(frame.time, k, {energy.kinetic, energy.strain, energy.hourglass});
-    const auto& fields = spec.output.fields;
-    if (wants(fields, "displacement")) frame.point_fields.push_back({"displacement", 3, uk});
-    if (wants(fields, "velocity")) {
-      Field v{"velocity", 3, std::vector<double>(uk.size())};
-      for (std::size_t i = 0; i < uk.size(); ++i) v.values[i] = (uk[i] - ukm1[i]) / dt;
-      frame.point_fields.push_back(std::move(v));
-    }
-    Field strain{"green_lagrange_strain", 6, {}}, stress{"cauchy_stress", 6, {}};
-    Field mises{"von_mises", 1, {}}, block{"block_id", 1, {}};
-    for (std::size_t b = 0; b < results.size(); ++b) {
-      const BlockResults& r = results[b];
-      strain.values.insert(strain.values.end(), r.green_lagrange.begin(), r.green_lagrange.end());
-      stress.values.insert(stress.values.end(), r.cauchy_stress.begin(), r.cauchy_stress.end());
-      for (std::size_t e = 0; e < r.strain_energy.size(); ++e) {
-        mises.values.push_back(von_mises(&r.cauchy_stress[6 * e]));
-        block.values.push_back(static_cast<double>(b));
-      }
-    }
-    for (Field* f : {&strain, &stress, &mises, &block})
-      if (wants(fields, f->name)) frame.cell_fields.push_back(std::move(*f));
-    return frame;
-  };
-
-  const auto write_frame = [&](std::int64_t k) {
-    const auto t0 = Clock::now();
-    problem_->displacement(u);
-    problem_->previous_displacement(u_prev);
-    report.max_displacement = 0.0;
-    for (std::int64_t i = 0; i < sys.num_nodes; ++i)
-      report.max_displacement =
-          std::max(report.max_displacement, std::hypot(u[3 * i], u[3 * i + 1], u[3 * i + 2]));
-    const OutputFrame frame = make_frame(k, u, u_prev, true);
-    if (vtk) {
-      vtk->write(frame);
-      if (vtk->frames_written() == 1) report.files.push_back(vtk->pvd_path());
-    }
-    report.output_s += seconds_since(t0);
-    if (options.progress) options.progress(k, n, frame.time);
-  };
-
-  const auto finish_timing = [&] {
-    const PhaseTimes times = problem_->phase_times();
-    report.element_pass_s = times.element_pass_s;
-    report.node_pass_s = times.node_pass_s;
-    report.fused_step_s = times.fused_step_s;
-    report.total_s = seconds_since(run_start) + setup_s_;
-  };
-  const auto write_summary = [&](const std::string& status, const std::string& message) {
-    finish_timing();
-    if (!files) return;
-    RunSummary s;
-    s.set("case", spec.file);
-    s.set("name", spec.name);
-    s.set("status", status);
-    if (!message.empty()) s.set("error", message);
-    s.set("backend", report.backend);
-    s.set("execution_space", report.execution_space);
-    s.set("precision", report.precision);
-    s.set("model.nodes", report.num_nodes);
-    s.set("model.elements", report.num_elements);
-    s.set("model.total_mass_kg", setup_.total_mass);
-    s.set("model.total_volume_m3", setup_.total_volume);
-    s.set("solver", to_string(spec.solver.type));
-    s.set("time.end_time_s", report.end_time);
-    s.set("time.time_step_s", report.time_step);
-    s.set("time.critical_time_step_s", report.critical_time_step);
-    s.set("time.critical_element", setup_.critical_element);
-    s.set("time.steps", report.steps);
-    s.set("timing.setup_s", report.setup_s);
-    s.set("timing.element_pass_s", report.element_pass_s);
-    s.set("timing.node_pass_s", report.node_pass_s);
-    s.set("timing.fused_step_s", report.fused_step_s);
-    s.set("timing.output_s", report.output_s);
-    s.set("timing.total_s", report.total_s);
-    s.set("throughput.element_steps_per_s", report.element_steps_per_second());
-    s.set("result.max_displacement_m", report.max_displacement);
-    if (relaxation) {
-      s.set("relaxation.iterations", report.steps);
-      s.set("relaxation.converged", rel.converged);
-      s.set("relaxation.checks", rel.checks);
-      s.set("relaxation.tolerance_m", spec.solver.tolerance);
-      s.set("relaxation.force_tolerance", spec.solver.force_tolerance);
-      s.set("relaxation.increment_max_m", rel.increment_max);
-      s.set("relaxation.residual_max_n", rel.residual_max);
-      s.set("relaxation.residual_relative", rel.residual_relative);
-      s.set("relaxation.error_estimate_m", rel.error_estimate);
-      s.set("relaxation.lambda_min", rel.lambda_min);
-      s.set("relaxation.lambda_max", rel.lambda_max);
-      s.set("relaxation.damping", rel.damping);
-      s.set("relaxation.estimated_rate", rel.estimated_rate);
-      s.set("relaxation.observed_rate", rel.observed_rate);
-    }
-    for (std::size_t k = 0; k < sys.surfaces.size(); ++k)
-      for (int i = 0; i < 3; ++i)
-        s.set("contact." + sys.surfaces[k].name + ".force_n." + "xyz"[i],
-              report.contact_force[k][i]);
-    if (!report.energies.empty()) {
-      s.set("energy.kinetic_j", report.energies.back().kinetic);
-      s.set("energy.strain_j", report.energies.back().strain);
-      s.set("energy.hourglass_j", report.energies.back().hourglass);
-    }
-    const std::string path = (std::filesystem::path(dir) / "summary.json").string();
-    s.write(path);
-    report.files.push_back(path);
-  };
-
-  std::vector<std::int64_t> next_history(histories.size(), 0);
-  std::int64_t step = 0;
-  std::int64_t next_frame = frame_every;
-  write_frame(0);
-  std::int64_t next_check = relaxation ? check_every : n + 1;
-  rel.lambda_min = setup_.lambda_min;
-  rel.lambda_max = setup_.lambda_max;
-  rel.damping = sys.mass_damping;
-  double previous_increment = 0.0;
-  const bool contact = !sys.surfaces.empty();
-  report.contact_force.assign(sys.surfaces.size(), {0, 0, 0});
-  // One convergence check of dynamic relaxation (seed 003, eq. 7) on the norms of the last
-  // iteration; also updates the lowest-eigenvalue estimate and with it the damping.
-  const auto check_convergence = [&](const StepNorms& norms) {
-    ++rel.checks;
-    if (norms.rayleigh_num > 0.0 && norms.rayleigh_den > 0.0) {
-      // Rayleigh quotient of the last increment, K du ~ P(u_n) - P(u_{n-1}): for the linearised
-      // problem an upper bound of lambda_min. It follows the loading while the loads ramp; once
-      // they are applied the estimate only decreases, the smallest bound seen: the increments
-      // then carry high modes that contact (the projections onto a rigid surface) keeps
-      // exciting and, late, the rounding of P(u_n) - P(u_{n-1}); both only raise the quotient
-      // and would over-damp the lowest mode (docs/architecture.md, Dynamic relaxation).
-      const double quotient = std::clamp(norms.rayleigh_num / norms.rayleigh_den,
-                                         1e-12 * rel.lambda_max, rel.lambda_max);
-      rel.lambda_min =
-          step > spec.solver.load_iterations ? std::min(rel.lambda_min, quotient) : quotient;
-      rel.damping = relaxation_damping(rel.lambda_min, dt);
-      problem_->set_node_update(central_difference_update(dt, rel.damping));
-    }
-    rel.estimated_rate = relaxation_rate(rel.damping, dt);
-    rel.observed_rate = previous_increment > 0.0 && norms.increment_max > 0.0
-                            ? std::pow(norms.increment_max / previous_increment,
-                                       1.0 / static_cast<double>(check_every))
-                            : 0.0;
-    previous_increment = norms.increment_max;
-    const double rho = std::max(rel.estimated_rate, rel.observed_rate);
-    rel.increment_max = norms.increment_max;
-    rel.residual_max = norms.residual_max;
-    rel.residual_relative = norms.internal_max > 0.0 ? norms.residual_max / norms.internal_max
-                                                     : (norms.residual_max > 0.0 ? 1.0 : 0.0);
-    rel.error_estimate = rho < 1.0 ? rho / (1.0 - rho) * norms.increment_max
-                                   : std::numeric_limits<double>::infinity();
-    if (convergence_csv)
-      convergence_csv->append(static_cast<double>(step), step,
-                              {rel.increment_max, rel.residual_max, rel.residual_relative,
-                               rel.lambda_min, rel.damping, rho, rel.error_estimate});
-    const bool loaded = step >= spec.solver.load_iterations;
-    rel.converged = loaded && rel.error_estimate <= spec.solver.tolerance &&
-                    (spec.solver.force_tolerance <= 0.0 ||
-                     rel.residual_relative <= spec.solver.force_tolerance);
-  };
-  while (step < n) {
-    // Next stop: a frame, a convergence check, or one step past a history sample (its forces
-    // come from that pass).
-    std::int64_t stop = std::min({next_frame, n, next_check});
-    for (const std::int64_t h : next_history)
-      if (h < n) stop = std::min(stop, h + 1);
-    const bool measure = stop == next_check || (contact && (stop == next_frame || stop == n));
-    StepNorms norms;
-    const AdvanceResult r = measure ? problem_->advance_measured(step, stop - step, norms)
-                                    : problem_->advance(step, stop - step);
-    step += r.steps_done;
-    report.steps = step;
-    if (r.status != AdvanceResult::Status::Ok) {
-      const ModelBlock& b = model_.blocks[static_cast<std::size_t>(r.block)];
-      const std::int64_t bad_step = step;  // the element pass of this step met the bad state
-      std::ostringstream msg;
-      msg << "step " << bad_step << " (t = " << static_cast<double>(bad_step) * dt
-          << " s): element " << b.first_element + r.element << " (block '" << b.spec->name << "') "
-          << (r.status == AdvanceResult::Status::InvertedElement
-                  ? "inverted: det F = " + std::to_string(r.value)
-                  : std::string("has non-finite values (NaN or Inf)"));
-      std::string where;
-      if (files) {
-        // u_{n-1} is the last state every element accepted (its velocity is not known: zero).
-        problem_->previous_displacement(u_prev);
-        const OutputFrame frame = make_frame(bad_step - 1, u_prev, u_prev, false);
-        if (vtk) where = vtk->write_single(frame, spec.name + "_last_good.vtu");
-      }
-      msg << "\n  hint: reduce solver.safety_factor or solver.time_step, add mass_damping, "
-             "smooth the loading, or refine the mesh where the element is";
-      if (!where.empty())
-        msg << "\n  the last good state (step " << bad_step - 1 << ") is in " << where;
-      write_summary("failed", msg.str());
-      throw SolveError(msg.str());
-    }
-    if (measure) {
-      for (std::size_t k = 0; k < sys.surfaces.size(); ++k)
-        report.contact_force[k] = norms.contact_force[k];
-      report.contact_nodes = norms.contact_nodes;
-      if (contact_csv) {
-        std::vector<double> row;
-        for (const auto& f : report.contact_force) row.insert(row.end(), f.begin(), f.end());
-        contact_csv->append(static_cast<double>(step) * dt, step, row);
-      }
-      if (step == next_check) {
-        check_convergence(norms);
-        next_check += check_every;
-        if (rel.converged) n = step;
-      }
-    }
-    for (std::size_t i = 0; i < histories.size(); ++i) {
-      if (next_history[i] + 1 != step) continue;
-      if (histories[i].csv) {
-        // The state is u_{step}; the sample is step - 1, whose internal forces the last element
-        // pass computed. Velocity is the forward difference (u_step - u_{step-1}) / dt.
-        problem_->nodal_displacements(*histories[i].nodes, set_u, set_u_prev);
-        const auto p = problem_->internal_force_sum(*histories[i].nodes);
-        histories[i].csv->append(
-            static_cast<double>(step - 1) * dt, step - 1,
-            history_row(histories[i], step - 1, set_u_prev, set_u, set_u_prev, p));
-      }
-      next_history[i] += histories[i].every;
-    }
-    if (step == next_frame || step == n) {
-      write_frame(step);
-      next_frame += frame_every;
-    }
+    for (const auto& f : report_.contact_force) row.insert(row.end(), f.begin(), f.end());
+    contact_csv_->append(static_cast<double>(step_) * dt_, step_, row);
   }
-  // Every history ends with a sample at the last step; it needs one more element pass.
-  for (std::size_t i = 0; i < histories.size(); ++i) {
-    if (!histories[i].csv) continue;
-    if (forces.empty()) {
-      problem_->displacement(u);
-      problem_->internal_forces(u, forces);
+  if (step_ == next_check_) {
+    check_convergence(norms);
+    next_check_ += check_every_;
+    if (rel_.converged) n_ = step_;
+  }
+}
+
+// One convergence check of dynamic relaxation (seed 003, eq. 7) on the norms of the last
+// iteration; also updates the lowest-eigenvalue estimate and with it the damping.
+void ExplicitSolver::Run::check_convergence(const StepNorms& norms) {
+  ++rel_.checks;
+  if (norms.rayleigh_num > 0.0 && norms.rayleigh_den > 0.0) {
+    // Rayleigh quotient of the last increment, K du ~ P(u_n) - P(u_{n-1}): for the linearised
+    // problem an upper bound of lambda_min. It follows the loading while the loads ramp; once
+    // they are applied the estimate only decreases, the smallest bound seen: the increments
+    // then carry high modes that contact (the projections onto a rigid surface) keeps
+    // exciting and, late, the rounding of P(u_n) - P(u_{n-1}); both only raise the quotient
+    // and would over-damp the lowest mode (docs/architecture.md, Dynamic relaxation).
+    const double quotient = std::clamp(norms.rayleigh_num / norms.rayleigh_den,
+                                       1e-12 * rel_.lambda_max, rel_.lambda_max);
+    rel_.lambda_min =
+        step_ > spec_.solver.load_iterations ? std::min(rel_.lambda_min, quotient) : quotient;
+    rel_.damping = relaxation_damping(rel_.lambda_min, dt_);
+    problem_.set_node_update(central_difference_update(dt_, rel_.damping));
+  }
+  rel_.estimated_rate = relaxation_rate(rel_.damping, dt_);
+  rel_.observed_rate = previous_increment_ > 0.0 && norms.increment_max > 0.0
+                           ? std::pow(norms.increment_max / previous_increment_,
+                                      1.0 / static_cast<double>(check_every_))
+                           : 0.0;
+  previous_increment_ = norms.increment_max;
+  const double rho = std::max(rel_.estimated_rate, rel_.observed_rate);
+  rel_.increment_max = norms.increment_max;
+  rel_.residual_max = norms.residual_max;
+  rel_.residual_relative = norms.internal_max > 0.0 ? norms.residual_max / norms.internal_max
+                                                    : (norms.residual_max > 0.0 ? 1.0 : 0.0);
+  rel_.error_estimate =
+      rho < 1.0 ? rho / (1.0 - rho) * norms.increment_max : std::numeric_limits<double>::infinity();
+  if (convergence_csv_)
+    convergence_csv_->append(static_cast<double>(step_), step_,
+                             {rel_.increment_max, rel_.residual_max, rel_.residual_relative,
+                              rel_.lambda_min, rel_.damping, rho, rel_.error_estimate});
+  const bool loaded = step_ >= spec_.solver.load_iterations;
+  rel_.converged = loaded && rel_.error_estimate <= spec_.solver.tolerance &&
+                   (spec_.solver.force_tolerance <= 0.0 ||
+                    rel_.residual_relative <= spec_.solver.force_tolerance);
+}
+
+void ExplicitSolver::Run::record_history(HistoryRecorder& h, std::int64_t k,
+                                         const std::vector<double>& uk,
+                                         const std::vector<double>& u_late,
+                                         const std::vector<double>& u_early,
+                                         const std::array<double, 3>& internal) {
+  const double t = static_cast<double>(k) * dt_;
+  std::array<double, 3> reaction = internal;
+  for (const std::int32_t node : h.nodes())
+    for (int i = 0; i < 3; ++i)
+      reaction[i] -= applied_force(sys_, 3 * static_cast<std::int64_t>(node) + i, t);
+  h.record(t, k, uk, velocity(u_late, u_early), reaction);
+}
+
+void ExplicitSolver::Run::sample_histories() {
+  for (std::size_t i = 0; i < histories_.size(); ++i) {
+    if (next_history_[i] + 1 != step_) continue;
+    if (histories_[i].writes()) {
+      // The state is u_{step}; the sample is step - 1, whose internal forces the last element
+      // pass computed. Velocity is the forward difference (u_step - u_{step-1}) / dt.
+      problem_.nodal_displacements(histories_[i].nodes(), set_u_, set_u_prev_);
+      const auto p = problem_.internal_force_sum(histories_[i].nodes());
+      record_history(histories_[i], step_ - 1, set_u_prev_, set_u_, set_u_prev_, p);
     }
-    problem_->nodal_displacements(*histories[i].nodes, set_u, set_u_prev);
+    next_history_[i] += histories_[i].every();
+  }
+}
+
+// Every history ends with a sample at the last step; it needs one more element pass.
+void ExplicitSolver::Run::finish_histories() {
+  for (HistoryRecorder& h : histories_) {
+    if (!h.writes()) continue;
+    if (forces_.empty()) {
+      problem_.displacement(u_);
+      problem_.internal_forces(u_, forces_);
+    }
+    problem_.nodal_displacements(h.nodes(), set_u_, set_u_prev_);
     std::array<double, 3> p = {0, 0, 0};
-    for (const std::int32_t node : *histories[i].nodes)
-      for (int c = 0; c < 3; ++c) p[c] += forces[3 * node + c];
-    histories[i].csv->append(static_cast<double>(n) * dt, n,
-                             history_row(histories[i], n, set_u, set_u, set_u_prev, p));
+    for (const std::int32_t node : h.nodes())
+      for (int c = 0; c < 3; ++c) p[c] += forces_[3 * node + c];
+    record_history(h, n_, set_u_, set_u_, set_u_prev_, p);
   }
-  if (relaxation && !rel.converged) {
-    std::ostringstream msg;
-    msg << "dynamic relaxation did not converge in " << n << " iterations: estimated error "
-        << rel.error_estimate << " m (tolerance " << spec.solver.tolerance
-        << " m), relative force residual " << rel.residual_relative << " (force_tolerance "
-        << spec.solver.force_tolerance << ")"
-        << "\n  hint: raise solver.max_iterations, or loosen solver.tolerance / "
-           "solver.force_tolerance; convergence.csv shows how the norms evolved"
-        << "\n  the last iterate is the final frame of the output";
-    write_summary("not_converged", msg.str());
-    throw SolveError(msg.str());
+}
+
+void ExplicitSolver::Run::fail_to_converge() {
+  std::ostringstream msg;
+  msg << "dynamic relaxation did not converge in " << n_ << " iterations: estimated error "
+      << rel_.error_estimate << " m (tolerance " << spec_.solver.tolerance
+      << " m), relative force residual " << rel_.residual_relative << " (force_tolerance "
+      << spec_.solver.force_tolerance << ")"
+      << "\n  hint: raise solver.max_iterations, or loosen solver.tolerance / "
+         "solver.force_tolerance; convergence.csv shows how the norms evolved"
+      << "\n  the last iterate is the final frame of the output";
+  write_summary("not_converged", msg.str());
+  throw SolveError(msg.str());
+}
+
+void ExplicitSolver::Run::finish_timing() {
+  const PhaseTimes times = problem_.phase_times();
+  report_.element_pass_s = times.element_pass_s;
+  report_.node_pass_s = times.node_pass_s;
+  report_.fused_step_s = times.fused_step_s;
+  report_.total_s = seconds_since(start_) + s_.setup_s_;
+}
+
+void ExplicitSolver::Run::write_summary(const std::string& status, const std::string& message) {
+  finish_timing();
+  if (!files_) return;
+  RunSummary s;
+  s.set("case", spec_.file);
+  s.set("name", spec_.name);
+  s.set("status", status);
+  if (!message.empty()) s.set("error", message);
+  s.set("backend", report_.backend);
+  s.set("execution_space", report_.execution_space);
+  s.set("precision", report_.precision);
+  s.set("model.nodes", report_.num_nodes);
+  s.set("model.elements", report_.num_elements);
+  s.set("model.total_mass_kg", s_.setup_.total_mass);
+  s.set("model.total_volume_m3", s_.setup_.total_volume);
+  s.set("solver", to_string(spec_.solver.type));
+  s.set("time.end_time_s", report_.end_time);
+  s.set("time.time_step_s", report_.time_step);
+  s.set("time.critical_time_step_s", report_.critical_time_step);
+  s.set("time.critical_element", s_.setup_.critical_element);
+  s.set("time.steps", report_.steps);
+  s.set("timing.setup_s", report_.setup_s);
+  s.set("timing.element_pass_s", report_.element_pass_s);
+  s.set("timing.node_pass_s", report_.node_pass_s);
+  s.set("timing.fused_step_s", report_.fused_step_s);
+  s.set("timing.output_s", report_.output_s);
+  s.set("timing.total_s", report_.total_s);
+  s.set("throughput.element_steps_per_s", report_.element_steps_per_second());
+  s.set("result.max_displacement_m", report_.max_displacement);
+  if (relaxation_) add_relaxation(s);
+  for (std::size_t k = 0; k < sys_.surfaces.size(); ++k)
+    for (int i = 0; i < 3; ++i)
+      s.set("contact." + sys_.surfaces[k].name + ".force_n." + "xyz"[i],
+            report_.contact_force[k][i]);
+  if (!report_.energies.empty()) {
+    s.set("energy.kinetic_j", report_.energies.back().kinetic);
+    s.set("energy.strain_j", report_.energies.back().strain);
+    s.set("energy.hourglass_j", report_.energies.back().hourglass);
   }
+  const std::string path = (std::filesystem::path(dir_) / "summary.json").string();
+  s.write(path);
+  report_.files.push_back(path);
+}
+
+void ExplicitSolver::Run::add_relaxation(RunSummary& s) const {
+  s.set("relaxation.iterations", report_.steps);
+  s.set("relaxation.converged", rel_.converged);
+  s.set("relaxation.checks", rel_.checks);
+  s.set("relaxation.tolerance_m", spec_.solver.tolerance);
+  s.set("relaxation.force_tolerance", spec_.solver.force_tolerance);
+  s.set("relaxation.increment_max_m", rel_.increment_max);
+  s.set("relaxation.residual_max_n", rel_.residual_max);
+  s.set("relaxation.residual_relative", rel_.residual_relative);
+  s.set("relaxation.error_estimate_m", rel_.error_estimate);
+  s.set("relaxation.lambda_min", rel_.lambda_min);
+  s.set("relaxation.lambda_max", rel_.lambda_max);
+  s.set("relaxation.damping", rel_.damping);
+  s.set("relaxation.estimated_rate", rel_.estimated_rate);
+  s.set("relaxation.observed_rate", rel_.observed_rate);
+}
+
+ExplicitRunReport ExplicitSolver::Run::execute() {
+  start_ = Clock::now();
+  start_report();
+  open_outputs();
+  next_history_.assign(histories_.size(), 0);
+  next_frame_ = frame_every_;
+  write_frame(0);
+  next_check_ = relaxation_ ? check_every_ : n_ + 1;
+  rel_.lambda_min = s_.setup_.lambda_min;
+  rel_.lambda_max = s_.setup_.lambda_max;
+  rel_.damping = sys_.mass_damping;
+  report_.contact_force.assign(sys_.surfaces.size(), {0, 0, 0});
+  while (step_ < n_) {
+    const std::int64_t stop = next_stop();
+    // Norms cost a reduction: only where a check or a contact record needs them.
+    const bool measure = stop == next_check_ || (contact_ && (stop == next_frame_ || stop == n_));
+    StepNorms norms;
+    const AdvanceResult r = measure ? problem_.advance_measured(step_, stop - step_, norms)
+                                    : problem_.advance(step_, stop - step_);
+    step_ += r.steps_done;
+    report_.steps = step_;
+    if (r.status != AdvanceResult::Status::Ok) fail_step(r);
+    if (measure) record_measurement(norms);
+    sample_histories();
+    if (step_ == next_frame_ || step_ == n_) {
+      write_frame(step_);
+      next_frame_ += frame_every_;
+    }
+  }
+  finish_histories();
+  if (relaxation_ && !rel_.converged) fail_to_converge();
   write_summary("completed", "");
-  return report;
+  return report_;
+}
+
+ExplicitRunReport ExplicitSolver::run(const ExplicitRunOptions& options) {
+  Run run(*this, options);
+  return run.execute();
 }
 
 }  // namespace fem

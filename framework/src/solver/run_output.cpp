@@ -6,8 +6,6 @@
 #include <cmath>
 #include <filesystem>
 
-#include "fem/solver/explicit_solver.hpp"
-
 namespace fem {
 namespace {
 
@@ -26,11 +24,21 @@ std::int64_t output_cadence(int every_steps, double every_time, double step_time
 
 ElementEnergies element_energies(const std::vector<BlockResults>& results) {
   ElementEnergies e;
-  for (const BlockResults& r : results) {
-    for (const double x : r.strain_energy) e.strain += x;
-    for (const double x : r.hourglass_energy) e.hourglass += x;
-  }
+  add_element_energies(results, 1.0, e);
   return e;
+}
+
+void add_element_energies(const std::vector<BlockResults>& results, double weight,
+                          ElementEnergies& sum) {
+  for (const BlockResults& r : results) {
+    for (const double x : r.strain_energy) sum.strain += weight * x;
+    for (const double x : r.hourglass_energy) sum.hourglass += weight * x;
+  }
+}
+
+double von_mises(const double* s) {
+  const double a = s[0] - s[1], b = s[1] - s[2], c = s[2] - s[0];
+  return std::sqrt(0.5 * (a * a + b * b + c * c) + 3.0 * (s[3] * s[3] + s[4] * s[4] + s[5] * s[5]));
 }
 
 OutputFrame make_frame(const CaseSpec& spec, std::int64_t step, double time,

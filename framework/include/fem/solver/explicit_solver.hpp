@@ -86,6 +86,7 @@ class ExplicitSolver {
   [[nodiscard]] ExplicitProblem& problem() { return *problem_; }
 
  private:
+  class Run;
   const Model& model_;
   Backend& backend_;
   std::string backend_name_;
@@ -93,8 +94,5 @@ class ExplicitSolver {
   std::unique_ptr<ExplicitProblem> problem_;
   double setup_s_ = 0.0;
 };
-
-/// Von Mises equivalent stress of a symmetric tensor in Voigt order xx yy zz xy yz xz.
-double von_mises(const double* s);
 
 }  // namespace fem

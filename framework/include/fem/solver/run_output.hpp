@@ -28,6 +28,13 @@ struct ElementEnergies {
   double hourglass = 0.0;
 };
 ElementEnergies element_energies(const std::vector<BlockResults>& results);
+/// Adds `weight` times each element's energies to `sum`, element by element: a mean over two
+/// states (explicit dynamics) then rounds as one running sum.
+void add_element_energies(const std::vector<BlockResults>& results, double weight,
+                          ElementEnergies& sum);
+
+/// Von Mises equivalent stress of a symmetric tensor in Voigt order xx yy zz xy yz xz.
+double von_mises(const double* s);
 
 /// A frame from the displacement, the velocity (null: none, e.g. static analysis) and the
 /// element results, with the fields the case's output.fields asks for.
