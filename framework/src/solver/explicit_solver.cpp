@@ -302,10 +302,15 @@ void ExplicitSolver::Run::record_history(HistoryRecorder& h, std::int64_t k,
                                          const std::vector<double>& u_early,
                                          const std::array<double, 3>& internal) {
   const double t = static_cast<double>(k) * dt_;
+  // Load and gravity are subtracted one at a time (not as their sum, applied_force): the rounding
+  // the explicit histories have always had.
   std::array<double, 3> reaction = internal;
   for (const std::int32_t node : h.nodes())
-    for (int i = 0; i < 3; ++i)
-      reaction[i] -= applied_force(sys_, 3 * static_cast<std::int64_t>(node) + i, t);
+    for (int i = 0; i < 3; ++i) {
+      const std::int64_t d = 3 * static_cast<std::int64_t>(node) + i;
+      reaction[i] -= applied_load(sys_, d, t);
+      reaction[i] -= applied_gravity(sys_, d, t);
+    }
   h.record(t, k, uk, velocity(u_late, u_early), reaction);
 }
 

@@ -110,13 +110,18 @@ void HistoryRecorder::record(double time, std::int64_t step, const std::vector<d
 }
 
 double applied_force(const System& sys, std::int64_t d, double t) {
-  double f = 0.0;
-  if (sys.load_amplitude[d] >= 0)
-    f += sys.load_value[d] * evaluate(sys.amplitudes[sys.load_amplitude[d]], t);
-  if (sys.gravity_amplitude >= 0)
-    f += sys.lumped_mass[d / 3] * sys.gravity[d % 3] *
+  return applied_load(sys, d, t) + applied_gravity(sys, d, t);
+}
+
+double applied_load(const System& sys, std::int64_t d, double t) {
+  if (sys.load_amplitude[d] < 0) return 0.0;
+  return sys.load_value[d] * evaluate(sys.amplitudes[sys.load_amplitude[d]], t);
+}
+
+double applied_gravity(const System& sys, std::int64_t d, double t) {
+  if (sys.gravity_amplitude < 0) return 0.0;
+  return sys.lumped_mass[d / 3] * sys.gravity[d % 3] *
          evaluate(sys.amplitudes[sys.gravity_amplitude], t);
-  return f;
 }
 
 }  // namespace fem

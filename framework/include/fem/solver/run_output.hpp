@@ -71,7 +71,11 @@ class HistoryRecorder {
 };
 
 /// The applied nodal force on dof d at time t (loads and gravity on the lumped mass), as the
-/// node pass applies it: what reaction forces subtract.
+/// node pass applies it: what reaction forces subtract. The sum of the two below.
 double applied_force(const System& sys, std::int64_t dof, double t);
+/// The nodal load on dof d at time t (0 where none).
+double applied_load(const System& sys, std::int64_t dof, double t);
+/// Gravity on the lumped mass of dof d at time t (0 without gravity).
+double applied_gravity(const System& sys, std::int64_t dof, double t);
 
 }  // namespace fem
