@@ -14,6 +14,7 @@
 #include "support/backend.hpp"
 #include "support/case_runner.hpp"
 #include "support/implicit_runner.hpp"
+#include "support/run_fem.hpp"
 
 namespace fem::test {
 namespace {
@@ -79,6 +80,21 @@ TEST(ImplicitContact, AugmentedLagrangianDrivesPenetrationBelowItsTolerance) {
   EXPECT_GE(ra.augmentations, 2);
   // With the penetration gone the block is compressed by the whole 10 mm: more force.
   EXPECT_GT(ra.contacts[0].force[2], rp.contacts[0].force[2]);
+}
+
+TEST(ImplicitContact, AugmentationsRunningOutAreWarnedAbout) {
+  // One augmentation cannot bring the penetration from ~3e-3 m to 1e-9 m: the increment is
+  // accepted, and the run says which contact still penetrates and what to change.
+  const ScratchDir dir;
+  const std::string case_file = dir / "floor.yaml";
+  std::ofstream(case_file) << block_on_floor(
+                                  ", penalty: 1e4, method: augmented_lagrangian, "
+                                  "penetration_tolerance: 1.0e-9, max_augmentations: 1")
+                           << "backend: " << backend_under_test() << "\noutput: {vtk: false}\n";
+  const FemResult r = run_fem("run " + case_file + " -q --output " + (dir / "out"));
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("contact 'floor' still penetrates"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("Raise max_augmentations"), std::string::npos) << r.output;
 }
 
 /// Two blocks meshed separately in an Abaqus deck (non-matching: 3 x 3 cells of a 1 x 1 block on

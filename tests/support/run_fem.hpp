@@ -11,6 +11,8 @@
 #include <sstream>
 #include <string>
 
+#include "output/scratch_dir.hpp"  // read_text
+
 namespace fem::test {
 
 struct FemResult {
@@ -36,13 +38,6 @@ inline std::string fresh_temp_dir(const std::string& prefix, const std::string& 
                                   (prefix + "_" + name + "_" + std::to_string(::getpid()));
   std::filesystem::remove_all(p);
   return p.string();
-}
-
-inline std::string read_text(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
 }
 
 }  // namespace fem::test

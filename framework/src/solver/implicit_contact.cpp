@@ -160,6 +160,7 @@ ContactOperator::ContactOperator(NonlinearOperator& inner, const Model& model, c
     ContactState st;
     st.name = c.name;
     st.penalty = contacts_->entries.back().penalty;
+    if (contacts_->entries.back().augmented) st.tolerance = contacts_->entries.back().tolerance;
     states_.push_back(st);
   }
   for (const RigidSurface& s : system.surfaces) {

@@ -32,6 +32,7 @@ struct ContactState {
   std::int64_t active = 0;            ///< nodes in contact
   double max_penetration = 0.0;       ///< m
   double penalty = 0.0;               ///< Pa/m used
+  double tolerance = 0.0;  ///< m: the penetration augmentations aim below (0: penalty only)
 };
 
 class ContactOperator final : public NonlinearOperator {

@@ -681,6 +681,15 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
       result.relative_residual = again.relative_residual;
       result.failure = again.failure;
     }
+    if (contact_ && result.converged())
+      for (const ContactState& c : contact_->states())
+        if (c.tolerance > 0.0 && c.max_penetration > c.tolerance)
+          spdlog::warn(
+              "increment {} at t = {:.6g}: contact '{}' still penetrates {:.3g} m after {} "
+              "augmentations (penetration_tolerance {:.3g} m); accepted as it is. Raise "
+              "max_augmentations, or the penalty",
+              increment + 1, t_new, c.name, c.max_penetration, contact_->max_augmentations(),
+              c.tolerance);
     if (!result.converged()) {
       if (contact_) contact_->restore_multipliers();
       std::ostringstream why;
