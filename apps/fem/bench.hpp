@@ -35,6 +35,7 @@ struct BenchOptions {
   // Which options were given on the command line (an implicit case refuses the explicit-only
   // ones, and takes one repeat unless --repeats was given).
   bool repeats_given = false, warmup_given = false;
+  bool tolerance_single_given = false, tolerance_double_given = false;
 };
 
 inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();

@@ -46,9 +46,13 @@ void add_bench_options(CLI::App& cmd, BenchOptions& o) {
   cmd.add_option("--set", o.sets, "override any case key, as for `fem run`")
       ->type_name("KEY.PATH=VALUE");
   cmd.add_option("--tolerance-single", o.tolerance_single,
-                 "largest deviation from the reference, relative to max |u|, single precision")
+                 "largest deviation from the reference, relative to max |u|, single precision "
+                 "(static and implicit_dynamic cases: default 1e-4)")
+      ->each([&o](const std::string&) { o.tolerance_single_given = true; })
       ->capture_default_str();
-  cmd.add_option("--tolerance-double", o.tolerance_double, "the same in double precision")
+  cmd.add_option("--tolerance-double", o.tolerance_double,
+                 "the same in double precision (static and implicit_dynamic cases: default 1e-7)")
+      ->each([&o](const std::string&) { o.tolerance_double_given = true; })
       ->capture_default_str();
   cmd.add_option("--peer", o.peer,
                  "also solve the case with another code and compare the corner node: calculix")

@@ -73,6 +73,8 @@ TEST(BenchImplicit, StaticRowsCountNewtonAndCgIterationsAndAgree) {
                   1e-9 * 128.0 * cg / solve);
       EXPECT_GT(number(x, "host_peak_bytes"), 0.0);
       EXPECT_FALSE(x.contains("median_step_s")) << "no explicit step columns on implicit rows";
+      // --tolerance-single as given; double at the implicit default (Newton's end, not bits).
+      EXPECT_DOUBLE_EQ(number(x, "tolerance"), p == "single" ? 1e-4 : 1e-7);
       if (label == "openmp") {
         EXPECT_EQ(x["agreement"], "reference");
       } else {
