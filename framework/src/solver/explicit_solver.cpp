@@ -368,19 +368,10 @@ void ExplicitSolver::Run::finish_timing() {
 void ExplicitSolver::Run::write_summary(const std::string& status, const std::string& message) {
   finish_timing();
   if (!files_) return;
-  RunSummary s;
-  s.set("case", spec_.file);
-  s.set("name", spec_.name);
-  s.set("status", status);
-  if (!message.empty()) s.set("error", message);
-  s.set("backend", report_.backend);
-  s.set("execution_space", report_.execution_space);
-  s.set("precision", report_.precision);
-  s.set("model.nodes", report_.num_nodes);
-  s.set("model.elements", report_.num_elements);
-  s.set("model.total_mass_kg", s_.setup_.total_mass);
-  s.set("model.total_volume_m3", s_.setup_.total_volume);
-  s.set("solver", to_string(spec_.solver.type));
+  RunSummary s = summary_header(
+      spec_, status, message,
+      {report_.backend, report_.execution_space, report_.precision, report_.num_nodes,
+       report_.num_elements, s_.setup_.total_mass, s_.setup_.total_volume});
   s.set("time.end_time_s", report_.end_time);
   s.set("time.time_step_s", report_.time_step);
   s.set("time.critical_time_step_s", report_.critical_time_step);

@@ -462,21 +462,12 @@ void ImplicitSolver::Run::write_summary(const std::string& status, const std::st
       spec_.solver.linear.solver == "direct" ? "direct" : preconditioner_->name();
   report_.total_s = seconds_since(start_) + report_.setup_s;
   if (!files_) return;
-  RunSummary s;
-  s.set("case", spec_.file);
-  s.set("name", spec_.name);
-  s.set("status", status);
-  if (!message.empty()) s.set("error", message);
-  s.set("backend", report_.backend);
-  s.set("execution_space", report_.execution_space);
-  s.set("precision", report_.precision);
-  s.set("model.nodes", report_.num_nodes);
-  s.set("model.elements", report_.num_elements);
+  RunSummary s = summary_header(
+      spec_, status, message,
+      {report_.backend, report_.execution_space, report_.precision, report_.num_nodes,
+       report_.num_elements, s_.setup_.total_mass, s_.setup_.total_volume});
   s.set("model.dofs", report_.num_dofs);
   s.set("model.free_dofs", report_.free_dofs);
-  s.set("model.total_mass_kg", s_.setup_.total_mass);
-  s.set("model.total_volume_m3", s_.setup_.total_volume);
-  s.set("solver", to_string(spec_.solver.type));
   if (integrator_.dynamic()) {
     s.set("time.integrator", integrator_.name);
     s.set("time.time_step_s", spec_.solver.time_step);

@@ -7,6 +7,24 @@
 #include <filesystem>
 
 namespace fem {
+
+RunSummary summary_header(const CaseSpec& spec, const std::string& status,
+                          const std::string& message, const RunIdentity& run) {
+  RunSummary s;
+  s.set("case", spec.file);
+  s.set("name", spec.name);
+  s.set("status", status);
+  if (!message.empty()) s.set("error", message);
+  s.set("backend", run.backend);
+  s.set("execution_space", run.execution_space);
+  s.set("precision", run.precision);
+  s.set("model.nodes", run.nodes);
+  s.set("model.elements", run.elements);
+  s.set("model.total_mass_kg", run.total_mass_kg);
+  s.set("model.total_volume_m3", run.total_volume_m3);
+  s.set("solver", to_string(spec.solver.type));
+  return s;
+}
 namespace {
 
 bool wants(const std::vector<std::string>& list, const std::string& name) {

@@ -14,6 +14,7 @@
 #include "fem/model.hpp"
 #include "fem/output/frame.hpp"
 #include "fem/output/history.hpp"
+#include "fem/output/summary.hpp"
 #include "fem/output/vtk_series.hpp"
 
 namespace fem {
@@ -21,6 +22,18 @@ namespace fem {
 /// Steps between events for a cadence given in steps or in time; 0/0 means `fallback`.
 std::int64_t output_cadence(int every_steps, double every_time, double step_time,
                             std::int64_t fallback);
+
+/// What a run ran on and with, for the keys every solver's summary.json starts with.
+struct RunIdentity {
+  std::string backend, execution_space, precision;
+  std::int64_t nodes = 0, elements = 0;
+  double total_mass_kg = 0.0, total_volume_m3 = 0.0;
+};
+
+/// A summary.json with the keys every solver writes first: the case, the status (and the error
+/// message when there is one), the backend and the model.
+RunSummary summary_header(const CaseSpec& spec, const std::string& status,
+                          const std::string& message, const RunIdentity& run);
 
 /// Strain and hourglass energy summed over the blocks' element results, J.
 struct ElementEnergies {
