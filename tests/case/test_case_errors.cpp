@@ -204,6 +204,27 @@ solver: {type: implicit_dynamic, end_time: 1, time_step: 0.1, increments: {initi
   EXPECT_SAYS(initial, "minimum, growth, cutback, easy_iterations");
 }
 
+TEST(CaseErrors, AliasThatContainsItselfIsRefusedNotACrash) {
+  const InputError e = case_error("a: &x [1, *x]\n");
+  EXPECT_AT(e, 1, 4);  // yaml-cpp gives an alias the position of its anchor; the path names it
+  EXPECT_SAYS(e, "a YAML alias in 'a[1]' refers to a list or mapping that contains it");
+}
+
+TEST(CaseErrors, NestedAliasesAreCheckedOnce) {
+  // "Billion laughs": 10 levels of 9 aliases each, 9^10 leaves if every alias were followed
+  // (the key check did, for minutes); each anchored list is checked once, then the unknown key
+  // is refused.
+  std::string yaml = "mesh: {}\nunknown:\n  l0: &l0 [x, x, x, x, x, x, x, x, x]\n";
+  for (int i = 1; i <= 10; ++i) {
+    const std::string prev = "*l" + std::to_string(i - 1);
+    yaml += "  l" + std::to_string(i) + ": &l" + std::to_string(i) + " [" + prev;
+    for (int k = 1; k < 9; ++k) yaml += ", " + prev;
+    yaml += "]\n";
+  }
+  const InputError e = case_error(yaml);
+  EXPECT_SAYS(e, "unknown key 'unknown'");
+}
+
 TEST(CaseErrors, MaterialThatIsNotAMapping) {
   const InputError e = case_error(R"(mesh: {}
 materials: {brain: neo_hookean}

@@ -6,6 +6,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdio>
+#include <set>
 #include <string_view>
 
 namespace fem::case_io {
@@ -320,37 +321,74 @@ std::string suggestion(const std::string& word, const std::vector<std::string>& 
 
 // ---- duplicate keys -----------------------------------------------------------------------------
 
-void check_keys(const YAML::Node& node, const std::string& file, const std::string& path,
-                const std::string& label) {
+namespace {
+
+/// The collections of one document by their position in it: an alias reaches the node of its
+/// anchor again, at the anchor's position.
+struct KeyCheck {
+  std::set<std::size_t> checked;  ///< collections whose keys are checked (aliased: skipped)
+  std::vector<std::size_t> open;  ///< collections being checked, outermost first
+  const std::string& file;
+  const std::string& label;
+};
+
+void check_keys(const YAML::Node& node, const std::string& path, KeyCheck& state) {
   const auto where = [&](const YAML::Node& n) {
-    return label.empty() ? location_of(n.Mark(), file) : SourceLocation{label, 0, 0};
+    return state.label.empty() ? location_of(n.Mark(), state.file)
+                               : SourceLocation{state.label, 0, 0};
   };
+  if (!node.IsSequence() && !node.IsMap()) return;
+  // A collection met again through an alias is checked once: without this a self-referring
+  // alias (a: &x [1, *x]) recursed until the stack ran out, and nested aliases ("billion
+  // laughs") took time exponential in the file's size.
+  const YAML::Mark mark = node.Mark();
+  const bool tracked = !mark.is_null();
+  const auto pos = static_cast<std::size_t>(mark.pos);
+  if (tracked) {
+    if (std::find(state.open.begin(), state.open.end(), pos) != state.open.end())
+      throw InputError(
+          where(node),
+          "a YAML alias " + in_what(path) + " refers to a list or mapping that contains it",
+          "an alias (*name) must not point into its own anchor (&name): write the "
+          "value out, or anchor a smaller part");
+    if (!state.checked.insert(pos).second) return;
+    state.open.push_back(pos);
+  }
   if (node.IsSequence()) {
     for (std::size_t i = 0; i < node.size(); ++i)
-      check_keys(node[i], file, path + "[" + std::to_string(i) + "]", label);
-    return;
+      check_keys(node[i], path + "[" + std::to_string(i) + "]", state);
+  } else {
+    std::map<std::string, YAML::Mark> seen;
+    for (auto it = node.begin(); it != node.end(); ++it) {
+      const YAML::Node& key = it->first;
+      if (!key.IsScalar())
+        throw InputError(where(key), "a key " + in_what(path) + " must be a plain name, got " +
+                                         (key.IsSequence() ? "a list" : "a mapping"));
+      // yaml-cpp reads "<<" as an ordinary key; without this the merged keys would just be
+      // missing.
+      if (key.Scalar() == "<<")
+        throw InputError(where(key), "YAML merge keys ('<<') are not supported " + in_what(path),
+                         "repeat the keys, or refer to a whole mapping with an alias (*name)");
+      const auto [first, inserted] = seen.emplace(key.Scalar(), key.Mark());
+      if (!inserted)
+        throw InputError(
+            where(key), "duplicate key '" + key.Scalar() + "' " + in_what(path),
+            (state.label.empty() && !first->second.is_null()
+                 ? "it is already given at line " + std::to_string(first->second.line + 1) + "; "
+                 : std::string()) +
+                "YAML would silently keep only one of them: remove or rename one");
+      check_keys(it->second, path.empty() ? key.Scalar() : path + "." + key.Scalar(), state);
+    }
   }
-  if (!node.IsMap()) return;
-  std::map<std::string, YAML::Mark> seen;
-  for (auto it = node.begin(); it != node.end(); ++it) {
-    const YAML::Node& key = it->first;
-    if (!key.IsScalar())
-      throw InputError(where(key), "a key " + in_what(path) + " must be a plain name, got " +
-                                       (key.IsSequence() ? "a list" : "a mapping"));
-    // yaml-cpp reads "<<" as an ordinary key; without this the merged keys would just be missing.
-    if (key.Scalar() == "<<")
-      throw InputError(where(key), "YAML merge keys ('<<') are not supported " + in_what(path),
-                       "repeat the keys, or refer to a whole mapping with an alias (*name)");
-    const auto [first, inserted] = seen.emplace(key.Scalar(), key.Mark());
-    if (!inserted)
-      throw InputError(
-          where(key), "duplicate key '" + key.Scalar() + "' " + in_what(path),
-          (label.empty() && !first->second.is_null()
-               ? "it is already given at line " + std::to_string(first->second.line + 1) + "; "
-               : std::string()) +
-              "YAML would silently keep only one of them: remove or rename one");
-    check_keys(it->second, file, path.empty() ? key.Scalar() : path + "." + key.Scalar(), label);
-  }
+  if (tracked) state.open.pop_back();
+}
+
+}  // namespace
+
+void check_keys(const YAML::Node& node, const std::string& file, const std::string& path,
+                const std::string& label) {
+  KeyCheck state{{}, {}, file, label};
+  check_keys(node, path, state);
 }
 
 }  // namespace fem::case_io
