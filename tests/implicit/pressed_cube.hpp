@@ -12,10 +12,10 @@
 namespace fem::test {
 
 /// The seed-000 cube (50 mm, neo-Hookean, E = 3000 Pa, nu = 0.49) clamped at the bottom, the
-/// top held sideways and pressed down 10 % in 2 increments, to a residual tight enough that the
-/// solutions of different linear solvers agree to 1e-8. `linear` is the solver.linear mapping.
-inline std::string pressed_cube(const std::string& element, const std::string& cells, int divisions,
-                                const std::string& linear) {
+/// top held sideways and moved down by `top_z` (m) along a linear ramp. `solver` is the solver
+/// mapping.
+inline std::string clamped_cube(const std::string& element, const std::string& cells, int divisions,
+                                const std::string& solver, const std::string& top_z = "-0.01") {
   const std::string d = std::to_string(divisions);
   return R"(
 mesh: {generator: box, cells: )" +
@@ -30,14 +30,22 @@ amplitudes: {loading: {type: linear, start: 0, end: 1}}
 boundary_conditions:
   - {set: bottom, fixed: [x, y, z]}
   - {set: top, fixed: [x, y]}
-  - {set: top, displacement: {z: -0.005}, amplitude: loading}
-solver:
-  type: static
-  end_time: 1
-  increments: 2
-  newton: {residual_tolerance: 1.0e-11}
-  linear: )" +
-         linear + "\n";
+  - {set: top, displacement: {z: )" +
+         top_z + R"(}, amplitude: loading}
+solver: )" +
+         solver + "\n";
+}
+
+/// The clamped cube pressed down 10 % in 2 static increments, to a residual tight enough that
+/// the solutions of different linear solvers agree to 1e-8. `linear` is the solver.linear
+/// mapping.
+inline std::string pressed_cube(const std::string& element, const std::string& cells, int divisions,
+                                const std::string& linear) {
+  return clamped_cube(element, cells, divisions,
+                      "{type: static, end_time: 1, increments: 2, newton: {residual_tolerance: "
+                      "1.0e-11}, linear: " +
+                          linear + "}",
+                      "-0.005");
 }
 
 struct CubeElement {

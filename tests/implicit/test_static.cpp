@@ -12,6 +12,7 @@
 
 #include <fem/output/vtk_series.hpp>
 
+#include "pressed_cube.hpp"
 #include "support/backend.hpp"
 #include "support/case_runner.hpp"
 #include "support/implicit_runner.hpp"
@@ -19,29 +20,6 @@
 
 namespace fem::test {
 namespace {
-
-/// The seed-000 cube (E = 3000 Pa, nu = 0.49) clamped at the bottom, the top held sideways and
-/// pressed down 20 %: barrelling. `solver` is the solver mapping.
-std::string clamped_cube(const std::string& element, const std::string& cells, int divisions,
-                         const std::string& solver) {
-  const std::string d = std::to_string(divisions);
-  return R"(
-mesh: {generator: box, cells: )" +
-         cells + ", size: [0.05, 0.05, 0.05], divisions: [" + d + ", " + d + ", " + d + R"(]}
-materials: {brain: {type: neo_hookean, density: 1000, youngs_modulus: 3000, poisson_ratio: 0.49}}
-blocks: [{element: )" +
-         element + R"(, material: brain}]
-node_sets:
-  bottom: {plane: {point: [0, 0, 0], normal: [0, 0, 1]}}
-  top: {plane: {point: [0, 0, 0.05], normal: [0, 0, 1]}}
-amplitudes: {loading: {type: linear, start: 0, end: 1}}
-boundary_conditions:
-  - {set: bottom, fixed: [x, y, z]}
-  - {set: top, fixed: [x, y]}
-  - {set: top, displacement: {z: -0.01}, amplitude: loading}
-solver: )" +
-         solver + "\n";
-}
 
 double max_abs_difference(const std::vector<double>& a, const std::vector<double>& b) {
   double d = 0.0;
