@@ -75,7 +75,7 @@ std::string newmark(double dt, int steps, const std::string& extra = "") {
   return s.str() + "\noutput: {every_steps: 1}";
 }
 
-double total_energy(const ImplicitRunReport::Energy& e) {
+double total_energy(const EnergySample& e) {
   return e.kinetic + e.strain + e.hourglass;
 }
 

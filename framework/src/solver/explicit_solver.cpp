@@ -390,14 +390,7 @@ void ExplicitSolver::Run::write_summary(const std::string& status, const std::st
     for (int i = 0; i < 3; ++i)
       s.set("contact." + sys_.surfaces[k].name + ".force_n." + "xyz"[i],
             report_.contact_force[k][i]);
-  if (!report_.energies.empty()) {
-    s.set("energy.kinetic_j", report_.energies.back().kinetic);
-    s.set("energy.strain_j", report_.energies.back().strain);
-    s.set("energy.hourglass_j", report_.energies.back().hourglass);
-  }
-  const std::string path = (std::filesystem::path(dir_) / "summary.json").string();
-  s.write(path);
-  report_.files.push_back(path);
+  report_.files.push_back(write_summary_file(s, report_.energies, dir_));
 }
 
 void ExplicitSolver::Run::add_relaxation(RunSummary& s) const {

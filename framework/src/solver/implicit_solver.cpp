@@ -430,7 +430,7 @@ void ImplicitSolver::Run::write_output(std::int64_t increment, double t, bool fr
   }
   if (frame) {
     op_.element_results(u_host_, results_);
-    ImplicitRunReport::Energy e;
+    EnergySample e;
     e.time = t;
     const ElementEnergies el = element_energies(results_);
     e.strain = el.strain;
@@ -512,14 +512,7 @@ void ImplicitSolver::Run::write_summary(const std::string& status, const std::st
     s.set("contact." + c.name + ".penalty_pa_per_m", c.penalty);
   }
   if (report_.augmentations > 0) s.set("implicit.augmentations", report_.augmentations);
-  if (!report_.energies.empty()) {
-    s.set("energy.kinetic_j", report_.energies.back().kinetic);
-    s.set("energy.strain_j", report_.energies.back().strain);
-    s.set("energy.hourglass_j", report_.energies.back().hourglass);
-  }
-  const std::string path = (std::filesystem::path(dir_) / "summary.json").string();
-  s.write(path);
-  report_.files.push_back(path);
+  report_.files.push_back(write_summary_file(s, report_.energies, dir_));
 }
 
 void ImplicitSolver::Run::check_initial_state() {

@@ -25,6 +25,18 @@ RunSummary summary_header(const CaseSpec& spec, const std::string& status,
   s.set("solver", to_string(spec.solver.type));
   return s;
 }
+
+std::string write_summary_file(RunSummary& s, const std::vector<EnergySample>& energies,
+                               const std::string& directory) {
+  if (!energies.empty()) {
+    s.set("energy.kinetic_j", energies.back().kinetic);
+    s.set("energy.strain_j", energies.back().strain);
+    s.set("energy.hourglass_j", energies.back().hourglass);
+  }
+  const std::string path = (std::filesystem::path(directory) / "summary.json").string();
+  s.write(path);
+  return path;
+}
 namespace {
 
 bool wants(const std::vector<std::string>& list, const std::string& name) {

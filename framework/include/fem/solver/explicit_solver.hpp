@@ -15,6 +15,7 @@
 #include "fem/backend.hpp"
 #include "fem/model.hpp"
 #include "fem/solver/explicit_system.hpp"
+#include "fem/solver/run_output.hpp"
 
 namespace fem {
 
@@ -23,13 +24,6 @@ struct ExplicitRunOptions {
   bool write_files = true;       ///< false: compute only (tests)
   /// Called at every output frame and at the end: (step, num_steps, time).
   std::function<void(std::int64_t, std::int64_t, double)> progress;
-};
-
-struct EnergySample {
-  double time = 0.0;
-  double kinetic = 0.0;
-  double strain = 0.0;
-  double hourglass = 0.0;
 };
 
 struct ExplicitRunReport {

@@ -17,6 +17,7 @@
 #include "fem/solver/explicit_system.hpp"
 #include "fem/solver/linear_solver.hpp"
 #include "fem/solver/newton.hpp"
+#include "fem/solver/run_output.hpp"
 
 namespace fem {
 
@@ -74,10 +75,7 @@ struct ImplicitRunReport {
   std::vector<Contact> contacts;
   std::int64_t augmentations = 0;  ///< augmented-Lagrangian updates, summed
   /// Energies at each output frame (dynamics: kinetic; both: strain).
-  struct Energy {
-    double time = 0.0, kinetic = 0.0, strain = 0.0, hourglass = 0.0;
-  };
-  std::vector<Energy> energies;
+  std::vector<EnergySample> energies;
   [[nodiscard]] double dof_cg_iterations_per_second() const {
     return verbs.apply.seconds > 0.0
                ? static_cast<double>(free_dofs) * static_cast<double>(verbs.apply.calls) /

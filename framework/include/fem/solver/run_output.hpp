@@ -23,6 +23,14 @@ namespace fem {
 std::int64_t output_cadence(int every_steps, double every_time, double step_time,
                             std::int64_t fallback);
 
+/// The energies of the model at one output frame, J (time in s, or load time when static).
+struct EnergySample {
+  double time = 0.0;
+  double kinetic = 0.0;
+  double strain = 0.0;
+  double hourglass = 0.0;
+};
+
 /// What a run ran on and with, for the keys every solver's summary.json starts with.
 struct RunIdentity {
   std::string backend, execution_space, precision;
@@ -34,6 +42,11 @@ struct RunIdentity {
 /// message when there is one), the backend and the model.
 RunSummary summary_header(const CaseSpec& spec, const std::string& status,
                           const std::string& message, const RunIdentity& run);
+
+/// Adds the last energy sample (when there is one) to `s`, writes it as summary.json in
+/// `directory` and returns the file's path: how every solver ends its summary.
+std::string write_summary_file(RunSummary& s, const std::vector<EnergySample>& energies,
+                               const std::string& directory);
 
 /// Strain and hourglass energy summed over the blocks' element results, J.
 struct ElementEnergies {
