@@ -91,6 +91,69 @@ inline VectorVerbResults run_vector_verbs(LinearAlgebra& la, std::int64_t n) {
   return r;
 }
 
+/// A conjugate-gradient solve of diag(d) x = b composed from the cg_* verbs (no
+/// preconditioner): x when the progress first says converged, x after as many iterations again
+/// enqueued past that point (a backend that reads its scalars late must not change x), and the
+/// progress at both points.
+struct CgVerbResults {
+  std::vector<double> x, x_late;
+  CgProgress progress, progress_late;
+};
+
+inline CgVerbResults run_cg_verbs(LinearAlgebra& la, const std::vector<double>& diagonal,
+                                  double tolerance) {
+  const auto n = static_cast<std::int64_t>(diagonal.size());
+  const auto d = device_vector(la, diagonal), b = device_vector(la, random_vector(n, 1.0, 5));
+  const auto x = la.vector(n), r = la.vector(n), p = la.vector(n), ap = la.vector(n);
+  la.copy(*b, *r);
+  la.copy(*r, *p);
+  const double bb = la.dot(*b, *b);
+  const auto scalars = la.cg_scalars();
+  la.cg_start(*r, *r, bb, tolerance * tolerance * bb, *scalars);
+  const auto iterate = [&] {
+    la.multiply(*d, *p, *ap);
+    la.cg_descend(*p, *ap, *x, *r, *scalars);
+    la.cg_turn(*r, *r, *p, *scalars);
+  };
+  CgVerbResults out;
+  int k = 0;
+  for (; k < 200; ++k) {
+    iterate();
+    out.progress = la.cg_progress(*scalars);
+    if (out.progress.state != CgProgress::State::Running) break;
+  }
+  out.x = host_vector(la, *x);
+  for (int extra = 0; extra <= k; ++extra) iterate();
+  out.progress_late = la.cg_progress(*scalars);
+  out.x_late = host_vector(la, *x);
+  return out;
+}
+
+/// The cg_* verbs of `tested` against the reference's: the same iterations, x to round-off,
+/// and nothing changes after convergence or a breakdown (an indefinite diagonal).
+inline void expect_cg_verbs_match(LinearAlgebra& reference, LinearAlgebra& tested, std::int64_t n,
+                                  double entries) {
+  std::vector<double> diagonal = random_vector(n, 0.5, 6);
+  for (double& v : diagonal) v += 1.5;  // in [1, 2]: converges in about ten iterations
+  const CgVerbResults want = run_cg_verbs(reference, diagonal, 1e-5),
+                      got = run_cg_verbs(tested, diagonal, 1e-5);
+  ASSERT_EQ(want.progress.state, CgProgress::State::Converged);
+  EXPECT_GE(want.progress.iterations, std::min<std::int64_t>(n, 4));  // at most n: exact
+  EXPECT_EQ(got.progress.state, CgProgress::State::Converged);
+  EXPECT_EQ(got.progress.iterations, want.progress.iterations);
+  EXPECT_NEAR(got.progress.rr, want.progress.rr, 1e-6 * want.progress.rr);
+  EXPECT_LE(max_relative_difference(got.x, want.x), entries);
+  EXPECT_EQ(got.x_late, got.x) << "iterations after convergence changed x";
+  EXPECT_EQ(got.progress_late.iterations, got.progress.iterations);
+  EXPECT_EQ(got.progress_late.state, CgProgress::State::Converged);
+  for (double& v : diagonal) v = -v;  // negative definite: p . Ap < 0 at once
+  const CgVerbResults broken = run_cg_verbs(tested, diagonal, 1e-5);
+  EXPECT_EQ(broken.progress.state, CgProgress::State::Breakdown);
+  EXPECT_EQ(broken.progress.iterations, 0);
+  EXPECT_EQ(broken.progress_late.state, CgProgress::State::Breakdown);
+  for (const double v : broken.x_late) ASSERT_EQ(v, 0.0) << "a broken-down solve moved x";
+}
+
 /// The vector verbs of `backend` against OpenMP's at each size: element-wise verbs give the same
 /// entries (the same expressions in the same precision); reductions are in double, bit-identical
 /// where `same_sums` (a host space summing over the reference's fixed chunks), else to
@@ -130,6 +193,7 @@ inline void expect_vector_verbs_match_openmp(const std::string& backend, Precisi
     // A device may sum a row in double where OpenMP sums in the vectors' precision.
     EXPECT_LE(max_relative_difference(got.sparse_product, want.sparse_product),
               precision == Precision::Single ? 1e-5 : 1e-14);
+    expect_cg_verbs_match(*reference, *tested, n, precision == Precision::Single ? 1e-5 : 1e-12);
   }
 }
 

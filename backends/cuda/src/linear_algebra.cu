@@ -13,6 +13,7 @@
 #include <fem/cuda/check.hpp>
 #include <fem/cuda/element_kernels.cuh>  // grid_for
 #include <fem/error.hpp>
+#include <fem/kernels/cg_scalars.hpp>
 
 namespace fem::cuda {
 namespace {
@@ -64,14 +65,27 @@ __global__ void __launch_bounds__(kReductionThreads)
   reduce_block<kReductionThreads, K, C>(v, partials + K * blockIdx.x);
 }
 
-/// Stage 2: one block of kReductionBlocks threads combines the partials into out[K].
-template <int K, Combine C>
+/// Stage 2: one block of kReductionBlocks threads combines the partials into the K results,
+/// which its thread 0 hands to finish (StoreResults, or a conjugate-gradient update of its
+/// scalars).
+template <int K, Combine C, class Finish>
 __global__ void __launch_bounds__(kReductionBlocks)
-    finish_reduction_kernel(const double* partials, double* out) {
+    finish_reduction_kernel(const double* partials, Finish finish) {
+  __shared__ double results[K];
   double v[K];
   for (int k = 0; k < K; ++k) v[k] = partials[K * threadIdx.x + k];
-  reduce_block<kReductionBlocks, K, C>(v, out);
+  reduce_block<kReductionBlocks, K, C>(v, results);
+  if (threadIdx.x == 0) finish(results);
 }
+
+/// Writes a reduction's K results to device memory (then copied to the host).
+struct StoreResults {
+  double* out;
+  template <int K>
+  __device__ void operator()(const double (&results)[K]) const {
+    for (int k = 0; k < K; ++k) out[k] = results[k];
+  }
+};
 
 template <class T>
 struct DotTerms {
@@ -102,17 +116,24 @@ struct MaxAbsTerms {
   }
 };
 
-/// The K results of a reduction over n entries; the one place a vector verb waits for the GPU.
-template <int K, Combine C, class Terms>
-std::array<double, K> reduce(std::int64_t n, const Terms& terms, ReductionBuffers& buffers,
-                             cudaStream_t stream) {
+/// Enqueues a reduction over n entries whose K results go to finish, on the device.
+template <int K, Combine C, class Terms, class Finish>
+void reduce_on_device(std::int64_t n, const Terms& terms, const Finish& finish,
+                      ReductionBuffers& buffers, cudaStream_t stream) {
   static_assert(K <= kMaxReduced);
   reduce_partials_kernel<K, C, Terms>
       <<<kReductionBlocks, kReductionThreads, 0, stream>>>(n, terms, buffers.partials.data());
   FEM_CUDA_CHECK_LAUNCH();
-  finish_reduction_kernel<K, C>
-      <<<1, kReductionBlocks, 0, stream>>>(buffers.partials.data(), buffers.result.data());
+  finish_reduction_kernel<K, C, Finish>
+      <<<1, kReductionBlocks, 0, stream>>>(buffers.partials.data(), finish);
   FEM_CUDA_CHECK_LAUNCH();
+}
+
+/// The K results of a reduction over n entries; the one place a vector verb waits for the GPU.
+template <int K, Combine C, class Terms>
+std::array<double, K> reduce(std::int64_t n, const Terms& terms, ReductionBuffers& buffers,
+                             cudaStream_t stream) {
+  reduce_on_device<K, C>(n, terms, StoreResults{buffers.result.data()}, buffers, stream);
   FEM_CUDA_CHECK(cudaMemcpyAsync(buffers.host.data(), buffers.result.data(), K * sizeof(double),
                                  cudaMemcpyDeviceToHost, stream));
   FEM_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -170,6 +191,60 @@ __global__ void csr_multiply_kernel(std::int64_t rows, const std::int64_t* offse
     sum += static_cast<double>(values[j]) * static_cast<double>(x[columns[j]]);
   for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
   if (lane == 0) y[row] = static_cast<T>(sum);
+}
+
+// Conjugate gradients with its scalars on the device: each verb is a reduction whose finishing
+// thread updates the scalars, then (descend, turn) a vector update that reads them. Nothing
+// comes back to the host but cg_progress().
+
+class DeviceCgScalars final : public CgScalars {
+ public:
+  DeviceCgScalars() : values(kernels::cg::kSlots), host(kernels::cg::kSlots) {}
+  DeviceArray<double> values;
+  PinnedArray<double> host;
+};
+
+double* device_scalars(CgScalars& s) {
+  return static_cast<DeviceCgScalars&>(s).values.data();
+}
+
+struct CgStartFinish {
+  double* s;
+  double rr, stop_rr;
+  __device__ void operator()(const double (&rz)[1]) const {
+    kernels::cg::start(s, rz[0], rr, stop_rr);
+  }
+};
+
+struct CgDescendFinish {
+  double* s;
+  __device__ void operator()(const double (&pap)[1]) const { kernels::cg::descend(s, pap[0]); }
+};
+
+struct CgTurnFinish {
+  double* s;
+  __device__ void operator()(const double (&rz_rr)[2]) const {
+    kernels::cg::turn(s, rz_rr[0], rz_rr[1]);
+  }
+};
+
+/// x += alpha p, r -= alpha Ap (the default's axpby expressions), unless the solve has stopped.
+template <class T>
+__global__ void cg_descend_kernel(std::int64_t n, const double* s, const T* p, const T* ap, T* x,
+                                  T* r) {
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n || !kernels::cg::running(s)) return;
+  const T alpha = static_cast<T>(s[kernels::cg::kAlpha]);
+  x[i] = alpha * p[i] + T(1) * x[i];
+  r[i] = -alpha * ap[i] + T(1) * r[i];
+}
+
+/// p = z + beta p, unless the solve has stopped.
+template <class T>
+__global__ void cg_turn_kernel(std::int64_t n, const double* s, const T* z, T* p) {
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n || !kernels::cg::running(s)) return;
+  p[i] = T(1) * z[i] + static_cast<T>(s[kernels::cg::kBeta]) * p[i];
 }
 
 template <class T>
@@ -331,6 +406,60 @@ void LinearAlgebraImpl<T>::do_sparse_multiply(const Matrix& a, const Vector& x, 
       m.rows(), m.offsets.data(), m.columns.data(), m.values.data(), device_data<T>(x),
       device_data<T>(y));
   FEM_CUDA_CHECK_LAUNCH();
+}
+
+template <class T>
+std::unique_ptr<CgScalars> LinearAlgebraImpl<T>::do_cg_scalars() {
+  return std::make_unique<DeviceCgScalars>();
+}
+
+template <class T>
+void LinearAlgebraImpl<T>::do_cg_start(const Vector& r, const Vector& z, double rr, double stop_rr,
+                                       CgScalars& s) {
+  check_size(z, r.size());
+  reduce_on_device<1, Combine::Sum>(r.size(), DotTerms<T>{device_data<T>(r), device_data<T>(z)},
+                                    CgStartFinish{device_scalars(s), rr, stop_rr}, reduction_,
+                                    stream_);
+}
+
+template <class T>
+void LinearAlgebraImpl<T>::do_cg_descend(const Vector& p, const Vector& ap, Vector& x, Vector& r,
+                                         CgScalars& s) {
+  check_size(ap, p.size());
+  check_size(x, p.size());
+  check_size(r, p.size());
+  double* scalars = device_scalars(s);
+  reduce_on_device<1, Combine::Sum>(p.size(), DotTerms<T>{device_data<T>(p), device_data<T>(ap)},
+                                    CgDescendFinish{scalars}, reduction_, stream_);
+  if (p.size() == 0) return;
+  cg_descend_kernel<T><<<grid_for(p.size(), kThreads), kThreads, 0, stream_>>>(
+      p.size(), scalars, device_data<T>(p), device_data<T>(ap), device_data<T>(x),
+      device_data<T>(r));
+  FEM_CUDA_CHECK_LAUNCH();
+}
+
+template <class T>
+void LinearAlgebraImpl<T>::do_cg_turn(const Vector& r, const Vector& z, Vector& p, CgScalars& s) {
+  check_size(z, r.size());
+  check_size(p, r.size());
+  double* scalars = device_scalars(s);
+  reduce_on_device<2, Combine::Sum>(
+      r.size(),
+      Dot2Terms<T>{device_data<T>(r), device_data<T>(z), device_data<T>(r), device_data<T>(r)},
+      CgTurnFinish{scalars}, reduction_, stream_);
+  if (r.size() == 0) return;
+  cg_turn_kernel<T><<<grid_for(r.size(), kThreads), kThreads, 0, stream_>>>(
+      r.size(), scalars, device_data<T>(z), device_data<T>(p));
+  FEM_CUDA_CHECK_LAUNCH();
+}
+
+template <class T>
+CgProgress LinearAlgebraImpl<T>::do_cg_progress(CgScalars& s) {
+  auto& d = static_cast<DeviceCgScalars&>(s);
+  FEM_CUDA_CHECK(cudaMemcpyAsync(d.host.data(), d.values.data(), d.values.bytes(),
+                                 cudaMemcpyDeviceToHost, stream_));
+  FEM_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  return kernels::cg::progress(d.host.data());
 }
 
 template class LinearAlgebraImpl<float>;

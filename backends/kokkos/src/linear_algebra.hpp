@@ -20,6 +20,7 @@
 #include <vector>
 
 #include <fem/error.hpp>
+#include <fem/kernels/cg_scalars.hpp>
 #include <fem/operator.hpp>
 
 #include "runtime.hpp"
@@ -144,6 +145,81 @@ struct ChunkDots {
   }
 };
 
+/// Sums each of the PAIRS rows of chunk partials (partial[k * chunks + c]) over its chunks, in
+/// chunk order on a host space (a team of one thread: the order of the host-side sums and of the
+/// OpenMP reference) or in the team's fixed order on a device, and hands the sums to finish on
+/// one thread: the reductions of conjugate gradients whose results stay on the device.
+template <class Space, int PAIRS, class Finish>
+struct FinishChunkDots {
+  using Member = typename Kokkos::TeamPolicy<Space>::member_type;
+  std::int64_t chunks;
+  const double* partial;
+  Finish finish;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    double sums[PAIRS];
+    for (int k = 0; k < PAIRS; ++k) {
+      const double* row = partial + k * chunks;
+      double sum = 0.0;
+      Kokkos::parallel_reduce(
+          Kokkos::TeamThreadRange(team, std::int64_t{0}, chunks),
+          [=](const std::int64_t c, double& s) { s += row[c]; }, sum);
+      sums[k] = sum;
+    }
+    Kokkos::single(Kokkos::PerTeam(team), [&]() { finish(sums); });
+  }
+};
+
+struct CgStartFinish {
+  double* s;
+  double rr, stop_rr;
+  KOKKOS_INLINE_FUNCTION void operator()(const double (&rz)[1]) const {
+    kernels::cg::start(s, rz[0], rr, stop_rr);
+  }
+};
+
+struct CgDescendFinish {
+  double* s;
+  KOKKOS_INLINE_FUNCTION void operator()(const double (&pap)[1]) const {
+    kernels::cg::descend(s, pap[0]);
+  }
+};
+
+struct CgTurnFinish {
+  double* s;
+  KOKKOS_INLINE_FUNCTION void operator()(const double (&rz_rr)[2]) const {
+    kernels::cg::turn(s, rz_rr[0], rz_rr[1]);
+  }
+};
+
+/// x += alpha p, r -= alpha Ap (Axpby's expressions), unless the solve has stopped.
+template <class T>
+struct CgDescendUpdate {
+  const double* s;
+  const T* p;
+  const T* ap;
+  T* x;
+  T* r;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+    if (!kernels::cg::running(s)) return;
+    const T alpha = static_cast<T>(s[kernels::cg::kAlpha]);
+    x[i] = alpha * p[i] + T(1) * x[i];
+    r[i] = -alpha * ap[i] + T(1) * r[i];
+  }
+};
+
+/// p = z + beta p (Axpby's expression), unless the solve has stopped.
+template <class T>
+struct CgTurnUpdate {
+  const double* s;
+  const T* z;
+  T* p;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+    if (!kernels::cg::running(s)) return;
+    p[i] = T(1) * z[i] + static_cast<T>(s[kernels::cg::kBeta]) * p[i];
+  }
+};
+
 }  // namespace detail
 
 template <class Space, class T>
@@ -156,6 +232,8 @@ class LinearAlgebraImpl final : public LinearAlgebra {
   }
 
   void synchronize() override { Space().fence(); }
+  /// On a device a read of the CG scalars is a round trip; on the host it is free.
+  [[nodiscard]] int cg_progress_interval() const override { return kRunsOnHost<Space> ? 1 : 8; }
 
  protected:
   std::unique_ptr<Vector> do_vector(std::int64_t size) override {
@@ -248,16 +326,60 @@ class LinearAlgebraImpl final : public LinearAlgebra {
                                   view_of<Space, T>(x).data(), view_of<Space, T>(y).data()});
   }
 
+  // Conjugate gradients with its scalars in the space's memory: the chunk sums of a reduction,
+  // then one team that adds them up and updates the scalars (FinishChunkDots), then the vector
+  // update that reads them. On a host space the sums are added in the order dots() adds them,
+  // so the solve has the OpenMP reference's bits.
+  class CgScalarsImpl final : public CgScalars {
+   public:
+    RuntimeRef runtime;  // declared before the Views: outlives them
+    View<Space, double> values{"fem::cg_scalars", kernels::cg::kSlots};
+    typename View<Space, double>::HostMirror host = Kokkos::create_mirror_view(values);
+  };
+  static double* scalars_of(CgScalars& s) { return static_cast<CgScalarsImpl&>(s).values.data(); }
+
+  std::unique_ptr<CgScalars> do_cg_scalars() override { return std::make_unique<CgScalarsImpl>(); }
+  void do_cg_start(const Vector& r, const Vector& z, double rr, double stop_rr,
+                   CgScalars& s) override {
+    check(z, r.size());
+    reduce_on_space<1>({&r}, {&z}, detail::CgStartFinish{scalars_of(s), rr, stop_rr});
+  }
+  void do_cg_descend(const Vector& p, const Vector& ap, Vector& x, Vector& r,
+                     CgScalars& s) override {
+    check(ap, p.size());
+    check(x, p.size());
+    check(r, p.size());
+    double* scalars = scalars_of(s);
+    reduce_on_space<1>({&p}, {&ap}, detail::CgDescendFinish{scalars});
+    Kokkos::parallel_for("fem::kokkos::cg_descend", Range<Space>(0, p.size()),
+                         detail::CgDescendUpdate<T>{
+                             scalars, view_of<Space, T>(p).data(), view_of<Space, T>(ap).data(),
+                             view_of<Space, T>(x).data(), view_of<Space, T>(r).data()});
+  }
+  void do_cg_turn(const Vector& r, const Vector& z, Vector& p, CgScalars& s) override {
+    check(z, r.size());
+    check(p, r.size());
+    double* scalars = scalars_of(s);
+    reduce_on_space<2>({&r, &r}, {&z, &r}, detail::CgTurnFinish{scalars});
+    Kokkos::parallel_for(
+        "fem::kokkos::cg_turn", Range<Space>(0, r.size()),
+        detail::CgTurnUpdate<T>{scalars, view_of<Space, T>(z).data(), view_of<Space, T>(p).data()});
+  }
+  CgProgress do_cg_progress(CgScalars& s) override {
+    auto& impl = static_cast<CgScalarsImpl&>(s);
+    Kokkos::deep_copy(impl.host, impl.values);
+    return kernels::cg::progress(impl.host.data());
+  }
+
  private:
-  /// The PAIRS dot products a_k . b_k (vectors of one size): chunk sums on the space, then
-  /// the chunks in order on the host.
+  /// Chunk sums of the PAIRS dot products a_k . b_k (vectors of one size) into partial_;
+  /// returns the number of chunks.
   template <int PAIRS>
-  std::array<double, PAIRS> dots(const std::array<const Vector*, PAIRS>& a,
-                                 const std::array<const Vector*, PAIRS>& b) {
-    std::array<double, PAIRS> sums{};
+  std::int64_t chunk_sums(const std::array<const Vector*, PAIRS>& a,
+                          const std::array<const Vector*, PAIRS>& b) {
     const std::int64_t n = a[0]->size();
     const std::int64_t chunks = (n + kReductionChunk - 1) / kReductionChunk;
-    if (chunks == 0) return sums;
+    if (chunks == 0) return 0;
     const auto used = static_cast<std::size_t>(PAIRS * chunks);
     if (partial_.extent(0) < used) {
       partial_ = View<Space, double>("fem::reduction_partials", used);
@@ -270,6 +392,28 @@ class LinearAlgebraImpl final : public LinearAlgebra {
     }
     Kokkos::parallel_for("fem::kokkos::dot",
                          Kokkos::TeamPolicy<Space>(static_cast<int>(chunks), kReductionTeam), f);
+    return chunks;
+  }
+
+  /// The PAIRS dot products, added up on the space and handed to finish there.
+  template <int PAIRS, class Finish>
+  void reduce_on_space(const std::array<const Vector*, PAIRS>& a,
+                       const std::array<const Vector*, PAIRS>& b, const Finish& finish) {
+    const std::int64_t chunks = chunk_sums<PAIRS>(a, b);
+    Kokkos::parallel_for(
+        "fem::kokkos::finish_dots", Kokkos::TeamPolicy<Space>(1, kReductionTeam),
+        detail::FinishChunkDots<Space, PAIRS, Finish>{chunks, partial_.data(), finish});
+  }
+
+  /// The PAIRS dot products a_k . b_k (vectors of one size): chunk sums on the space, then
+  /// the chunks in order on the host.
+  template <int PAIRS>
+  std::array<double, PAIRS> dots(const std::array<const Vector*, PAIRS>& a,
+                                 const std::array<const Vector*, PAIRS>& b) {
+    std::array<double, PAIRS> sums{};
+    const std::int64_t chunks = chunk_sums<PAIRS>(a, b);
+    if (chunks == 0) return sums;
+    const auto used = static_cast<std::size_t>(PAIRS * chunks);
     const auto range = std::make_pair(std::size_t{0}, used);
     Kokkos::deep_copy(Kokkos::subview(partial_host_, range), Kokkos::subview(partial_, range));
     for (int k = 0; k < PAIRS; ++k)

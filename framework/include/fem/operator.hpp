@@ -118,6 +118,27 @@ class VerbTimer {
 };
 }  // namespace detail
 
+/// Where a conjugate-gradient solve stands (LinearAlgebra::cg_progress).
+struct CgProgress {
+  enum class State { Running, Converged, Breakdown };
+  State state = State::Running;
+  int iterations = 0;  ///< completed iterations (cg_turn calls that counted)
+  double rr = 0.0;     ///< r . r after the last of them
+};
+
+/// The scalars of one conjugate-gradient solve (r . z, p . Ap, r . r, the stopping threshold,
+/// the iteration count and the state), kept where the backend's vectors are: made by
+/// LinearAlgebra::cg_scalars() and used only by that LinearAlgebra's cg_* verbs.
+class CgScalars {
+ public:
+  virtual ~CgScalars() = default;
+  CgScalars(const CgScalars&) = delete;
+  CgScalars& operator=(const CgScalars&) = delete;
+
+ protected:
+  CgScalars() = default;
+};
+
 /// Vectors and the verbs on them, for one backend and precision. Sizes of the vectors an
 /// operation takes must match; a backend may check.
 class LinearAlgebra {
@@ -176,6 +197,43 @@ class LinearAlgebra {
   }
   /// A sparse matrix in the backend's memory and precision.
   std::unique_ptr<Matrix> matrix(const CsrMatrix& host) { return do_matrix(host); }
+
+  // Conjugate gradients with its scalars where the vectors are, so that a device runs an
+  // iteration without a round trip to the host: conjugate_gradients() (framework/src/solver)
+  // composes these and reads cg_progress() only every cg_progress_interval() iterations or so.
+  // Once a solve has converged (r . r <= stop_rr) or broken down (p . Ap <= 0, or a non-finite
+  // r . z), later cg_descend() and cg_turn() calls leave x, r and p as they are: reading the
+  // progress late costs time, never a different answer. Timed as reductions.
+
+  /// Scalars for one solve, in this algebra's memory.
+  std::unique_ptr<CgScalars> cg_scalars() { return do_cg_scalars(); }
+  /// Starts a solve at residual r (with r . r = rr, known to the caller) and preconditioned
+  /// residual z: computes r . z; the solve stops when r . r <= stop_rr.
+  void cg_start(const Vector& r, const Vector& z, double rr, double stop_rr, CgScalars& s) {
+    detail::VerbTimer t(*this, times_.reduction);
+    do_cg_start(r, z, rr, stop_rr, s);
+  }
+  /// alpha = (r . z) / (p . Ap); x += alpha p; r -= alpha Ap. Breaks down instead where
+  /// p . Ap <= 0 or r . z is not finite.
+  void cg_descend(const Vector& p, const Vector& ap, Vector& x, Vector& r, CgScalars& s) {
+    detail::VerbTimer t(*this, times_.reduction);
+    do_cg_descend(p, ap, x, r, s);
+  }
+  /// Counts the iteration and takes r . r and the new r . z; converged where r . r <= stop_rr,
+  /// otherwise p = z + (r . z new / r . z old) p.
+  void cg_turn(const Vector& r, const Vector& z, Vector& p, CgScalars& s) {
+    detail::VerbTimer t(*this, times_.reduction);
+    do_cg_turn(r, z, p, s);
+  }
+  /// Where the solve stands (on a device: a round trip).
+  CgProgress cg_progress(CgScalars& s) {
+    detail::VerbTimer t(*this, times_.reduction);
+    return do_cg_progress(s);
+  }
+  /// Iterations a solver may run between reads of cg_progress() without losing much to the
+  /// work done after convergence: 1 where reading the scalars is free (host memory), more where
+  /// each read is a round trip to a device.
+  [[nodiscard]] virtual int cg_progress_interval() const { return 1; }
   /// y = A x.
   void multiply(const Matrix& a, const Vector& x, Vector& y) {
     detail::VerbTimer t(*this, times_.sparse);
@@ -212,6 +270,13 @@ class LinearAlgebra {
   /// Default: the matrix stays on the host and products go through it.
   virtual std::unique_ptr<Matrix> do_matrix(const CsrMatrix& host);
   virtual void do_sparse_multiply(const Matrix& a, const Vector& x, Vector& y);
+  /// Defaults: the scalars on the host, and dot, dot2 and axpby.
+  virtual std::unique_ptr<CgScalars> do_cg_scalars();
+  virtual void do_cg_start(const Vector& r, const Vector& z, double rr, double stop_rr,
+                           CgScalars& s);
+  virtual void do_cg_descend(const Vector& p, const Vector& ap, Vector& x, Vector& r, CgScalars& s);
+  virtual void do_cg_turn(const Vector& r, const Vector& z, Vector& p, CgScalars& s);
+  virtual CgProgress do_cg_progress(CgScalars& s);
 
   VerbTimes times_;
 

@@ -1,9 +1,33 @@
-// Preconditioned conjugate gradients over the operator contract.
+// Preconditioned conjugate gradients over the operator contract, its scalars kept where the
+// vectors are (LinearAlgebra::cg_*): the host enqueues iterations and reads where the solve
+// stands only now and then, so that on a GPU an iteration is a few launches and no round trip.
+#include <algorithm>
 #include <cmath>
 
 #include "fem/solver/linear_solver.hpp"
 
 namespace fem {
+namespace {
+
+/// The iteration after which to read the progress next. Where reads are free (interval 1),
+/// after every iteration. Otherwise the residual's rate since the last read predicts how many
+/// iterations remain; the next read comes after half of them (CG speeds up as it goes, and a
+/// late read wastes iterations where an early one wastes only a round trip), at most `interval`
+/// iterations on. The answer does not depend on this: a converged solve stops changing x.
+int next_read(int interval, const CgProgress& now, int last_iterations, double last_rr,
+              double stop_rr) {
+  if (interval <= 1) return now.iterations + 1;
+  int stride = interval;
+  if (now.rr > 0.0 && last_rr > now.rr && stop_rr > 0.0 && now.iterations > last_iterations) {
+    const double log_rate = std::log(now.rr / last_rr) / (now.iterations - last_iterations);
+    const double remaining = std::log(stop_rr / now.rr) / log_rate;
+    if (std::isfinite(remaining))
+      stride = static_cast<int>(std::clamp(std::ceil(remaining / 2.0), 1.0, double(interval)));
+  }
+  return now.iterations + stride;
+}
+
+}  // namespace
 
 KrylovResult conjugate_gradients(LinearAlgebra& la, LinearOperator& a, Preconditioner& m,
                                  const Vector& b, Vector& x, double tolerance, int max_iterations) {
@@ -11,7 +35,8 @@ KrylovResult conjugate_gradients(LinearAlgebra& la, LinearOperator& a, Precondit
   const std::int64_t n = b.size();
   // From x = 0: the caller's right-hand side is the whole residual.
   la.fill(x, 0.0);
-  const double b_norm = std::sqrt(la.dot(b, b));
+  const double bb = la.dot(b, b);
+  const double b_norm = std::sqrt(bb);
   result.initial_residual = b_norm;
   if (!(b_norm > 0.0)) {
     result.converged = b_norm == 0.0;
@@ -22,33 +47,30 @@ KrylovResult conjugate_gradients(LinearAlgebra& la, LinearOperator& a, Precondit
   const auto z = la.vector(n);
   const auto p = la.vector(n);
   const auto ap = la.vector(n);
+  const auto scalars = la.cg_scalars();
   la.copy(b, *r);
   m.apply(*r, *z);
   la.copy(*z, *p);
-  double rz = la.dot(*r, *z);
-  double r_norm = b_norm;
+  const double stop_rr = tolerance * b_norm * (tolerance * b_norm);
+  la.cg_start(*r, *z, bb, stop_rr, *scalars);
+  const int interval = la.cg_progress_interval();
+  CgProgress progress{CgProgress::State::Running, 0, bb};
+  int read_at = 1;
   for (int k = 1; k <= max_iterations; ++k) {
     a.apply(*p, *ap);
-    const double pap = la.dot(*p, *ap);
-    if (!(pap > 0.0) || !std::isfinite(rz)) {
-      result.breakdown = true;
-      break;
-    }
-    const double alpha = rz / pap;
-    la.axpby(alpha, *p, 1.0, x);
-    la.axpby(-alpha, *ap, 1.0, *r);
+    la.cg_descend(*p, *ap, x, *r, *scalars);
     m.apply(*r, *z);
-    const auto [rz_new, rr] = la.dot2(*r, *z, *r, *r);
-    r_norm = std::sqrt(rr);
-    result.iterations = k;
-    if (r_norm <= tolerance * b_norm) {
-      result.converged = true;
-      break;
-    }
-    la.axpby(1.0, *z, rz_new / rz, *p);
-    rz = rz_new;
+    la.cg_turn(*r, *z, *p, *scalars);
+    if (k < read_at && k < max_iterations) continue;
+    const CgProgress last = progress;
+    progress = la.cg_progress(*scalars);
+    if (progress.state != CgProgress::State::Running) break;
+    read_at = next_read(interval, progress, last.iterations, last.rr, stop_rr);
   }
-  result.relative_residual = r_norm / b_norm;
+  result.iterations = progress.iterations;
+  result.converged = progress.state == CgProgress::State::Converged;
+  result.breakdown = progress.state == CgProgress::State::Breakdown;
+  result.relative_residual = std::sqrt(progress.rr) / b_norm;
   return result;
 }
 

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "fem/backend.hpp"
+#include "fem/kernels/cg_scalars.hpp"
 #include "fem/operator_assembly.hpp"
 
 namespace fem {
@@ -66,6 +67,51 @@ void LinearAlgebra::do_sparse_multiply(const Matrix& a, const Vector& x, Vector&
     for (std::int64_t j = m.offsets[i]; j < m.offsets[i + 1]; ++j)
       r[i] += m.values[j] * v[m.columns[j]];
   do_upload(r, y);
+}
+
+namespace {
+
+/// The default conjugate-gradient scalars: on the host.
+class HostCgScalars final : public CgScalars {
+ public:
+  double values[kernels::cg::kSlots] = {};
+};
+
+double* host_scalars(CgScalars& s) {
+  return static_cast<HostCgScalars&>(s).values;
+}
+
+}  // namespace
+
+std::unique_ptr<CgScalars> LinearAlgebra::do_cg_scalars() {
+  return std::make_unique<HostCgScalars>();
+}
+
+void LinearAlgebra::do_cg_start(const Vector& r, const Vector& z, double rr, double stop_rr,
+                                CgScalars& s) {
+  kernels::cg::start(host_scalars(s), do_dot(r, z), rr, stop_rr);
+}
+
+void LinearAlgebra::do_cg_descend(const Vector& p, const Vector& ap, Vector& x, Vector& r,
+                                  CgScalars& s) {
+  double* h = host_scalars(s);
+  if (!kernels::cg::running(h)) return;
+  kernels::cg::descend(h, do_dot(p, ap));
+  if (!kernels::cg::running(h)) return;
+  do_axpby(h[kernels::cg::kAlpha], p, 1.0, x);
+  do_axpby(-h[kernels::cg::kAlpha], ap, 1.0, r);
+}
+
+void LinearAlgebra::do_cg_turn(const Vector& r, const Vector& z, Vector& p, CgScalars& s) {
+  double* h = host_scalars(s);
+  if (!kernels::cg::running(h)) return;
+  const auto [rz, rr] = do_dot2(r, z, r, r);
+  kernels::cg::turn(h, rz, rr);
+  if (kernels::cg::running(h)) do_axpby(1.0, z, h[kernels::cg::kBeta], p);
+}
+
+CgProgress LinearAlgebra::do_cg_progress(CgScalars& s) {
+  return kernels::cg::progress(host_scalars(s));
 }
 
 NonlinearOperator::NonlinearOperator(const System& system) : system_(system) {}

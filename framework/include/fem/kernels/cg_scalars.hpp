@@ -1,0 +1,68 @@
+// The scalar steps of conjugate gradients (LinearAlgebra::cg_* in fem/operator.hpp), written
+// once for the host default and the device backends, which run them in the finishing thread of
+// a reduction so that the scalars never leave the device. The scalars of a solve are an array of
+// kSlots doubles; the state slot holds a CgProgress::State as a double.
+#pragma once
+
+#include "fem/config.hpp"
+#include "fem/operator.hpp"
+
+namespace fem::kernels::cg {
+
+enum Slot { kRz, kStopRr, kAlpha, kBeta, kRr, kIterations, kState, kSlots };
+
+inline constexpr double kRunning = static_cast<double>(CgProgress::State::Running);
+inline constexpr double kConverged = static_cast<double>(CgProgress::State::Converged);
+inline constexpr double kBreakdown = static_cast<double>(CgProgress::State::Breakdown);
+
+FEM_INLINE bool running(const double* s) {
+  return s[kState] == kRunning;
+}
+
+/// A solve from residual r (r . r = rr) and preconditioned residual z (r . z = rz).
+FEM_INLINE void start(double* s, double rz, double rr, double stop_rr) {
+  s[kRz] = rz;
+  s[kStopRr] = stop_rr;
+  s[kAlpha] = 0.0;
+  s[kBeta] = 0.0;
+  s[kRr] = rr;
+  s[kIterations] = 0.0;
+  s[kState] = kRunning;
+}
+
+/// From p . Ap: alpha = r . z / p . Ap, or a breakdown where p . Ap <= 0 (A not positive
+/// definite) or r . z is not finite (inf - inf and NaN - NaN are NaN: a test that holds on the
+/// host and the device alike).
+FEM_INLINE void descend(double* s, double pap) {
+  if (!running(s)) return;
+  const double rz = s[kRz];
+  if (!(pap > 0.0) || !(rz - rz == 0.0))
+    s[kState] = kBreakdown;
+  else
+    s[kAlpha] = rz / pap;
+}
+
+/// From the new residual's r . z and r . r: the iteration counted, then converged where
+/// r . r <= stop_rr, otherwise beta = r . z new / r . z old.
+FEM_INLINE void turn(double* s, double rz, double rr) {
+  if (!running(s)) return;
+  s[kIterations] += 1.0;
+  s[kRr] = rr;
+  if (rr <= s[kStopRr]) {
+    s[kState] = kConverged;
+    return;
+  }
+  s[kBeta] = rz / s[kRz];
+  s[kRz] = rz;
+}
+
+/// What cg_progress() returns, from a host copy of the scalars.
+inline CgProgress progress(const double* s) {
+  CgProgress p;
+  p.state = static_cast<CgProgress::State>(static_cast<int>(s[kState]));
+  p.iterations = static_cast<int>(s[kIterations]);
+  p.rr = s[kRr];
+  return p;
+}
+
+}  // namespace fem::kernels::cg
