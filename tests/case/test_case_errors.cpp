@@ -3,6 +3,10 @@
 // that the first line of the text is line 1.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
+#include <string>
+
 #include <fem/case.hpp>
 
 #include "case/case_test_support.hpp"
@@ -223,6 +227,37 @@ TEST(CaseErrors, NestedAliasesAreCheckedOnce) {
   }
   const InputError e = case_error(yaml);
   EXPECT_SAYS(e, "unknown key 'unknown'");
+}
+
+TEST(CaseErrors, CaseFileLargerThanTheLimitIsRefusedBeforeParsing) {
+  // A valid case but for its size: an id list of 2.1 M entries (4.2 MB). Parsed, it would be
+  // accepted (the ids are checked against the mesh later).
+  std::string yaml = R"(mesh: {}
+materials: {brain: {type: neo_hookean}}
+blocks: [{element: hex8r, material: brain}]
+solver: {end_time: 1}
+node_sets:
+  many: {ids: [0)";
+  const std::size_t limit = std::size_t{4} << 20;
+  yaml.append(limit, ',');
+  for (std::size_t i = yaml.size() - limit + 1; i < yaml.size(); i += 2) yaml[i] = '0';
+  yaml += "0]}\n";
+  const InputError e = case_error(yaml);
+  EXPECT_EQ(e.where().file, "case.yaml");
+  EXPECT_SAYS(e, "the case file is larger than the 4.0 MiB a case file may have");
+  EXPECT_SAYS(e, "large data belongs in the mesh file");
+
+  // From a file: refused from its size, before it is read.
+  const std::string path = ::testing::TempDir() + "/fem_oversized_case.yaml";
+  std::ofstream(path) << yaml;
+  try {
+    load_case(path);
+    ADD_FAILURE() << "an oversized case file was accepted";
+  } catch (const InputError& file_error) {
+    EXPECT_EQ(file_error.where().file, path);
+    EXPECT_SAYS(file_error, std::to_string(yaml.size()) + " bytes)");
+  }
+  std::remove(path.c_str());
 }
 
 TEST(CaseErrors, MaterialThatIsNotAMapping) {

@@ -14,13 +14,16 @@ bool applies(const std::string& key, const std::string& type) {
 }
 
 void read_points(const Value& v, Amplitude& curve) {
-  const std::vector<Value> points = as_list(v);
-  if (points.empty()) v.fail("'points' must list at least one [time, value] pair");
-  if (points.size() > static_cast<std::size_t>(kMaxAmplitudePoints))
+  // Counted on the YAML list before its items become Values: a curve of a million points is
+  // refused at once instead of after building a million of them.
+  const std::size_t count = v.is_list() ? v.node().size() : 0;
+  if (count > static_cast<std::size_t>(kMaxAmplitudePoints))
     v.fail(
-        "'points' has " + std::to_string(points.size()) + " points; at most " +
+        "'points' has " + std::to_string(count) + " points; at most " +
             std::to_string(kMaxAmplitudePoints) + " are supported",
         "resample the curve: it is evaluated inside the compute kernels, which need a fixed size");
+  const std::vector<Value> points = as_list(v);
+  if (points.empty()) v.fail("'points' must list at least one [time, value] pair");
   for (std::size_t i = 0; i < points.size(); ++i) {
     const Value& p = points[i];
     if (!p.is_list() || p.node().size() != 2)

@@ -1,9 +1,10 @@
 // load_case / parse_case: text -> YAML tree -> overrides -> schema, stopping at the first error.
 #include <cerrno>
+#include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "case_schema.hpp"
 #include "fem/case.hpp"
@@ -15,6 +16,28 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace case_io;
+
+/// The largest case file read, in bytes. A case describes a model; bulk data (long node-id
+/// lists) belongs in a mesh file. yaml-cpp keeps about 500 bytes per YAML value and a value can
+/// be two bytes of text ("0,"), so this bounds what a case costs before it is checked: about
+/// 1 GB and 5 s at worst (docs/case-reference.md, "Size limits").
+constexpr std::size_t kMaxCaseFileBytes = std::size_t{4} << 20;
+
+std::string mebibytes(std::uintmax_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
+  return text;
+}
+
+void require_case_size(std::uintmax_t bytes, const std::string& file) {
+  if (bytes <= kMaxCaseFileBytes) return;
+  throw InputError({file, 0, 0},
+                   "the case file is larger than the " + mebibytes(kMaxCaseFileBytes) +
+                       " a case file may have (" + std::to_string(bytes) + " bytes)",
+                   "large data belongs in the mesh file: node sets as Gmsh physical groups, "
+                   "Abaqus *NSET or VTK point arrays 'node_set:<name>' (docs/case-reference.md, "
+                   "Mesh files)");
+}
 
 /// "<string>", "<test>": text that does not come from a file, so has no folder or stem.
 bool is_pseudo_file(const std::string& file) {
@@ -122,6 +145,7 @@ CaseSpec read_case(const Value& root, const std::string& file) {
 
 CaseSpec parse_case(const std::string& yaml_text, const std::string& file,
                     const std::vector<CaseOverride>& overrides) {
+  require_case_size(yaml_text.size(), file);
   Origin origin;
   origin.file = file;
   YAML::Node root = parse_document(yaml_text, file);
@@ -135,16 +159,19 @@ CaseSpec load_case(const std::string& path, const std::vector<CaseOverride>& ove
   if (fs::is_directory(path, ec))
     throw InputError({path, 0, 0}, "cannot open case file '" + path + "': it is a directory",
                      "give the path of a .yaml file");
+  if (const std::uintmax_t size = fs::file_size(path, ec); !ec) require_case_size(size, path);
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     const int err = errno;
     throw InputError({path, 0, 0}, "cannot open case file '" + path +
                                        "': " + (err ? std::strerror(err) : "it cannot be read"));
   }
-  std::ostringstream text;
-  text << in.rdbuf();
+  // At most one byte past the limit: a pipe or device that never ends is refused all the same.
+  std::string text(kMaxCaseFileBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
   if (in.bad()) throw InputError({path, 0, 0}, "cannot read case file '" + path + "'");
-  return parse_case(text.str(), path, overrides);
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  return parse_case(text, path, overrides);
 }
 
 }  // namespace fem

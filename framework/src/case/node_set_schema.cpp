@@ -46,13 +46,22 @@ void read_box(const Value& v, NodeSetSpec& s) {
 
 void read_ids(const Value& v, NodeSetSpec& s) {
   s.kind = NodeSetSpec::Kind::Ids;
-  const std::vector<Value> items = as_list(v);
-  if (items.empty()) v.fail("'ids' must list at least one node id");
-  for (const Value& item : items) {
-    const std::int64_t id = as_integer(item);
-    if (id < 0 || id > std::numeric_limits<std::int32_t>::max())
+  if (!v.is_null() && !v.is_list()) (void)as_list(v);  // throws: not a list
+  const YAML::Node& list = v.node();
+  if (v.is_null() || list.size() == 0) v.fail("'ids' must list at least one node id");
+  // Id lists can be long: read the YAML items directly and build a Value (with its path and
+  // location strings, some 500 bytes) only for an item that is wrong.
+  s.ids.reserve(list.size());
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const YAML::Node& node = list[i];
+    std::int64_t id = -1;
+    const bool integer = node.IsScalar() && parse_integer(node.Scalar(), id);
+    if (!integer || id < 0 || id > std::numeric_limits<std::int32_t>::max()) {
+      const Value item = v.item(i, node);
+      (void)as_integer(item);  // throws for anything that is not an integer
       item.fail(item.quoted() + " must be a node id >= 0, got " + item.text(),
                 "node ids are 0-based");
+    }
     s.ids.push_back(static_cast<std::int32_t>(id));
   }
 }

@@ -355,8 +355,12 @@ void check_keys(const YAML::Node& node, const std::string& path, KeyCheck& state
     state.open.push_back(pos);
   }
   if (node.IsSequence()) {
-    for (std::size_t i = 0; i < node.size(); ++i)
-      check_keys(node[i], path + "[" + std::to_string(i) + "]", state);
+    // Only collections can hold keys: a list of a million numbers costs no path string each.
+    for (std::size_t i = 0; i < node.size(); ++i) {
+      const YAML::Node item = node[i];
+      if (item.IsSequence() || item.IsMap())
+        check_keys(item, path + "[" + std::to_string(i) + "]", state);
+    }
   } else {
     std::map<std::string, YAML::Mark> seen;
     for (auto it = node.begin(); it != node.end(); ++it) {
@@ -377,7 +381,8 @@ void check_keys(const YAML::Node& node, const std::string& path, KeyCheck& state
                  ? "it is already given at line " + std::to_string(first->second.line + 1) + "; "
                  : std::string()) +
                 "YAML would silently keep only one of them: remove or rename one");
-      check_keys(it->second, path.empty() ? key.Scalar() : path + "." + key.Scalar(), state);
+      if (it->second.IsSequence() || it->second.IsMap())
+        check_keys(it->second, path.empty() ? key.Scalar() : path + "." + key.Scalar(), state);
     }
   }
   if (tracked) state.open.pop_back();

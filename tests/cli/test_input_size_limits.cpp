@@ -1,0 +1,82 @@
+// Large case files cost bounded memory: `fem check` runs under `ulimit -v` (address space) and
+// must finish with its answer, not with std::bad_alloc. The bounds sit between what the case
+// costs now and what it cost when every list item became a checked Value (about 550 bytes each
+// on top of yaml-cpp's own 460): a regression runs out of memory here.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "support/run_fem.hpp"
+
+namespace {
+namespace fs = std::filesystem;
+
+const std::string kCase = std::string(FEM_TEST_DATA_DIR) + "/small_cube.yaml";
+
+/// The small cube case with `line` inserted below the line `section` ("node_sets:").
+std::string small_cube_with(const std::string& section, const std::string& line) {
+  std::string yaml = fem::test::read_text(kCase);
+  const std::size_t at = yaml.find(section + "\n");
+  yaml.insert(at + section.size() + 1, line + "\n");
+  return yaml;
+}
+
+std::string write_case(const std::string& name, const std::string& yaml) {
+  const std::string dir = fem::test::fresh_temp_dir("fem_size_limits", name);
+  fs::create_directories(dir);
+  const std::string path = dir + "/" + name + ".yaml";
+  std::ofstream(path) << yaml;
+  return path;
+}
+
+/// `fem check path` with its address space limited to `kib` KiB.
+fem::test::FemResult check_within(const std::string& path, long kib) {
+  return fem::test::run_fem("check " + path, "ulimit -v " + std::to_string(kib) + ";");
+}
+
+TEST(InputSizeLimits, MillionNodeIdsAreCheckedWithin800MB) {
+  // 1 M ids in 2 MB of text: about 500 MB now, 1 GB when each item was a Value.
+  std::string ids = "0";
+  for (int i = 1; i < 1000000; ++i) ids += ",0";
+  const std::string path =
+      write_case("many_ids", small_cube_with("node_sets:", "  many: {ids: [" + ids + "]}"));
+  const fem::test::FemResult r = check_within(path, 800000);
+  EXPECT_EQ(r.code, 0) << r.output.substr(0, 2000);
+  EXPECT_NE(r.output.find("many: 1 nodes"), std::string::npos) << r.output.substr(0, 2000);
+  fs::remove_all(fs::path(path).parent_path());
+}
+
+TEST(InputSizeLimits, OverlongTabularAmplitudeIsRefusedWithin800MB) {
+  // 400,000 points: counted on the YAML list and refused before any point is read
+  // (about 600 MB, nearly all of it yaml-cpp's tree; 820 MB when each point became a Value).
+  std::string points = "[0, 0]";
+  for (int i = 1; i < 400000; ++i) points += ",[0,0]";
+  const std::string path =
+      write_case("long_curve", small_cube_with("amplitudes:", "  long: {type: tabular, points: [" +
+                                                                  points + "]}"));
+  const fem::test::FemResult r = check_within(path, 800000);
+  EXPECT_EQ(r.code, 2) << r.output.substr(0, 2000);
+  EXPECT_NE(r.output.find("'points' has 400000 points; at most 64 are supported"),
+            std::string::npos)
+      << r.output.substr(0, 2000);
+  fs::remove_all(fs::path(path).parent_path());
+}
+
+TEST(InputSizeLimits, CaseFileOverTheLimitExitsWithTwoAtOnce) {
+  // 19 MB of curve (a million points) cost 2 GB and 32 s before the limit; now it is not read.
+  std::string points = "[0, 0]";
+  for (int i = 1; i < 1000000; ++i) points += ", [" + std::to_string(i) + ", 0.5]";
+  const std::string path =
+      write_case("huge_curve", small_cube_with("amplitudes:", "  long: {type: tabular, points: [" +
+                                                                  points + "]}"));
+  const fem::test::FemResult r = check_within(path, 400000);
+  EXPECT_EQ(r.code, 2) << r.output.substr(0, 2000);
+  EXPECT_NE(r.output.find(path + ": error: the case file is larger than the 4.0 MiB"),
+            std::string::npos)
+      << r.output.substr(0, 2000);
+  fs::remove_all(fs::path(path).parent_path());
+}
+
+}  // namespace
