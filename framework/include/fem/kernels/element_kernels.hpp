@@ -565,15 +565,14 @@ FEM_INLINE void element_evaluate(const ElementPassArgs<T>& a, std::int64_t e,
                                      element_mean<T, NPE>(a.nodal_pressure, conn));
     else
       P = M::template stress<T>(a.params, F, state ? scratch : nullptr);
+    // The strain field is Green-Lagrange for every law, as its name says: a small-strain law
+    // works with sym(F) - I, which grows under rigid rotation where E = (F^T F - I)/2 stays 0.
+    const Mat3<T> E = green_lagrange(F);
     Mat3<T> s_cauchy;
-    Mat3<T> E;
-    if constexpr (M::small_strain) {
+    if constexpr (M::small_strain)
       s_cauchy = P;
-      E = small_strain(F);
-    } else {
+    else
       s_cauchy = (T(1) / J) * (P * transpose(F));
-      E = green_lagrange(F);
-    }
     const double v = static_cast<double>(volumes[q]);
     volume += v;
     energy += v * static_cast<double>(M::template strain_energy<T>(a.params, F, state));
