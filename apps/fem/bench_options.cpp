@@ -6,7 +6,7 @@
 namespace fem::cli {
 
 void add_bench_options(CLI::App& cmd, BenchOptions& o) {
-  cmd.add_option("case", o.case_file, "case file (YAML)")->required()->check(CLI::ExistingFile);
+  cmd.add_option("case", o.case_file, "case file (YAML)")->required();
   cmd.add_option("--backends", o.backends,
                  "backends to compare, comma-separated; one not built or without a device is "
                  "listed as unavailable; one listed twice runs twice (reproducibility)")

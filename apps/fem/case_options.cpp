@@ -2,8 +2,10 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <new>
 
 #include "commands.hpp"
+#include "out_of_memory.hpp"
 
 namespace fem::cli {
 
@@ -26,13 +28,23 @@ std::vector<CaseOverride> CaseOptions::overrides() const {
 }
 
 PreparedCase prepare_case(const CaseOptions& options) {
+  set_activity("reading the case '" + options.case_file + "' and its mesh file");
   CaseSpec spec = load_case(options.case_file, options.overrides());
+  set_activity("loading the plugins");
   auto plugins = std::make_unique<PluginRegistry>(spec.plugin_paths);
+  set_activity("building the model (mesh, node sets, node ordering, material parameters)");
   Model model = build_model(spec, *plugins);
+  set_activity(fmt::format("setting up the solver for {} nodes and {} elements",
+                           model.mesh.num_nodes(), model.num_elements()));
   return PreparedCase{std::move(plugins), std::move(model)};
 }
 
 int report_error(const std::exception& e) {
+  // Out of memory is a model too large for this machine, not a bug in fem: bad input.
+  if (dynamic_cast<const std::bad_alloc*>(&e)) {
+    std::fprintf(stderr, "%s\n", out_of_memory_message().c_str());
+    return kBadInput;
+  }
   std::fprintf(stderr, "%s\n", e.what());
   if (dynamic_cast<const SolveError*>(&e)) return kSolveFailed;
   if (dynamic_cast<const Error*>(&e)) return kBadInput;

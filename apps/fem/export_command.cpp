@@ -12,7 +12,7 @@
 namespace fem::cli {
 
 void add_export_options(CLI::App& cmd, ExportOptions& o) {
-  cmd.add_option("case", o.case_file, "case file (YAML)")->required()->check(CLI::ExistingFile);
+  cmd.add_option("case", o.case_file, "case file (YAML)")->required();
   cmd.add_option("--format", o.format, "output format")
       ->check(CLI::IsMember({"abaqus"}))
       ->capture_default_str();

@@ -8,8 +8,10 @@
 
 namespace {
 
+/// The case file is not checked here: load_case() refuses a missing file or a folder with fem's
+/// own message and exit code 2.
 void add_case_options(CLI::App& cmd, fem::cli::CaseOptions& o) {
-  cmd.add_option("case", o.case_file, "case file (YAML)")->required()->check(CLI::ExistingFile);
+  cmd.add_option("case", o.case_file, "case file (YAML)")->required();
   cmd.add_option("--backend", o.backend, "compute backend, e.g. openmp (overrides `backend`)");
   cmd.add_option("--precision", o.precision, "single or double (overrides `precision`)")
       ->check(CLI::IsMember({"single", "double"}));
@@ -56,7 +58,13 @@ int main(int argc, char** argv) {
   CLI::App* exp = app.add_subcommand("export", "write a case's model for another code");
   fem::cli::add_export_options(*exp, export_options);
 
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // CLI11's own exit codes (105, 106, 109, ...) lie outside fem's documented 0-4: a command line
+    // that cannot be parsed is bad input, like a bad case. --help and --version exit with 0.
+    return app.exit(e) == 0 ? fem::cli::kOk : fem::cli::kBadInput;
+  }
   for (int i = 0; i < argc; ++i)
     bench_options.command_line += (i ? " " : "") + std::string(argv[i]);
   spdlog::set_pattern("%^%l%$: %v");

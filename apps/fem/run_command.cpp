@@ -9,6 +9,7 @@
 #include <fem/solver/implicit_solver.hpp>
 
 #include "commands.hpp"
+#include "out_of_memory.hpp"
 
 namespace fem::cli {
 
@@ -53,6 +54,7 @@ int run_implicit(const Model& model, Backend& backend, bool time_verbs) {
     spdlog::info("[{:3.0f}%] increment {}  t = {:.4g}  Newton {}  linear {}  wall {:.1f} s",
                  100.0 * t / s.end_time, inc, t, newton, linear, wall);
   };
+  set_activity(fmt::format("running the {} solver", to_string(s.type)));
   const ImplicitRunReport r = solver.run(run);
   const double iterations = static_cast<double>(std::max<std::int64_t>(1, r.newton_iterations));
   fmt::print(
@@ -118,6 +120,7 @@ int run_command(const CaseOptions& options, bool quiet, bool time_verbs) {
                    100.0 * static_cast<double>(step) / static_cast<double>(steps), step, steps, t,
                    wall, eta);
     };
+    set_activity(fmt::format("running the {} solver", to_string(spec.solver.type)));
     const ExplicitRunReport r = solver.run(run);
     const std::string steps = r.fused_step_s > 0
                                   ? fmt::format("time steps {:.3f} s", r.fused_step_s)

@@ -53,9 +53,9 @@ TEST(InputSizeLimits, OverlongTabularAmplitudeIsRefusedWithin800MB) {
   // (about 600 MB, nearly all of it yaml-cpp's tree; 820 MB when each point became a Value).
   std::string points = "[0, 0]";
   for (int i = 1; i < 400000; ++i) points += ",[0,0]";
-  const std::string path =
-      write_case("long_curve", small_cube_with("amplitudes:", "  long: {type: tabular, points: [" +
-                                                                  points + "]}"));
+  const std::string path = write_case(
+      "long_curve",
+      small_cube_with("amplitudes:", "  long: {type: tabular, points: [" + points + "]}"));
   const fem::test::FemResult r = check_within(path, 800000);
   EXPECT_EQ(r.code, 2) << r.output.substr(0, 2000);
   EXPECT_NE(r.output.find("'points' has 400000 points; at most 64 are supported"),
@@ -68,9 +68,9 @@ TEST(InputSizeLimits, CaseFileOverTheLimitExitsWithTwoAtOnce) {
   // 19 MB of curve (a million points) cost 2 GB and 32 s before the limit; now it is not read.
   std::string points = "[0, 0]";
   for (int i = 1; i < 1000000; ++i) points += ", [" + std::to_string(i) + ", 0.5]";
-  const std::string path =
-      write_case("huge_curve", small_cube_with("amplitudes:", "  long: {type: tabular, points: [" +
-                                                                  points + "]}"));
+  const std::string path = write_case(
+      "huge_curve",
+      small_cube_with("amplitudes:", "  long: {type: tabular, points: [" + points + "]}"));
   const fem::test::FemResult r = check_within(path, 400000);
   EXPECT_EQ(r.code, 2) << r.output.substr(0, 2000);
   EXPECT_NE(r.output.find(path + ": error: the case file is larger than the 4.0 MiB"),

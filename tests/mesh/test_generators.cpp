@@ -420,5 +420,25 @@ TEST(GeneratorErrors, ImpossibleParametersAreInputErrors) {
   EXPECT_TRUE(contains(error_of(s), "axial_divisions"));
 }
 
+TEST(GeneratorErrors, ThirtyTwoBitLimitCountsTheCellsOfTheShapeAskedFor) {
+  // 650^3 hexahedra: 274,625,000 hex8 cells (2.2 G cell-node references: over 2^31 - 1). The
+  // count once took six tetrahedra per hexahedron for hex8 too and refused boxes six times
+  // smaller than the limit.
+  MeshSpec s = box(650, 650, 650);
+  s.where = {"case.yaml", 7, 3};
+  s.cells = CellShape::Hex8;
+  EXPECT_TRUE(contains(error_of(s),
+                       "275894451 nodes and 274625000 hex8 cells (2197000000 "
+                       "cell-node references), more than 32-bit ids can number"))
+      << error_of(s);
+  s.cells = CellShape::Tet4;
+  EXPECT_TRUE(contains(error_of(s), "1647750000 tet4 cells")) << error_of(s);
+  // A cylinder counts the same way: 16 x 8 section cells, 3,000,000 layers.
+  MeshSpec c = cylinder(16, 8, 3000000);
+  c.where = s.where;
+  c.cells = CellShape::Hex8;
+  EXPECT_TRUE(contains(error_of(c), " 432000000 hex8 cells")) << error_of(c);
+}
+
 }  // namespace
 }  // namespace fem

@@ -3,8 +3,10 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <iterator>
 #include <limits>
+#include <new>
 #include <string>
 #include <utility>
 
@@ -36,17 +38,40 @@ void require_divisions(const MeshSpec& spec, const std::string& what, int v) {
                      "divisions count cells along a direction");
 }
 
-/// Node and cell ids are 32-bit: refuse meshes that would overflow them instead of wrapping.
-void require_addressable(const MeshSpec& spec, std::int64_t nodes, std::int64_t cells) {
+/// The size of a generated mesh, known before it is built.
+struct GeneratedSize {
+  std::int64_t nodes = 0;
+  std::int64_t cells = 0;  ///< of the shape asked for: a hexahedron is 1 hex8 or 6 tetrahedra
+  /// What the mesh itself takes (coordinates and connectivity); building it takes more.
+  [[nodiscard]] double bytes(CellShape shape) const {
+    return 24.0 * static_cast<double>(nodes) +
+           4.0 * static_cast<double>(cells) * nodes_per_cell(shape);
+  }
+};
+
+/// `hexes` hexahedra with `corners` grid nodes, as cells of the shape asked for.
+GeneratedSize generated_size(const MeshSpec& spec, std::int64_t corners, std::int64_t hexes) {
+  // Tet10 adds one node per edge: at most 7 edges per grid node in the split of a box.
+  if (spec.cells == CellShape::Tet10) return {8 * corners, 6 * hexes};
+  if (spec.cells == CellShape::Tet4) return {corners, 6 * hexes};
+  return {corners, hexes};
+}
+
+/// Node and cell ids are 32-bit, and so are positions in a cell list (cell x nodes per cell):
+/// refuse meshes that would overflow them instead of wrapping.
+void require_addressable(const MeshSpec& spec, const GeneratedSize& size) {
   constexpr std::int64_t kMax = std::numeric_limits<std::int32_t>::max();
-  if (nodes > kMax || cells > kMax / 8)
+  const std::int64_t references = size.cells * nodes_per_cell(spec.cells);
+  if (size.nodes > kMax || references > kMax)
     throw InputError(spec.where,
-                     "mesh would have " + std::to_string(nodes) + " nodes and " +
-                         std::to_string(cells) + " cells, more than 32-bit ids can number",
+                     "mesh would have " + std::to_string(size.nodes) + " nodes and " +
+                         std::to_string(size.cells) + " " + to_string(spec.cells) + " cells (" +
+                         std::to_string(references) +
+                         " cell-node references), more than 32-bit ids can number",
                      "reduce the divisions");
 }
 
-void check(const MeshSpec& spec) {
+GeneratedSize check(const MeshSpec& spec) {
   if (spec.cells != CellShape::Hex8 && spec.cells != CellShape::Tet4 &&
       spec.cells != CellShape::Tet10)
     throw InputError(
@@ -66,11 +91,9 @@ void check(const MeshSpec& spec) {
         throw InputError(spec.where, "mesh.origin." + axis + " is not a finite number");
     }
     const std::int64_t nx = spec.divisions[0], ny = spec.divisions[1], nz = spec.divisions[2];
-    // Tet10 adds one node per edge: at most 7 edges per grid node in the split of a box.
-    const std::int64_t corners = (nx + 1) * (ny + 1) * (nz + 1);
-    require_addressable(spec, spec.cells == CellShape::Tet10 ? 8 * corners : corners,
-                        nx * ny * nz * 6);
-    return;
+    const GeneratedSize size = generated_size(spec, (nx + 1) * (ny + 1) * (nz + 1), nx * ny * nz);
+    require_addressable(spec, size);
+    return size;
   }
 
   if (spec.generator == "cylinder") {
@@ -93,10 +116,9 @@ void check(const MeshSpec& spec) {
     const std::int64_t m = nc / 4, nr = spec.radial_divisions, na = spec.axial_divisions;
     const std::int64_t section_nodes = (m + 1) * (m + 1) + nr * nc;
     const std::int64_t section_cells = m * m + nr * nc;
-    const std::int64_t corners = section_nodes * (na + 1);
-    require_addressable(spec, spec.cells == CellShape::Tet10 ? 8 * corners : corners,
-                        section_cells * na * 6);
-    return;
+    const GeneratedSize size = generated_size(spec, section_nodes * (na + 1), section_cells * na);
+    require_addressable(spec, size);
+    return size;
   }
 
   const std::string known[] = {"box", "cylinder"};
@@ -105,11 +127,8 @@ void check(const MeshSpec& spec) {
                    (hint.empty() ? "" : hint + " ") + "generators: box, cylinder");
 }
 
-}  // namespace
-
-Mesh generate_mesh(const MeshSpec& spec) {
-  if (spec.file_mesh) return *spec.file_mesh;
-  check(spec);
+/// The mesh of a checked spec: hexahedra, split and distorted as asked.
+Mesh build_mesh(const MeshSpec& spec) {
   detail::HexGrid grid =
       spec.generator == "box" ? detail::box_hexes(spec) : detail::cylinder_hexes(spec);
 
@@ -135,6 +154,26 @@ Mesh generate_mesh(const MeshSpec& spec) {
   mesh.coords = std::move(grid.coords);
   mesh.regions.push_back(std::move(region));
   return mesh;
+}
+
+}  // namespace
+
+Mesh generate_mesh(const MeshSpec& spec) {
+  if (spec.file_mesh) return *spec.file_mesh;
+  const GeneratedSize size = check(spec);
+  try {
+    return build_mesh(spec);
+  } catch (const std::bad_alloc&) {
+    // The mesh's memory is released by now, so the message can be built.
+    char gib[32];
+    std::snprintf(gib, sizeof gib, "%.1f", size.bytes(spec.cells) / (1024.0 * 1024.0 * 1024.0));
+    throw InputError(spec.where,
+                     "out of memory generating the mesh: its " + std::to_string(size.nodes) +
+                         " nodes and " + std::to_string(size.cells) + " " + to_string(spec.cells) +
+                         " cells take at least " + gib + " GiB",
+                     "reduce the divisions, or run where more memory is available (the "
+                     "solver needs several times the mesh's memory)");
+  }
 }
 
 }  // namespace fem
