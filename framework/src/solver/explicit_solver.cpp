@@ -167,7 +167,9 @@ std::vector<double> ExplicitSolver::Run::velocity(const std::vector<double>& u_l
 
 // Energies at t_{k-1/2}: the kinetic energy of the half-step velocity v with the mean of the
 // strain energies at both ends, which keeps the record second-order accurate in dt (pairing a
-// half-step velocity with u_k alone drifts at first order). Leaves u_k's results in results_.
+// half-step velocity with u_k alone drifts at first order). The row is labelled with that time
+// (and step k, whose interval it is the middle of): energies at t_k would need v_k, i.e. u_{k+1}.
+// Leaves u_k's results in results_.
 void ExplicitSolver::Run::record_energy(std::int64_t k, const std::vector<double>& v) {
   EnergySample energy{static_cast<double>(k) * dt_ - 0.5 * dt_, 0.0, 0.0, 0.0};
   ElementEnergies elements;
@@ -181,8 +183,7 @@ void ExplicitSolver::Run::record_energy(std::int64_t k, const std::vector<double
     energy.kinetic += 0.5 * sys_.lumped_mass[d / 3] * v[d] * v[d];
   report_.energies.push_back(energy);
   if (energy_csv_)
-    energy_csv_->append(static_cast<double>(k) * dt_, k,
-                        {energy.kinetic, energy.strain, energy.hourglass});
+    energy_csv_->append(energy.time, k, {energy.kinetic, energy.strain, energy.hourglass});
 }
 
 void ExplicitSolver::Run::write_frame(std::int64_t k) {
