@@ -99,11 +99,16 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   }
 
   std::array<double, 3> internal_force_sum(const std::vector<std::int32_t>& nodes) const override {
+    // Each node's force first (its slots in incidence order, in double), then the nodes in set
+    // order: the order of the CUDA and Kokkos gathers, so that reactions agree bit for bit.
     std::array<double, 3> sum = {0, 0, 0};
-    for (const std::int32_t n : nodes)
+    for (const std::int32_t n : nodes) {
+      double p[3] = {0, 0, 0};
       for (std::int64_t j = sys_.incidence_offsets[n]; j < sys_.incidence_offsets[n + 1]; ++j)
         for (int i = 0; i < 3; ++i)
-          sum[i] += static_cast<double>(forces_[3 * sys_.incidence_slots[j] + i]);
+          p[i] += static_cast<double>(forces_[3 * sys_.incidence_slots[j] + i]);
+      for (int i = 0; i < 3; ++i) sum[i] += p[i];
+    }
     return sum;
   }
 
