@@ -21,6 +21,7 @@ struct ModelBlock {
   const ElementData* element = nullptr;
   const MaterialApi* material = nullptr;
   std::vector<double> params;              ///< validated by the material plugin
+  const CellRegion* region = nullptr;      ///< the mesh cells the block takes, in the same order
   std::vector<std::int32_t> connectivity;  ///< element node order
   std::int64_t first_element = 0;          ///< global id of the block's first element
   [[nodiscard]] std::int64_t num_elements() const {
@@ -49,6 +50,14 @@ Model build_model(const CaseSpec& spec, const PluginRegistry& plugins);
 /// A region's cells in the element's node order (mesh cells come in VTK node order; the element
 /// may number its nodes differently): a ModelBlock's connectivity.
 std::vector<std::int32_t> to_element_order(const CellRegion& region, const ElementData& element);
+
+/// Element e of block b as the user knows it: "element <id> (block '<name>', nodes ...)" with
+/// the mesh file's element id (a generator's cell number) and the nodes' input ids (the file's
+/// order, as `ids:` takes them), whatever numbering the run uses.
+std::string element_label(const Model& model, const ModelBlock& b, std::int64_t e);
+/// Where element e of block b is defined: its line of the mesh file (the file alone where the
+/// reader keeps no line: binary or VTK data), or the case's mesh key for a generated mesh.
+SourceLocation element_location(const Model& model, const ModelBlock& b, std::int64_t e);
 
 /// The reference mesh in VTK terms (cells of all blocks, block by block).
 OutputMesh output_mesh(const Model& model);

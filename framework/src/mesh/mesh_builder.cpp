@@ -134,6 +134,7 @@ Mesh MeshBuilder::finish() {
     }
   std::vector<std::int32_t> dense(static_cast<std::size_t>(num_file_nodes), -1);
   Mesh mesh;
+  mesh.source_files = files_;
   for (std::int64_t n = 0; n < num_file_nodes; ++n)
     if (used[n]) {
       dense[n] = static_cast<std::int32_t>(mesh.coords.size() / 3);
@@ -172,6 +173,7 @@ Mesh MeshBuilder::finish() {
       r.nodes_per_cell = nodes_per_cell(r.shape);
       r.connectivity.insert(r.connectivity.end(), cell_conn.begin() + cell_offset_[c],
                             cell_conn.begin() + cell_offset_[c + 1]);
+      r.origins.push_back({cell_id_[c], cell_line_[c].line, cell_line_[c].file});
     }
     for (auto& [shape, r] : by_shape) {
       r.name = by_shape.size() == 1 ? name : name + "/" + shape;

@@ -181,6 +181,10 @@ void renumber_nodes(Mesh& mesh, const std::vector<std::int32_t>& new_to_old, boo
     for (std::int32_t& n : nodes) n = old_to_new[static_cast<std::size_t>(n)];
     std::sort(nodes.begin(), nodes.end());
   }
+  // Messages name nodes by their input ids (the case's ids: and the file's order).
+  std::vector<std::int32_t> input_ids(nn);
+  for (std::size_t i = 0; i < nn; ++i) input_ids[i] = mesh.input_node_id(new_to_old[i]);
+  mesh.input_node_ids.swap(input_ids);
   for (CellRegion& r : mesh.regions) {
     const int npc = r.nodes_per_cell;
     for (std::int32_t& n : r.connectivity) n = old_to_new[static_cast<std::size_t>(n)];
@@ -195,10 +199,14 @@ void renumber_nodes(Mesh& mesh, const std::vector<std::int32_t>& new_to_old, boo
     std::stable_sort(cells.begin(), cells.end(),
                      [&](std::int64_t x, std::int64_t y) { return key[x] < key[y]; });
     std::vector<std::int32_t> conn(r.connectivity.size());
-    for (std::size_t c = 0; c < cells.size(); ++c)
+    std::vector<CellOrigin> origins(cells.size());
+    for (std::size_t c = 0; c < cells.size(); ++c) {
       std::copy_n(r.connectivity.begin() + cells[c] * npc, npc,
                   conn.begin() + static_cast<std::ptrdiff_t>(c) * npc);
+      origins[c] = r.origin(cells[c]);
+    }
     r.connectivity.swap(conn);
+    r.origins.swap(origins);
   }
 }
 

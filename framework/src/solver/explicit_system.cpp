@@ -1,5 +1,7 @@
 #include "fem/solver/explicit_system.hpp"
 
+#include <fmt/format.h>
+
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
@@ -13,15 +15,6 @@ namespace {
 
 using Mat3d = Eigen::Matrix3d;
 
-std::string element_label(const ModelBlock& b, std::int64_t e) {
-  std::ostringstream s;
-  s << "element " << b.first_element + e << " (block '" << b.spec->name << "', nodes";
-  const int npe = b.element->num_nodes;
-  for (int a = 0; a < npe; ++a) s << ' ' << b.connectivity[e * npe + a];
-  s << ')';
-  return s.str();
-}
-
 /// Area of a planar or warped polygon face (vector area of its fan triangulation). Quadratic
 /// faces (6-node triangles, 8-node quadrilaterals) list their corners first: their corner polygon.
 double face_area(const Mesh& mesh, const std::int32_t* conn, const ElementData& el, int f) {
@@ -34,6 +27,18 @@ double face_area(const Mesh& mesh, const std::int32_t* conn, const ElementData& 
   };
   for (int i = begin + 1; i + 1 < end; ++i) area += (p(i) - p(begin)).cross(p(i + 1) - p(begin));
   return 0.5 * area.norm();
+}
+
+/// A cell whose reference Jacobian is not positive enough to compute with, named as the user
+/// knows it (the mesh file's element id, line and node ids). det J is printed in scientific
+/// notation: a small cell's det J is far below what fixed notation shows.
+[[noreturn]] void throw_bad_cell(const Model& model, const ModelBlock& b, std::int64_t e,
+                                 double det_j, const std::string& where_in_cell) {
+  throw InputError(element_location(model, b, e),
+                   element_label(model, b, e) + (det_j <= 0.0 ? " is inverted" : " is degenerate") +
+                       fmt::format(": det J = {:.3e} ", det_j) + where_in_cell,
+                   "check the mesh: nodes must follow VTK ordering and cells must have "
+                   "positive volume");
 }
 
 struct HexMeanGradients {
@@ -111,12 +116,7 @@ BlockGeometry precompute_block(const Model& model, const ModelBlock& b, BlockSys
       // distorted hexahedra only the mean gradients pass the patch test.
       const HexMeanGradients mean = hex_mean_gradients(el, X);
       if (!(mean.min_det_j > 1e-12 * size * size * size))
-        throw InputError(model.spec.mesh.where,
-                         element_label(b, e) +
-                             (mean.min_det_j <= 0.0 ? " is inverted" : " is degenerate") +
-                             ": det J = " + std::to_string(mean.min_det_j),
-                         "check the mesh: nodes must follow VTK ordering and cells must have "
-                         "positive volume");
+        throw_bad_cell(model, b, e, mean.min_det_j, "at its worst 2x2x2 Gauss point");
       volume = mean.volume;
       for (int a = 0; a < 8; ++a)
         for (int k = 0; k < 3; ++k) out.shape_gradients[(e * 8 + a) * 3 + k] = mean.gradients(a, k);
@@ -138,12 +138,7 @@ BlockGeometry precompute_block(const Model& model, const ModelBlock& b, BlockSys
         const Mat3d J = X.transpose() * dxi;  // J_ij = dX_i / dxi_j
         const double detJ = J.determinant();
         if (!(detJ > 1e-12 * size * size * size))
-          throw InputError(model.spec.mesh.where,
-                           element_label(b, e) + (detJ <= 0.0 ? " is inverted" : " is degenerate") +
-                               ": det J = " + std::to_string(detJ) + " at quadrature point " +
-                               std::to_string(q),
-                           "check the mesh: nodes must follow VTK ordering and cells must have "
-                           "positive volume");
+          throw_bad_cell(model, b, e, detJ, "at quadrature point " + std::to_string(q));
         const Eigen::MatrixXd dX = dxi * J.inverse();  // dN_a/dX_k
         for (int a = 0; a < npe; ++a)
           for (int k = 0; k < 3; ++k)

@@ -122,6 +122,7 @@ Model build_model(const CaseSpec& spec, const PluginRegistry& plugins) {
     b.material->host.parse(reader, b.params.data());
     reader.finish();
     check_family(bs, *b.element, ms, *b.material);
+    b.region = region;
     b.connectivity = to_element_order(*region, *b.element);
     b.first_element = first;
     first += b.num_elements();
@@ -129,6 +130,21 @@ Model build_model(const CaseSpec& spec, const PluginRegistry& plugins) {
   }
   check_blocks_do_not_overlap(model);
   return model;
+}
+
+std::string element_label(const Model& model, const ModelBlock& b, std::int64_t e) {
+  std::string label =
+      "element " + std::to_string(b.region->origin(e).id) + " (block '" + b.spec->name + "', nodes";
+  const int npe = b.element->num_nodes;
+  for (int a = 0; a < npe; ++a)
+    label += ' ' + std::to_string(model.mesh.input_node_id(b.connectivity[e * npe + a]));
+  return label + ')';
+}
+
+SourceLocation element_location(const Model& model, const ModelBlock& b, std::int64_t e) {
+  const CellOrigin origin = b.region->origin(e);
+  if (origin.file < 0) return model.spec.mesh.where;
+  return {model.mesh.source_files[static_cast<std::size_t>(origin.file)], origin.line, 0};
 }
 
 OutputMesh output_mesh(const Model& model) {
