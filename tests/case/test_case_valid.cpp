@@ -92,8 +92,10 @@ TEST(CaseValid, TopLevelAndMesh) {
   EXPECT_EQ(c.precision, Precision::Single);
   // Relative plugin paths are taken from the case file's folder; absolute ones are kept.
   ASSERT_EQ(c.plugin_paths.size(), 2u);
-  EXPECT_EQ(fs::path(c.plugin_paths[0]), fs::absolute("my_plugins").lexically_normal());
-  EXPECT_EQ(c.plugin_paths[1], "/opt/fem/plugins");
+  EXPECT_EQ(fs::path(c.plugin_paths[0].path), fs::absolute("my_plugins").lexically_normal());
+  EXPECT_EQ(c.plugin_paths[1].path, "/opt/fem/plugins");
+  // Each entry keeps where it is written, for the message when it cannot be used.
+  EXPECT_EQ(c.plugin_paths[1].where.str(), "cases/full.yaml:4:31");
 
   EXPECT_EQ(c.mesh.generator, "box");
   EXPECT_EQ(c.mesh.cells, CellShape::Tet4);
@@ -337,8 +339,8 @@ solver: {end_time: 1}
   EXPECT_EQ(c.name, "plugged");
   EXPECT_EQ(c.file, file.string());
   ASSERT_EQ(c.plugin_paths.size(), 2u);
-  EXPECT_EQ(fs::path(c.plugin_paths[0]), dir / "plugins");
-  EXPECT_EQ(fs::path(c.plugin_paths[1]), dir / "cases" / "sub");
+  EXPECT_EQ(fs::path(c.plugin_paths[0].path), dir / "plugins");
+  EXPECT_EQ(fs::path(c.plugin_paths[1].path), dir / "cases" / "sub");
 }
 
 TEST(CaseValid, MaterialNodeOutlivesTheParse) {

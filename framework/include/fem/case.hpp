@@ -251,12 +251,19 @@ struct OutputSpec {
   std::vector<HistorySpec> histories;
 };
 
+/// An entry of the case's plugin_paths: a folder of plugins (or one plugin file) and where the
+/// case names it, for the message when it cannot be used.
+struct PluginPathSpec {
+  std::string path;  ///< resolved relative to the case file's folder
+  SourceLocation where;
+};
+
 struct CaseSpec {
   std::string file;  ///< path of the case file ("<string>" when parsed from text)
   std::string name;  ///< default: file stem
   std::string backend = "openmp";
   Precision precision = Precision::Double;
-  std::vector<std::string> plugin_paths;  ///< resolved relative to the case file's folder
+  std::vector<PluginPathSpec> plugin_paths;
   MeshSpec mesh;
   std::vector<BlockSpec> blocks;
   std::map<std::string, MaterialSpec> materials;

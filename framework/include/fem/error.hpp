@@ -37,6 +37,14 @@ class InputError : public Error {
 class PluginError : public Error {
  public:
   using Error::Error;
+  /// what() is "reason\n  hint: hint"; the parts stay apart for messages that place them.
+  PluginError(const std::string& reason, const std::string& hint);
+  /// The message without its hint.
+  [[nodiscard]] std::string reason() const { return hint_.empty() ? what() : reason_; }
+  [[nodiscard]] const std::string& hint() const { return hint_; }
+
+ private:
+  std::string reason_, hint_;
 };
 
 /// A run that cannot continue (inverted element, NaN, divergence). Carries step and element.

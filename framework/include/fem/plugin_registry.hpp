@@ -3,15 +3,20 @@
 // Search order: the plugin folder next to libfem (<libdir>/fem/plugins, which is the build tree
 // when running from it and the install prefix once installed), then every folder of
 // FEM_PLUGIN_PATH (':'-separated), then the case's plugin_paths. Every *.so found is opened and
-// its descriptor checked; files that fail are remembered with the reason, and a lookup that needs
-// them reports it.
+// its descriptor checked. In the default folders a file that fails is remembered with the reason
+// (it may be something the case never needs), and a lookup that needs it reports it; an entry of
+// the case's plugin_paths names plugins that case wants, so one that is missing, empty or holds
+// a file that fails is an error at the entry.
 #pragma once
 
+#include <initializer_list>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "fem/backend.hpp"
+#include "fem/case.hpp"
 #include "fem/element.hpp"
 #include "fem/error.hpp"
 #include "fem/material.hpp"
@@ -41,8 +46,16 @@ PluginInfo load_plugin_file(const std::string& path);
 
 class PluginRegistry {
  public:
-  /// Scans the default folders plus `extra_dirs` (e.g. the case's plugin_paths).
+  /// Scans the default folders plus `extra_dirs`, remembering files that fail as problems().
   explicit PluginRegistry(const std::vector<std::string>& extra_dirs = {});
+  /// The same for a braced list of folders ({"a", "b"} would otherwise also match the vector of
+  /// PluginPathSpec below, through its iterator-pair constructor).
+  explicit PluginRegistry(std::initializer_list<std::string> extra_dirs)
+      : PluginRegistry(std::vector<std::string>(extra_dirs)) {}
+  /// Scans the default folders, then the case's plugin_paths: an entry that does not exist, holds
+  /// no plugin file, or holds one that cannot be loaded is an InputError at the entry, with the
+  /// loader's reason (dlopen's message, the ABI found) and the fix.
+  explicit PluginRegistry(const std::vector<PluginPathSpec>& case_paths);
 
   [[nodiscard]] const std::vector<std::string>& search_path() const { return dirs_; }
   [[nodiscard]] const std::vector<PluginInfo>& plugins() const { return plugins_; }
@@ -65,11 +78,15 @@ class PluginRegistry {
   static std::vector<std::string> default_dirs();
 
  private:
+  /// Whether `dir` is seen for the first time (folders named twice are scanned once).
+  bool first_visit(const std::string& dir);
   void scan(const std::string& dir);
+  void load_case_path(const PluginPathSpec& entry);
   void add(PluginInfo info);
   [[nodiscard]] std::string problems_hint() const;
 
   std::vector<std::string> dirs_;
+  std::set<std::string> visited_;  ///< canonical folders scanned
   std::vector<PluginInfo> plugins_;
   std::vector<PluginProblem> problems_;
   std::vector<std::pair<PluginInfo, PluginInfo>> duplicates_;

@@ -65,14 +65,14 @@ YAML::Node parse_document(const std::string& text, const std::string& file) {
   return docs.empty() ? YAML::Node(YAML::NodeType::Null) : docs.front();
 }
 
-std::vector<std::string> read_plugin_paths(const Value& v, const std::string& file) {
+std::vector<PluginPathSpec> read_plugin_paths(const Value& v, const std::string& file) {
   // Relative to the case file, so that a case and its plugins move together.
   const fs::path base =
       is_pseudo_file(file) ? fs::current_path() : fs::absolute(fs::path(file)).parent_path();
-  std::vector<std::string> paths;
+  std::vector<PluginPathSpec> paths;
   for (const Value& item : as_list(v)) {
     const fs::path p = non_empty_string(item);
-    paths.push_back((p.is_absolute() ? p : base / p).lexically_normal().string());
+    paths.push_back({(p.is_absolute() ? p : base / p).lexically_normal().string(), item.where()});
   }
   return paths;
 }

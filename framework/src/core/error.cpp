@@ -48,6 +48,9 @@ InputError::InputError(SourceLocation where, const std::string& message, const s
       where_(std::move(where)),
       message_(message) {}
 
+PluginError::PluginError(const std::string& reason, const std::string& hint)
+    : Error(hint.empty() ? reason : reason + "\n  hint: " + hint), reason_(reason), hint_(hint) {}
+
 std::string did_you_mean(const std::string& word, const std::string* begin,
                          const std::string* end) {
   const std::string* best = nullptr;

@@ -44,33 +44,32 @@ PluginInfo load_plugin_file(const std::string& path) {
   // Plugins stay loaded for the life of the process: descriptors and tables point into them.
   void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr)
-    throw PluginError("cannot load plugin '" + path + "': " + str_or(dlerror(), "unknown error") +
-                      "\n  hint: check that it was built for this machine and that the "
-                      "libraries it needs are installed (ldd '" +
-                      path + "')");
+    throw PluginError("cannot load plugin '" + path + "': " + str_or(dlerror(), "unknown error"),
+                      "check that it was built for this machine and that the libraries it needs "
+                      "are installed (ldd '" +
+                          path + "')");
   dlerror();
   auto entry = reinterpret_cast<fem_plugin_entry_fn>(dlsym(handle, FEM_PLUGIN_ENTRY_SYMBOL));
   if (entry == nullptr) {
     dlclose(handle);
     throw PluginError("'" + path +
-                      "' is not a fem plugin: it exports no '" FEM_PLUGIN_ENTRY_SYMBOL
-                      "' entry point\n  hint: define it with FEM_DEFINE_PLUGIN_ENTRY, or build "
-                      "the plugin with fem_add_material()/fem_add_element()");
+                          "' is not a fem plugin: it exports no '" FEM_PLUGIN_ENTRY_SYMBOL
+                          "' entry point",
+                      "define it with FEM_DEFINE_PLUGIN_ENTRY, or build the plugin with "
+                      "fem_add_material()/fem_add_element()");
   }
   const fem_plugin_descriptor_t* d = entry();
   if (d == nullptr) throw PluginError("plugin '" + path + "' returned no descriptor");
   if (d->abi_version != FEM_PLUGIN_ABI_VERSION)
     throw PluginError(
         "plugin '" + path + "' was built against fem plugin ABI " + std::to_string(d->abi_version) +
-        ", but this fem uses ABI " + std::to_string(FEM_PLUGIN_ABI_VERSION) +
-        "\n  hint: rebuild the plugin against this fem installation "
+            ", but this fem uses ABI " + std::to_string(FEM_PLUGIN_ABI_VERSION),
+        "rebuild the plugin against this fem installation "
         "(re-run cmake with -Dfem_DIR=<this fem's prefix>/lib/cmake/fem and rebuild)");
   if (str_or(d->build_id) != FEM_PLUGIN_BUILD_ID)
     throw PluginError("plugin '" + path + "' was built with C++ library ABI '" +
-                      str_or(d->build_id) +
-                      "', but this fem uses '" FEM_PLUGIN_BUILD_ID
-                      "'\n  hint: rebuild the plugin with the same compiler and standard library "
-                      "as fem");
+                          str_or(d->build_id) + "', but this fem uses '" FEM_PLUGIN_BUILD_ID "'",
+                      "rebuild the plugin with the same compiler and standard library as fem");
   const char* kind = kind_name(d->kind);
   if (kind == nullptr || d->name == nullptr || d->api == nullptr)
     throw PluginError("plugin '" + path + "' has a malformed descriptor (kind " +
@@ -107,28 +106,80 @@ std::vector<std::string> PluginRegistry::default_dirs() {
 PluginRegistry::PluginRegistry(const std::vector<std::string>& extra_dirs) {
   dirs_ = default_dirs();
   dirs_.insert(dirs_.end(), extra_dirs.begin(), extra_dirs.end());
-  std::set<std::string> seen;
-  for (const std::string& d : dirs_) {
-    std::error_code ec;
-    const std::string canonical = fs::weakly_canonical(d, ec).string();
-    if (!seen.insert(ec ? d : canonical).second) continue;
-    scan(d);
+  for (const std::string& d : dirs_)
+    if (first_visit(d)) scan(d);
+}
+
+PluginRegistry::PluginRegistry(const std::vector<PluginPathSpec>& case_paths)
+    : PluginRegistry(std::vector<std::string>{}) {
+  for (const PluginPathSpec& entry : case_paths) {
+    dirs_.push_back(entry.path);
+    if (first_visit(entry.path)) load_case_path(entry);
   }
 }
 
-void PluginRegistry::scan(const std::string& dir) {
+bool PluginRegistry::first_visit(const std::string& dir) {
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return;
+  const std::string canonical = fs::weakly_canonical(dir, ec).string();
+  return visited_.insert(ec ? dir : canonical).second;
+}
+
+namespace {
+
+/// The plugin files (*.so) of a folder, sorted; none if it is not a folder.
+std::vector<std::string> plugin_files(const std::string& dir) {
+  std::error_code ec;
   std::vector<std::string> files;
+  if (!fs::is_directory(dir, ec)) return files;
   for (const auto& entry : fs::directory_iterator(dir, ec))
     if (entry.is_regular_file() && entry.path().extension() == ".so")
       files.push_back(entry.path().string());
   std::sort(files.begin(), files.end());
-  for (const std::string& f : files) {
+  return files;
+}
+
+}  // namespace
+
+void PluginRegistry::scan(const std::string& dir) {
+  for (const std::string& f : plugin_files(dir)) {
     try {
       add(load_plugin_file(f));
     } catch (const PluginError& e) {
       problems_.push_back({f, e.what()});
+    }
+  }
+}
+
+void PluginRegistry::load_case_path(const PluginPathSpec& entry) {
+  const std::string& path = entry.path;
+  const char* what_it_is =
+      "plugin_paths lists folders of plugin files (*.so) or single plugin files, relative to "
+      "the case file's folder";
+  std::error_code ec;
+  const fs::file_status status = fs::status(path, ec);
+  if (!fs::exists(status))
+    throw InputError(entry.where, "plugin path '" + path + "' does not exist", what_it_is);
+  std::vector<std::string> files;
+  if (fs::is_directory(status)) {
+    files = plugin_files(path);
+    if (files.empty())
+      throw InputError(entry.where, "plugin folder '" + path + "' holds no plugin files (*.so)",
+                       "build the plugins into it first, or give the folder they are built in "
+                       "(the build folder, not the sources)");
+  } else if (fs::path(path).extension() == ".so") {
+    files.push_back(path);
+  } else {
+    throw InputError(entry.where, "plugin path '" + path + "' is neither a folder nor a .so file",
+                     what_it_is);
+  }
+  for (const std::string& f : files) {
+    try {
+      add(load_plugin_file(f));
+    } catch (const PluginError& e) {
+      throw InputError(entry.where, e.reason(),
+                       e.hint().empty() ? std::string("remove the file or rebuild it against "
+                                                      "this fem")
+                                        : e.hint());
     }
   }
 }
