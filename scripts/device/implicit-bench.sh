@@ -10,8 +10,11 @@
 #     iterations per step, the time per step.
 # Prints one line per run (from fem's own summary.json) and writes the logs to $OUT. Verb times
 # are exact only in the runs labelled -timed (fem run --time-verbs); elsewhere, on CUDA, they
-# count kernel launches.
+# count kernel launches. PARTS chooses the measurements (default "static dynamic realtime"; also
+# "apply": the tangent action rate alone), BUILD
+# the build folder (default build-implicit-bench).
 #   bash scripts/device/implicit-bench.sh
+#   PARTS=realtime bash scripts/device/implicit-bench.sh
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 out=${OUT:-gpu-out}
@@ -20,7 +23,8 @@ deps=$PWD/.deps/device
 export LD_LIBRARY_PATH=$deps/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 echo "cpu cores: $(nproc), $(date -u +%Y-%m-%d)"
-build=build-implicit-bench
+build=${BUILD:-build-implicit-bench}
+parts=" ${PARTS:-static dynamic realtime} "
 generator="Unix Makefiles"
 command -v ninja > /dev/null && generator=Ninja
 cmake -S . -B $build -G "$generator" -DCMAKE_BUILD_TYPE=Release -DFEM_WITH_VTK=OFF \
@@ -110,27 +114,39 @@ print("    verbs: " + ", ".join(f"{k} {x['s']:.3f} s / {x['calls']}" for k, x in
 PY
 }
 
+wanted() { [[ $parts == *" $1 "* ]]; }
 {
-  echo "== static barrelling, hex8, double, relative residual 1e-8"
-  for n in 32 64; do
-    run cuda-mg-$n barrel.yaml --backend cuda --precision double --set mesh.divisions=$n
-    run cuda-mg-$n-timed barrel.yaml --backend cuda --precision double --set mesh.divisions=$n \
+  if wanted static; then
+    echo "== static barrelling, hex8, double, relative residual 1e-8"
+    for n in 32 64; do
+      run cuda-mg-$n barrel.yaml --backend cuda --precision double --set mesh.divisions=$n
+      run cuda-mg-$n-timed barrel.yaml --backend cuda --precision double --set mesh.divisions=$n \
+        --time-verbs
+      run cuda-jacobi-$n barrel.yaml --backend cuda --precision double --set mesh.divisions=$n \
+        --set solver.linear.preconditioner=jacobi
+      run openmp-mg-$n barrel.yaml --backend openmp --precision double --set mesh.divisions=$n
+    done
+  fi
+  if wanted apply; then
+    echo "== tangent action rate, 64^3 hex8 barrelling, double, exact verb times"
+    run cuda-mg-64-timed barrel.yaml --backend cuda --precision double --set mesh.divisions=64 \
       --time-verbs
-    run cuda-jacobi-$n barrel.yaml --backend cuda --precision double --set mesh.divisions=$n \
-      --set solver.linear.preconditioner=jacobi
-    run openmp-mg-$n barrel.yaml --backend openmp --precision double --set mesh.divisions=$n
-  done
-  echo "== implicit dynamics, 32^3 hex8, 50x the explicit step"
-  run cuda-dyn-1e-8 dynamic.yaml --backend cuda --precision double
-  run cuda-dyn-1e-6 dynamic.yaml --backend cuda --precision double \
-    --set solver.newton.residual_tolerance=1e-6
-  run openmp-dyn-1e-6 dynamic.yaml --backend openmp --precision double \
-    --set solver.newton.residual_tolerance=1e-6
-  echo "== seed 001 real-time mode, 6,000 tet4, 20 Jacobi-CG per step, 1000 steps"
-  for p in single double; do
-    run cuda-rt-$p realtime.yaml --backend cuda --precision $p
-    run openmp-rt-$p realtime.yaml --backend openmp --precision $p
-  done
-  echo "== the same with --time-verbs (a wait after every verb: exact verb times, slower)"
-  run cuda-rt-single-timed realtime.yaml --backend cuda --precision single --time-verbs
+  fi
+  if wanted dynamic; then
+    echo "== implicit dynamics, 32^3 hex8, 50x the explicit step"
+    run cuda-dyn-1e-8 dynamic.yaml --backend cuda --precision double
+    run cuda-dyn-1e-6 dynamic.yaml --backend cuda --precision double \
+      --set solver.newton.residual_tolerance=1e-6
+    run openmp-dyn-1e-6 dynamic.yaml --backend openmp --precision double \
+      --set solver.newton.residual_tolerance=1e-6
+  fi
+  if wanted realtime; then
+    echo "== seed 001 real-time mode, 6,000 tet4, 20 Jacobi-CG per step, 1000 steps"
+    for p in single double; do
+      run cuda-rt-$p realtime.yaml --backend cuda --precision $p
+      run openmp-rt-$p realtime.yaml --backend openmp --precision $p
+    done
+    echo "== the same with --time-verbs (a wait after every verb: exact verb times, slower)"
+    run cuda-rt-single-timed realtime.yaml --backend cuda --precision single --time-verbs
+  fi
 } 2>&1 | tee "$out/implicit-bench.txt"

@@ -1,9 +1,12 @@
 // conjugate_gradients() over an algebra that reads its scalars only now and then (a device's
 // cg_progress_interval() > 1): the answer and the iteration count are those of reading after
-// every iteration, with far fewer reads.
+// every iteration, with far fewer reads; and recording the iteration once and replaying it
+// (LinearAlgebra::record, CUDA graphs) changes nothing either.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include <fem/plugin_registry.hpp>
@@ -14,14 +17,34 @@
 namespace fem::test {
 namespace {
 
+/// A recording that keeps the work and runs it again, counting the runs.
+class HostRecording final : public Recording {
+ public:
+  HostRecording(std::function<void()> work, int& runs) : work_(std::move(work)), runs_(runs) {}
+
+ protected:
+  void run() override {
+    ++runs_;
+    work_();
+  }
+
+ private:
+  std::function<void()> work_;
+  int& runs_;
+};
+
 /// OpenMP's vectors and verbs with the default (host) CG scalars, read every `interval`
-/// iterations or so, counting the reads.
+/// iterations or so, counting the reads; with `records`, it records work (without running it)
+/// and counts the recordings and their replays.
 class SparselyReadAlgebra final : public LinearAlgebra {
  public:
-  SparselyReadAlgebra(LinearAlgebra& inner, int interval) : inner_(inner), interval_(interval) {}
+  SparselyReadAlgebra(LinearAlgebra& inner, int interval, bool records = false)
+      : inner_(inner), interval_(interval), records_(records) {}
   [[nodiscard]] Precision precision() const override { return inner_.precision(); }
   [[nodiscard]] int cg_progress_interval() const override { return interval_; }
   int reads = 0;
+  int recordings = 0;
+  int replays = 0;
 
  protected:
   std::unique_ptr<Vector> do_vector(std::int64_t size) override { return inner_.vector(size); }
@@ -41,10 +64,16 @@ class SparselyReadAlgebra final : public LinearAlgebra {
     ++reads;
     return LinearAlgebra::do_cg_progress(s);
   }
+  std::unique_ptr<Recording> do_record(const std::function<void()>& enqueue) override {
+    if (!records_) return nullptr;
+    ++recordings;
+    return std::make_unique<HostRecording>(enqueue, replays);
+  }
 
  private:
   LinearAlgebra& inner_;
   int interval_;
+  bool records_;
 };
 
 /// y = A x for the 1D Laplacian plus a small shift: a few hundred CG iterations at n = 400.
@@ -59,6 +88,8 @@ class Laplacian final : public LinearOperator {
       out[i] = 2.01 * v[i] - (i > 0 ? v[i - 1] : 0.0) - (i + 1 < v.size() ? v[i + 1] : 0.0);
     la_.upload(out, y);
   }
+  /// Not on a device (it reads x on the host), but the test's recordings only call it again.
+  [[nodiscard]] bool recordable() const override { return true; }
 
  private:
   LinearAlgebra& la_;
@@ -70,6 +101,7 @@ class Unpreconditioned final : public Preconditioner {
   void setup(NonlinearOperator&, const Vector&) override {}
   void apply(const Vector& r, Vector& z) override { la_.copy(r, z); }
   [[nodiscard]] std::string name() const override { return "none"; }
+  [[nodiscard]] bool recordable() const override { return true; }
 
  private:
   LinearAlgebra& la_;
@@ -79,10 +111,13 @@ struct Solve {
   KrylovResult result;
   std::vector<double> x;
   int reads = 0;
+  int recordings = 0;
+  int replays = 0;
 };
 
-Solve solve(LinearAlgebra& openmp, int interval, int max_iterations) {
-  SparselyReadAlgebra la(openmp, interval);
+Solve solve(LinearAlgebra& openmp, int interval, int max_iterations, bool records = false) {
+  SparselyReadAlgebra la(openmp, interval, records);
+  la.set_timing(false);  // as in a run without --time-verbs: recording allowed
   Laplacian a(la);
   Unpreconditioned none(la);
   const std::int64_t n = 400;
@@ -92,6 +127,8 @@ Solve solve(LinearAlgebra& openmp, int interval, int max_iterations) {
   s.result = conjugate_gradients(la, a, none, *b, *x, 1e-8, max_iterations);
   la.download(*x, s.x);
   s.reads = la.reads;
+  s.recordings = la.recordings;
+  s.replays = la.replays;
   return s;
 }
 
@@ -116,6 +153,29 @@ TEST(ConjugateGradients, ReadingTheScalarsLateChangesNothingButTheNumberOfReads)
   const Solve cut_every = solve(*openmp, 1, 37);
   EXPECT_EQ(cut.x, cut_every.x);
   EXPECT_EQ(cut.result.relative_residual, cut_every.result.relative_residual);
+}
+
+TEST(ConjugateGradients, ReplayingTheRecordedIterationGivesTheSameSolve) {
+  const PluginRegistry plugins;
+  const auto backend = plugins.create_backend("openmp");
+  const auto openmp = backend->create_linear_algebra(Precision::Double);
+  const Solve plain = solve(*openmp, 8, 2000);
+  const Solve replayed = solve(*openmp, 8, 2000, /*records=*/true);
+  ASSERT_TRUE(replayed.result.converged);
+  EXPECT_EQ(replayed.result.iterations, plain.result.iterations);
+  EXPECT_EQ(replayed.result.relative_residual, plain.result.relative_residual);
+  EXPECT_EQ(replayed.x, plain.x);
+  // Recorded once, after the first iteration; every later iteration is a replay (a few more
+  // may run between the last reads, doing nothing once converged).
+  EXPECT_EQ(replayed.recordings, 1);
+  EXPECT_GE(replayed.replays, replayed.result.iterations - 1);
+  EXPECT_LT(replayed.replays, replayed.result.iterations + 8);
+  // Nothing is recorded where the progress is read after every iteration (host memory), nor
+  // while verbs are timed exactly.
+  EXPECT_EQ(solve(*openmp, 1, 2000, true).recordings, 0);
+  SparselyReadAlgebra timed(*openmp, 8, true);
+  EXPECT_EQ(timed.record([] {}), nullptr);
+  EXPECT_EQ(timed.recordings, 0);
 }
 
 }  // namespace

@@ -58,6 +58,7 @@ struct VectorVerbResults {
   double dot = 0.0, repeated_dot = 0.0, max_abs = 0.0;
   std::array<double, 2> dot2 = {};
   std::vector<double> axpby, scaled, product, copied, filled, block_product, sparse_product;
+  std::vector<double> pivots;  ///< invert_pivots of x with a zero, a negative, inf and NaN
 };
 
 inline VectorVerbResults run_vector_verbs(LinearAlgebra& la, std::int64_t n) {
@@ -85,6 +86,14 @@ inline VectorVerbResults run_vector_verbs(LinearAlgebra& la, std::int64_t n) {
   r.filled = host_vector(la, *out);
   la.block_multiply(*db, *dx, *out);
   r.block_product = host_vector(la, *out);
+  std::vector<double> pivots = x;
+  for (double& v : pivots) v = std::abs(v) + 0.1;
+  const double bad[] = {0.0, -2.0, std::numeric_limits<double>::infinity(),
+                        std::numeric_limits<double>::quiet_NaN()};
+  for (std::size_t i = 0; i < pivots.size() && i < std::size(bad); ++i) pivots[i] = bad[i];
+  const auto dp = device_vector(la, pivots);
+  la.invert_pivots(*dp);
+  r.pivots = host_vector(la, *dp);
   const auto a = la.matrix(random_sparse(n));
   la.multiply(*a, *dx, *out);
   r.sparse_product = host_vector(la, *out);
@@ -100,20 +109,45 @@ struct CgVerbResults {
   CgProgress progress, progress_late;
 };
 
+/// How run_cg_verbs preconditions: not at all, with the scaling z = s .* r by multiply()
+/// between cg_descend and cg_turn, or with cg_descend_scale_turn (fused on a device).
+enum class CgScaling { None, Separate, Fused };
+
 inline CgVerbResults run_cg_verbs(LinearAlgebra& la, const std::vector<double>& diagonal,
-                                  double tolerance) {
+                                  double tolerance, CgScaling scaling = CgScaling::None) {
   const auto n = static_cast<std::int64_t>(diagonal.size());
   const auto d = device_vector(la, diagonal), b = device_vector(la, random_vector(n, 1.0, 5));
-  const auto x = la.vector(n), r = la.vector(n), p = la.vector(n), ap = la.vector(n);
+  const auto x = la.vector(n), r = la.vector(n), p = la.vector(n), ap = la.vector(n),
+             z = la.vector(n);
+  // A rough inverse of the diagonal (not exact: CG still iterates).
+  std::vector<double> rough(diagonal.size());
+  for (std::size_t i = 0; i < rough.size(); ++i) rough[i] = 1.0 / (diagonal[i] + 0.3);
+  const auto s = device_vector(la, rough);
   la.copy(*b, *r);
-  la.copy(*r, *p);
+  if (scaling == CgScaling::None)
+    la.copy(*r, *z);
+  else
+    la.multiply(*s, *r, *z);
+  la.copy(*z, *p);
   const double bb = la.dot(*b, *b);
   const auto scalars = la.cg_scalars();
-  la.cg_start(*r, *r, bb, tolerance * tolerance * bb, *scalars);
+  la.cg_start(*r, *z, bb, tolerance * tolerance * bb, *scalars);
   const auto iterate = [&] {
     la.multiply(*d, *p, *ap);
-    la.cg_descend(*p, *ap, *x, *r, *scalars);
-    la.cg_turn(*r, *r, *p, *scalars);
+    switch (scaling) {
+      case CgScaling::None:
+        la.cg_descend(*p, *ap, *x, *r, *scalars);
+        la.cg_turn(*r, *r, *p, *scalars);
+        break;
+      case CgScaling::Separate:
+        la.cg_descend(*p, *ap, *x, *r, *scalars);
+        la.multiply(*s, *r, *z);
+        la.cg_turn(*r, *z, *p, *scalars);
+        break;
+      case CgScaling::Fused:
+        la.cg_descend_scale_turn(*ap, *s, *x, *r, *z, *p, *scalars);
+        break;
+    }
   };
   CgVerbResults out;
   int k = 0;
@@ -141,11 +175,24 @@ inline void expect_cg_verbs_match(LinearAlgebra& reference, LinearAlgebra& teste
   EXPECT_GE(want.progress.iterations, std::min<std::int64_t>(n, 4));  // at most n: exact
   EXPECT_EQ(got.progress.state, CgProgress::State::Converged);
   EXPECT_EQ(got.progress.iterations, want.progress.iterations);
-  EXPECT_NEAR(got.progress.rr, want.progress.rr, 1e-6 * want.progress.rr);
+  // r . r at convergence; where CG ends exactly (n <= 4) it is round-off of either.
+  EXPECT_NEAR(std::sqrt(got.progress.rr), std::sqrt(want.progress.rr),
+              1e-3 * std::sqrt(want.progress.rr) + 1e-12);
   EXPECT_LE(max_relative_difference(got.x, want.x), entries);
   EXPECT_EQ(got.x_late, got.x) << "iterations after convergence changed x";
   EXPECT_EQ(got.progress_late.iterations, got.progress.iterations);
   EXPECT_EQ(got.progress_late.state, CgProgress::State::Converged);
+  // Preconditioned by a diagonal scaling: the fused verb gives the bits of the three it
+  // replaces, and the reference's iterations.
+  const CgVerbResults separate = run_cg_verbs(tested, diagonal, 1e-5, CgScaling::Separate),
+                      fused = run_cg_verbs(tested, diagonal, 1e-5, CgScaling::Fused),
+                      fused_want = run_cg_verbs(reference, diagonal, 1e-5, CgScaling::Fused);
+  EXPECT_EQ(fused.progress.state, CgProgress::State::Converged);
+  EXPECT_EQ(fused.progress.iterations, separate.progress.iterations);
+  EXPECT_EQ(fused.x, separate.x) << "cg_descend_scale_turn differs from its three verbs";
+  EXPECT_EQ(fused.x_late, fused.x) << "fused iterations after convergence changed x";
+  EXPECT_EQ(fused.progress.iterations, fused_want.progress.iterations);
+  EXPECT_LE(max_relative_difference(fused.x, fused_want.x), entries);
   for (double& v : diagonal) v = -v;  // negative definite: p . Ap < 0 at once
   const CgVerbResults broken = run_cg_verbs(tested, diagonal, 1e-5);
   EXPECT_EQ(broken.progress.state, CgProgress::State::Breakdown);
@@ -190,6 +237,12 @@ inline void expect_vector_verbs_match_openmp(const std::string& backend, Precisi
     EXPECT_EQ(got.copied, want.copied);
     EXPECT_EQ(got.filled, want.filled);
     EXPECT_LE(max_relative_difference(got.block_product, want.block_product), entries);
+    EXPECT_EQ(got.pivots, want.pivots);
+    const std::vector<double> x = random_vector(n, 1.0, 1);
+    for (std::size_t i = 0; i < want.pivots.size(); ++i)
+      ASSERT_NEAR(want.pivots[i], i < 4 ? 1.0 : 1.0 / (std::abs(x[i]) + 0.1),
+                  entries * want.pivots[i])
+          << "pivot " << i << ": 1 for a zero, a negative, inf and NaN";
     // A device may sum a row in double where OpenMP sums in the vectors' precision.
     EXPECT_LE(max_relative_difference(got.sparse_product, want.sparse_product),
               precision == Precision::Single ? 1e-5 : 1e-14);

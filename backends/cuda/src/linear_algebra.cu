@@ -1,11 +1,13 @@
 // The CUDA backend's vector verbs: one grid-wide kernel each. Reductions (dot, dot2, max_abs)
-// run in double in two stages over a fixed grid, kReductionBlocks blocks that stride over the
-// vector, then one block that combines their partials in a fixed tree: the summation order is
-// the same on every run and every GPU, so a solve is reproducible bit for bit.
+// run in double over a grid fixed by the vector's size (reduction_blocks), whose blocks stride
+// over the vector and whose partials the last block to finish combines in a fixed tree: the
+// summation order is the same on every run and every GPU, so a solve is reproducible bit for
+// bit.
 #include "linear_algebra.cuh"
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -14,68 +16,102 @@
 #include <fem/cuda/element_kernels.cuh>  // grid_for
 #include <fem/error.hpp>
 #include <fem/kernels/cg_scalars.hpp>
+#include <fem/kernels/pivots.hpp>
 
 namespace fem::cuda {
 namespace {
 
 constexpr int kThreads = 256;
-/// The reductions' first stage: a fixed grid, whatever the device, so that the order in which
-/// entries are summed never changes. 512 blocks of 256 threads fill an H100 (132 SMs) about 4
-/// times over; a vector of 3 million entries is 23 entries per thread.
+/// The reductions' first stage: a grid that depends on the vector's size only, whatever the
+/// device, so that the order in which entries are summed never changes. At most 512 blocks of
+/// 256 threads, which fill an H100 (132 SMs) about 4 times over (a vector of 3 million entries
+/// is 23 entries per thread); a vector of a few thousand entries gets one block per 256 entries
+/// instead of 512 mostly idle ones (seed 001's real-time mode reduces 3,267 entries 32 times a
+/// step).
 constexpr int kReductionThreads = 256;
 constexpr int kReductionBlocks = 512;
+int reduction_blocks(std::int64_t n) {
+  return static_cast<int>(std::clamp<std::int64_t>((n + kReductionThreads - 1) / kReductionThreads,
+                                                   1, kReductionBlocks));
+}
 /// Values one reduction computes at most (dot2).
 constexpr int kMaxReduced = 2;
 
 enum class Combine { Sum, Max };
 
 /// Combines the K values of every thread of a block of THREADS threads in a fixed tree; thread
-/// 0 writes the block's K results to out.
+/// 0 writes the block's K results to out. Within each warp by shuffles, then the warps' results
+/// in the first warp: two barriers instead of one per level of a shared-memory tree (at small
+/// sizes a reduction is a chain of such latencies). The tree is the same on every run.
 template <int THREADS, int K, Combine C>
 __device__ void reduce_block(const double (&v)[K], double* out) {
-  __shared__ double buffer[K][THREADS];
-  const int t = static_cast<int>(threadIdx.x);
-  for (int k = 0; k < K; ++k) buffer[k][t] = v[k];
+  static_assert(THREADS % 32 == 0 && THREADS <= 32 * 32);
+  constexpr int kWarps = THREADS / 32;
+  constexpr unsigned kAll = 0xffffffffu;
+  const auto combine = [](double a, double b) { return C == Combine::Sum ? a + b : fmax(a, b); };
+  __shared__ double warp_results[K][kWarps];
+  const int t = static_cast<int>(threadIdx.x), lane = t % 32, warp = t / 32;
+  double w[K];
+  for (int k = 0; k < K; ++k) w[k] = v[k];
+  for (int offset = 16; offset > 0; offset /= 2)
+    for (int k = 0; k < K; ++k) w[k] = combine(w[k], __shfl_down_sync(kAll, w[k], offset));
+  if (lane == 0)
+    for (int k = 0; k < K; ++k) warp_results[k][warp] = w[k];
   __syncthreads();
-  for (int stride = THREADS / 2; stride > 0; stride /= 2) {
-    if (t < stride)
-      for (int k = 0; k < K; ++k) {
-        if constexpr (C == Combine::Sum)
-          buffer[k][t] += buffer[k][t + stride];
-        else
-          buffer[k][t] = fmax(buffer[k][t], buffer[k][t + stride]);
-      }
-    __syncthreads();
+  if (warp == 0) {
+    // 0 is where a sum and a maximum of |x| start.
+    for (int k = 0; k < K; ++k) w[k] = lane < kWarps ? warp_results[k][lane] : 0.0;
+    for (int offset = 16; offset > 0; offset /= 2)
+      for (int k = 0; k < K; ++k) w[k] = combine(w[k], __shfl_down_sync(kAll, w[k], offset));
+    if (lane == 0)
+      for (int k = 0; k < K; ++k) out[k] = w[k];
   }
-  if (t == 0)
-    for (int k = 0; k < K; ++k) out[k] = buffer[k][0];
+  __syncthreads();  // warp_results is free for the next call
 }
 
-/// Stage 1: each block's K partial results over entries i = its threads + multiples of the
-/// grid, into partials[block][K]. Terms adds entry i's terms into v.
-template <int K, Combine C, class Terms>
+/// A reduction in one launch. Each block combines its K partial results over entries i = its
+/// threads + multiples of the grid (Terms adds entry i's terms into v) and writes them to
+/// partials[block][K]; the block that finishes last (by a ticket counter) combines all the
+/// partials in a fixed tree, whichever block it is, so the order of the sums never changes, and
+/// hands the K results to finish (StoreResults, or a conjugate-gradient update of its scalars).
+/// One launch instead of a partials kernel and a finishing kernel: at small sizes a reduction
+/// costs its launches.
+template <int K, Combine C, class Terms, class Finish>
 __global__ void __launch_bounds__(kReductionThreads)
-    reduce_partials_kernel(std::int64_t n, Terms terms, double* partials) {
+    reduce_kernel(std::int64_t n, Terms terms, double* partials, unsigned* tickets, Finish finish) {
+  static_assert(kReductionBlocks == 2 * kReductionThreads);
   double v[K];
   for (int k = 0; k < K; ++k) v[k] = 0.0;  // the sums' and the maxima of |x|'s start
   const std::int64_t step = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += step)
     terms(i, v);
-  reduce_block<kReductionThreads, K, C>(v, partials + K * blockIdx.x);
-}
-
-/// Stage 2: one block of kReductionBlocks threads combines the partials into the K results,
-/// which its thread 0 hands to finish (StoreResults, or a conjugate-gradient update of its
-/// scalars).
-template <int K, Combine C, class Finish>
-__global__ void __launch_bounds__(kReductionBlocks)
-    finish_reduction_kernel(const double* partials, Finish finish) {
   __shared__ double results[K];
-  double v[K];
-  for (int k = 0; k < K; ++k) v[k] = partials[K * threadIdx.x + k];
-  reduce_block<kReductionBlocks, K, C>(v, results);
-  if (threadIdx.x == 0) finish(results);
+  __shared__ bool last;
+  reduce_block<kReductionThreads, K, C>(v, results);
+  if (threadIdx.x == 0) {
+    for (int k = 0; k < K; ++k) partials[K * blockIdx.x + k] = results[k];
+    __threadfence();  // this block's partials are visible everywhere before its ticket
+    last = atomicAdd(tickets, 1u) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!last) return;
+  // Every partial is written: each thread combines two in a fixed order (0 past the grid: the
+  // start of a sum and of a maximum of |x|), then the tree. The loads go to L2 (__ldcg): this
+  // SM's L1 may hold the buffer from an earlier reduction.
+  const int t = static_cast<int>(threadIdx.x);
+  const int blocks = static_cast<int>(gridDim.x);
+  for (int k = 0; k < K; ++k) {
+    const double a = t < blocks ? __ldcg(partials + K * t + k) : 0.0;
+    const int u = t + kReductionThreads;
+    const double b = u < blocks ? __ldcg(partials + K * u + k) : 0.0;
+    v[k] = C == Combine::Sum ? a + b : fmax(a, b);
+  }
+  reduce_block<kReductionThreads, K, C>(v, results);
+  if (t == 0) {
+    finish(results);
+    *tickets = 0;  // for the next reduction on the stream
+  }
 }
 
 /// Writes a reduction's K results to device memory (then copied to the host).
@@ -121,11 +157,8 @@ template <int K, Combine C, class Terms, class Finish>
 void reduce_on_device(std::int64_t n, const Terms& terms, const Finish& finish,
                       ReductionBuffers& buffers, cudaStream_t stream) {
   static_assert(K <= kMaxReduced);
-  reduce_partials_kernel<K, C, Terms>
-      <<<kReductionBlocks, kReductionThreads, 0, stream>>>(n, terms, buffers.partials.data());
-  FEM_CUDA_CHECK_LAUNCH();
-  finish_reduction_kernel<K, C, Finish>
-      <<<1, kReductionBlocks, 0, stream>>>(buffers.partials.data(), finish);
+  reduce_kernel<K, C, Terms, Finish><<<reduction_blocks(n), kReductionThreads, 0, stream>>>(
+      n, terms, buffers.partials.data(), buffers.tickets.data(), finish);
   FEM_CUDA_CHECK_LAUNCH();
 }
 
@@ -163,6 +196,12 @@ template <class T>
 __global__ void multiply_kernel(std::int64_t n, const T* x, const T* y, T* z) {
   const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) z[i] = x[i] * y[i];
+}
+
+template <class T>
+__global__ void invert_pivots_kernel(std::int64_t n, T* d) {
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) d[i] = static_cast<T>(kernels::inverted_pivot(static_cast<double>(d[i])));
 }
 
 /// y_n = B_n x_n for the row-major 3x3 blocks B_n.
@@ -239,6 +278,33 @@ __global__ void cg_descend_kernel(std::int64_t n, const double* s, const T* p, c
   r[i] = -alpha * ap[i] + T(1) * r[i];
 }
 
+/// cg_descend_kernel's x and r, then multiply_kernel's z = d .* r, for entry i, adding r . z and
+/// r . r (Dot2Terms): the vector work of an iteration after the operator in one pass, with the
+/// expressions of the verbs it replaces.
+template <class T>
+struct DescendScaleTerms {
+  const double* s;
+  const T* p;
+  const T* ap;
+  const T* d;
+  T* x;
+  T* r;
+  T* z;
+  __device__ void operator()(std::int64_t i, double (&v)[2]) const {
+    T ri = r[i];
+    if (kernels::cg::running(s)) {
+      const T alpha = static_cast<T>(s[kernels::cg::kAlpha]);
+      x[i] = alpha * p[i] + T(1) * x[i];
+      ri = -alpha * ap[i] + T(1) * ri;
+      r[i] = ri;
+    }
+    const T zi = d[i] * ri;
+    z[i] = zi;
+    v[0] += static_cast<double>(ri) * static_cast<double>(zi);
+    v[1] += static_cast<double>(ri) * static_cast<double>(ri);
+  }
+};
+
 /// p = z + beta p, unless the solve has stopped.
 template <class T>
 __global__ void cg_turn_kernel(std::int64_t n, const double* s, const T* z, T* p) {
@@ -271,10 +337,41 @@ void check_size(const Vector& x, std::int64_t size) {
 
 }  // namespace
 
+BufferPool::~BufferPool() {
+  for (const auto& [bytes, buffer] : free_) cudaFree(buffer);
+}
+
+void* BufferPool::take(std::size_t bytes) {
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    const auto it = free_.find(bytes);
+    if (it != free_.end()) {
+      void* buffer = it->second;
+      free_.erase(it);
+      return buffer;
+    }
+  }
+  void* buffer = nullptr;
+  FEM_CUDA_CHECK(cudaMalloc(&buffer, bytes));
+  return buffer;
+}
+
+void BufferPool::give(std::size_t bytes, void* buffer) noexcept {
+  try {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    free_.emplace(bytes, buffer);
+  } catch (...) {
+    cudaFree(buffer);  // no memory to remember it by: give it back to CUDA instead
+  }
+}
+
 ReductionBuffers::ReductionBuffers()
     : partials(static_cast<std::size_t>(kMaxReduced * kReductionBlocks)),
       result(kMaxReduced),
-      host(kMaxReduced) {}
+      tickets(1),
+      host(kMaxReduced) {
+  FEM_CUDA_CHECK(cudaMemset(tickets.data(), 0, tickets.bytes()));
+}
 
 template <class T>
 LinearAlgebraImpl<T>::LinearAlgebraImpl() {
@@ -298,20 +395,46 @@ void LinearAlgebraImpl<T>::synchronize() {
 
 template <class T>
 std::unique_ptr<Vector> LinearAlgebraImpl<T>::do_vector(std::int64_t size) {
-  auto v = std::make_unique<DeviceVector<T>>(size);
-  if (size > 0) FEM_CUDA_CHECK(cudaMemsetAsync(v->values.data(), 0, v->values.bytes(), stream_));
+  auto v = std::make_unique<DeviceVector<T>>(size, pool_);
+  if (size > 0) FEM_CUDA_CHECK(cudaMemsetAsync(v->data(), 0, v->bytes(), stream_));
   return v;
 }
 
 template <class T>
 void LinearAlgebraImpl<T>::do_upload(const std::vector<double>& host, Vector& x) {
   check_size(x, static_cast<std::int64_t>(host.size()));
-  static_cast<DeviceVector<T>&>(x).values.upload(host, stream_);
+  if (host.empty()) return;
+  auto& v = static_cast<DeviceVector<T>&>(x);
+  std::vector<T> converted;  // single precision: the values as T
+  const T* source;
+  if constexpr (std::is_same_v<T, double>) {
+    source = host.data();
+  } else {
+    converted.assign(host.begin(), host.end());
+    source = converted.data();
+  }
+  // Ordered after the work queued on the stream (a kernel still reading the old values); done
+  // when this returns, since the host values are the caller's.
+  FEM_CUDA_CHECK(cudaMemcpyAsync(v.data(), source, v.bytes(), cudaMemcpyHostToDevice, stream_));
+  FEM_CUDA_CHECK(cudaStreamSynchronize(stream_));
 }
 
 template <class T>
 void LinearAlgebraImpl<T>::do_download(const Vector& x, std::vector<double>& host) {
-  static_cast<const DeviceVector<T>&>(x).values.download(host, stream_);
+  const auto& v = static_cast<const DeviceVector<T>&>(x);
+  host.resize(static_cast<std::size_t>(x.size()));
+  std::vector<T> raw;  // single precision: the values as T, converted below
+  T* target;
+  if constexpr (std::is_same_v<T, double>) {
+    target = host.data();
+  } else {
+    raw.resize(host.size());
+    target = raw.data();
+  }
+  if (x.size() > 0)
+    FEM_CUDA_CHECK(cudaMemcpyAsync(target, v.data(), v.bytes(), cudaMemcpyDeviceToHost, stream_));
+  FEM_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  if constexpr (!std::is_same_v<T, double>) host.assign(raw.begin(), raw.end());
 }
 
 template <class T>
@@ -333,6 +456,14 @@ void LinearAlgebraImpl<T>::do_axpby(double a, const Vector& x, double b, Vector&
   else
     axpby_kernel<T, true><<<grid, kThreads, 0, stream_>>>(
         x.size(), static_cast<T>(a), device_data<T>(x), static_cast<T>(b), device_data<T>(y));
+  FEM_CUDA_CHECK_LAUNCH();
+}
+
+template <class T>
+void LinearAlgebraImpl<T>::do_invert_pivots(Vector& d) {
+  if (d.size() == 0) return;
+  invert_pivots_kernel<T>
+      <<<grid_for(d.size(), kThreads), kThreads, 0, stream_>>>(d.size(), device_data<T>(d));
   FEM_CUDA_CHECK_LAUNCH();
 }
 
@@ -454,12 +585,71 @@ void LinearAlgebraImpl<T>::do_cg_turn(const Vector& r, const Vector& z, Vector& 
 }
 
 template <class T>
+void LinearAlgebraImpl<T>::do_cg_descend_scale_turn(const Vector& ap, const Vector& d, Vector& x,
+                                                    Vector& r, Vector& z, Vector& p, CgScalars& s) {
+  for (const Vector* v : {&ap, &d, static_cast<const Vector*>(&x), static_cast<const Vector*>(&r),
+                          static_cast<const Vector*>(&z)})
+    check_size(*v, p.size());
+  double* scalars = device_scalars(s);
+  reduce_on_device<1, Combine::Sum>(p.size(), DotTerms<T>{device_data<T>(p), device_data<T>(ap)},
+                                    CgDescendFinish{scalars}, reduction_, stream_);
+  reduce_on_device<2, Combine::Sum>(
+      p.size(),
+      DescendScaleTerms<T>{scalars, device_data<T>(p), device_data<T>(ap), device_data<T>(d),
+                           device_data<T>(x), device_data<T>(r), device_data<T>(z)},
+      CgTurnFinish{scalars}, reduction_, stream_);
+  if (p.size() == 0) return;
+  cg_turn_kernel<T><<<grid_for(p.size(), kThreads), kThreads, 0, stream_>>>(
+      p.size(), scalars, device_data<T>(z), device_data<T>(p));
+  FEM_CUDA_CHECK_LAUNCH();
+}
+
+template <class T>
 CgProgress LinearAlgebraImpl<T>::do_cg_progress(CgScalars& s) {
   auto& d = static_cast<DeviceCgScalars&>(s);
   FEM_CUDA_CHECK(cudaMemcpyAsync(d.host.data(), d.values.data(), d.values.bytes(),
                                  cudaMemcpyDeviceToHost, stream_));
   FEM_CUDA_CHECK(cudaStreamSynchronize(stream_));
   return kernels::cg::progress(d.host.data());
+}
+
+namespace {
+
+/// A graph captured from an algebra's stream, launched on it again by run().
+class GraphRecording final : public Recording {
+ public:
+  GraphRecording(cudaGraphExec_t graph, cudaStream_t stream) : graph_(graph), stream_(stream) {}
+  ~GraphRecording() override { cudaGraphExecDestroy(graph_); }
+
+ protected:
+  void run() override { FEM_CUDA_CHECK(cudaGraphLaunch(graph_, stream_)); }
+
+ private:
+  cudaGraphExec_t graph_;
+  cudaStream_t stream_;
+};
+
+}  // namespace
+
+template <class T>
+std::unique_ptr<Recording> LinearAlgebraImpl<T>::do_record(const std::function<void()>& enqueue) {
+  // Thread-local capture: other threads' CUDA calls (none today) are not disturbed, and a call
+  // of this thread that cannot be captured (a wait, a copy to pageable memory) fails at once.
+  FEM_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
+  cudaGraph_t graph = nullptr;
+  try {
+    enqueue();
+  } catch (...) {
+    cudaStreamEndCapture(stream_, &graph);
+    if (graph) cudaGraphDestroy(graph);
+    throw;
+  }
+  FEM_CUDA_CHECK(cudaStreamEndCapture(stream_, &graph));
+  cudaGraphExec_t exec = nullptr;
+  const cudaError_t instantiated = cudaGraphInstantiate(&exec, graph, 0);
+  cudaGraphDestroy(graph);
+  FEM_CUDA_CHECK(instantiated);
+  return std::make_unique<GraphRecording>(exec, stream_);
 }
 
 template class LinearAlgebraImpl<float>;

@@ -8,7 +8,11 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include <fem/operator.hpp>
@@ -17,20 +21,52 @@
 
 namespace fem::cuda {
 
+/// The device buffers of dropped vectors, by size, handed to the next vector() of that size:
+/// solvers make and drop the same few vectors in every Newton iteration and linear solve, and
+/// cudaFree waits for the whole device while cudaMalloc costs tens of microseconds. A buffer is
+/// reused in stream order (every verb of an algebra runs on its one stream), so work still queued
+/// on a dropped vector finishes before its next owner's. Freed with the pool, when the algebra
+/// and all its vectors are gone.
+class BufferPool {
+ public:
+  BufferPool() = default;
+  ~BufferPool();
+  BufferPool(const BufferPool&) = delete;
+  BufferPool& operator=(const BufferPool&) = delete;
+  void* take(std::size_t bytes);
+  void give(std::size_t bytes, void* buffer) noexcept;
+
+ private:
+  std::mutex mutex_;
+  std::unordered_multimap<std::size_t, void*> free_;
+};
+
 template <class T>
 class DeviceVector final : public Vector {
  public:
-  explicit DeviceVector(std::int64_t size) : Vector(size), values(static_cast<std::size_t>(size)) {}
-  DeviceArray<T> values;
+  DeviceVector(std::int64_t size, std::shared_ptr<BufferPool> pool)
+      : Vector(size), pool_(std::move(pool)) {
+    if (size > 0) data_ = static_cast<T*>(pool_->take(bytes()));
+  }
+  ~DeviceVector() override {
+    if (data_) pool_->give(bytes(), data_);
+  }
+  [[nodiscard]] T* data() { return data_; }
+  [[nodiscard]] const T* data() const { return data_; }
+  [[nodiscard]] std::size_t bytes() const { return static_cast<std::size_t>(size()) * sizeof(T); }
+
+ private:
+  std::shared_ptr<BufferPool> pool_;
+  T* data_ = nullptr;
 };
 
 template <class T>
 const T* device_data(const Vector& x) {
-  return static_cast<const DeviceVector<T>&>(x).values.data();
+  return static_cast<const DeviceVector<T>&>(x).data();
 }
 template <class T>
 T* device_data(Vector& x) {
-  return static_cast<DeviceVector<T>&>(x).values.data();
+  return static_cast<DeviceVector<T>&>(x).data();
 }
 
 /// The device buffers of the two-stage reductions and the page-locked host copy of the result.
@@ -38,6 +74,7 @@ struct ReductionBuffers {
   ReductionBuffers();
   DeviceArray<double> partials;  ///< [block][value]
   DeviceArray<double> result;
+  DeviceArray<unsigned> tickets;  ///< blocks done with the reduction under way (0 between)
   PinnedArray<double> host;
 };
 
@@ -68,6 +105,7 @@ class LinearAlgebraImpl final : public LinearAlgebra {
   std::array<double, 2> do_dot2(const Vector& a, const Vector& b, const Vector& c,
                                 const Vector& d) override;
   double do_max_abs(const Vector& x) override;
+  void do_invert_pivots(Vector& d) override;
   void do_block_multiply(const Vector& blocks, const Vector& x, Vector& y) override;
   std::unique_ptr<Matrix> do_matrix(const CsrMatrix& host) override;
   void do_sparse_multiply(const Matrix& a, const Vector& x, Vector& y) override;
@@ -78,10 +116,17 @@ class LinearAlgebraImpl final : public LinearAlgebra {
                      CgScalars& s) override;
   void do_cg_turn(const Vector& r, const Vector& z, Vector& p, CgScalars& s) override;
   CgProgress do_cg_progress(CgScalars& s) override;
+  /// Two reductions and one launch: p . Ap (alpha); x, r, z = d .* r with r . z and r . r
+  /// (beta); p.
+  void do_cg_descend_scale_turn(const Vector& ap, const Vector& d, Vector& x, Vector& r, Vector& z,
+                                Vector& p, CgScalars& s) override;
+  /// Captures the stream into a CUDA graph and instantiates it.
+  std::unique_ptr<Recording> do_record(const std::function<void()>& enqueue) override;
 
  private:
   cudaStream_t stream_ = nullptr;
   ReductionBuffers reduction_;
+  std::shared_ptr<BufferPool> pool_ = std::make_shared<BufferPool>();
 };
 
 /// The CUDA vectors and verbs in `precision`, on the current device.

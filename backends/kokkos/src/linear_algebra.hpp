@@ -21,6 +21,7 @@
 
 #include <fem/error.hpp>
 #include <fem/kernels/cg_scalars.hpp>
+#include <fem/kernels/pivots.hpp>
 #include <fem/operator.hpp>
 
 #include "runtime.hpp"
@@ -73,6 +74,15 @@ struct Multiply {
   const T* y;
   T* z;
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const { z[i] = x[i] * y[i]; }
+};
+
+/// d_i = kernels::inverted_pivot(d_i).
+template <class T>
+struct InvertPivots {
+  T* d;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+    d[i] = static_cast<T>(kernels::inverted_pivot(static_cast<double>(d[i])));
+  }
 };
 
 /// y_n = B_n x_n, B_n the 3x3 block of node n (row-major).
@@ -267,6 +277,10 @@ class LinearAlgebraImpl final : public LinearAlgebra {
         "fem::kokkos::multiply", Range<Space>(0, x.size()),
         detail::Multiply<T>{view_of<Space, T>(x).data(), view_of<Space, T>(y).data(),
                             view_of<Space, T>(z).data()});
+  }
+  void do_invert_pivots(Vector& d) override {
+    Kokkos::parallel_for("fem::kokkos::invert_pivots", Range<Space>(0, d.size()),
+                         detail::InvertPivots<T>{view_of<Space, T>(d).data()});
   }
   void do_copy(const Vector& x, Vector& y) override {
     check(y, x.size());

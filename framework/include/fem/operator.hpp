@@ -16,6 +16,7 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -83,7 +84,7 @@ struct VerbTime {
 
 /// Where the time of a solve went, verb by verb.
 struct VerbTimes {
-  VerbTime vector;     ///< fill, axpby, multiply, copy, block_multiply
+  VerbTime vector;     ///< fill, axpby, multiply, copy, invert_pivots, block_multiply
   VerbTime reduction;  ///< dot, dot2, max_abs
   VerbTime transfer;   ///< upload and download
   VerbTime sparse;     ///< sparse matrix products (multigrid transfers, assembled operators)
@@ -92,6 +93,7 @@ struct VerbTimes {
   VerbTime apply;      ///< the tangent action
   VerbTime diagonal;   ///< diagonal and block_diagonal
   VerbTime assemble;   ///< assemble
+  VerbTime replay;     ///< recorded verbs run again as one (LinearAlgebra::record, replay)
   VerbTimes& operator+=(const VerbTimes& o);
 };
 
@@ -103,6 +105,7 @@ class VerbTimer {
   VerbTimer(Owner& owner, VerbTime& slot)
       : owner_(owner), slot_(slot), start_(std::chrono::steady_clock::now()) {}
   ~VerbTimer() {
+    if (owner_.recording()) return;  // enqueued for a recording, not run: its replays count
     if (owner_.timing()) owner_.synchronize();
     slot_.seconds +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
@@ -137,6 +140,22 @@ class CgScalars {
 
  protected:
   CgScalars() = default;
+};
+
+/// Verbs recorded once by LinearAlgebra::record() and run again as one by
+/// LinearAlgebra::replay(): on CUDA an instantiated graph, launched in one call instead of one
+/// launch per verb.
+class Recording {
+ public:
+  virtual ~Recording() = default;
+  Recording(const Recording&) = delete;
+  Recording& operator=(const Recording&) = delete;
+
+ protected:
+  Recording() = default;
+  friend class LinearAlgebra;
+  /// Enqueues the recorded verbs once more, on the queue they were recorded from.
+  virtual void run() = 0;
 };
 
 /// Vectors and the verbs on them, for one backend and precision. Sizes of the vectors an
@@ -189,6 +208,12 @@ class LinearAlgebra {
     detail::VerbTimer t(*this, times_.reduction);
     return do_max_abs(x);
   }
+  /// d_i = 1 / d_i where d_i is positive and finite, 1 elsewhere: a diagonal inverted for
+  /// Jacobi in place, without a round trip (kernels::inverted_pivot).
+  void invert_pivots(Vector& d) {
+    detail::VerbTimer t(*this, times_.vector);
+    do_invert_pivots(d);
+  }
   /// y_n = B_n x_n for the 3x3 blocks B (9 entries per node, row-major) of a block-diagonal
   /// matrix: block Jacobi.
   void block_multiply(const Vector& blocks, const Vector& x, Vector& y) {
@@ -225,6 +250,15 @@ class LinearAlgebra {
     detail::VerbTimer t(*this, times_.reduction);
     do_cg_turn(r, z, p, s);
   }
+  /// cg_descend, z = d .* r (a diagonal preconditioner: Jacobi's inverted diagonal d), then
+  /// cg_turn: an iteration's vector work after the operator's action, in one call, so that a
+  /// backend can fuse it (CUDA: one pass over x, r and z instead of three, and two launches
+  /// fewer). The default calls the three verbs; a fused version must give the same bits.
+  void cg_descend_scale_turn(const Vector& ap, const Vector& d, Vector& x, Vector& r, Vector& z,
+                             Vector& p, CgScalars& s) {
+    detail::VerbTimer t(*this, times_.reduction);
+    do_cg_descend_scale_turn(ap, d, x, r, z, p, s);
+  }
   /// Where the solve stands (on a device: a round trip).
   CgProgress cg_progress(CgScalars& s) {
     detail::VerbTimer t(*this, times_.reduction);
@@ -240,12 +274,37 @@ class LinearAlgebra {
     do_sparse_multiply(a, x, y);
   }
 
+  /// Records the verbs that `enqueue` issues on this algebra and on the operators built on it,
+  /// without running them, so that replay() runs them again in one go: on a GPU, one launch of
+  /// a graph instead of a launch per verb, where launches cost more than the small kernels of a
+  /// solve on a few thousand dofs. Only for work that never waits for the device nor reads from
+  /// it (no verb that returns a value, no transfer), whose vectors outlive the recording, and
+  /// whose scalar arguments stay the same. Returns nullptr where the backend does not record
+  /// (the default) or while verbs are timed exactly (set_timing(true)): `enqueue` has then not
+  /// been called, and the caller issues the verbs one by one.
+  std::unique_ptr<Recording> record(const std::function<void()>& enqueue) {
+    if (timing_) return nullptr;
+    recording_ = true;
+    struct Done {
+      bool& flag;
+      ~Done() { flag = false; }
+    } done{recording_};
+    return do_record(enqueue);
+  }
+  /// Runs the verbs of a recording made by this algebra once more. Timed as `replay`.
+  void replay(Recording& r) {
+    detail::VerbTimer t(*this, times_.replay);
+    r.run();
+  }
+
   /// Waits for the work queued so far (device backends); the timers call it.
   virtual void synchronize() {}
   /// Whether verbs synchronise to be timed exactly (default true). Off, a device's verbs are
   /// timed by their launch only, and run without the waits.
   void set_timing(bool on) { timing_ = on; }
   [[nodiscard]] bool timing() const { return timing_; }
+  /// Whether verbs are being recorded (record()) rather than run: the timers skip them.
+  [[nodiscard]] bool recording() const { return recording_; }
   [[nodiscard]] const VerbTimes& times() const { return times_; }
   void reset_times() { times_ = {}; }
 
@@ -266,6 +325,8 @@ class LinearAlgebra {
   /// Default: through the host.
   virtual double do_max_abs(const Vector& x);
   /// Default: through the host.
+  virtual void do_invert_pivots(Vector& d);
+  /// Default: through the host.
   virtual void do_block_multiply(const Vector& blocks, const Vector& x, Vector& y);
   /// Default: the matrix stays on the host and products go through it.
   virtual std::unique_ptr<Matrix> do_matrix(const CsrMatrix& host);
@@ -277,11 +338,16 @@ class LinearAlgebra {
   virtual void do_cg_descend(const Vector& p, const Vector& ap, Vector& x, Vector& r, CgScalars& s);
   virtual void do_cg_turn(const Vector& r, const Vector& z, Vector& p, CgScalars& s);
   virtual CgProgress do_cg_progress(CgScalars& s);
+  virtual void do_cg_descend_scale_turn(const Vector& ap, const Vector& d, Vector& x, Vector& r,
+                                        Vector& z, Vector& p, CgScalars& s);
+  /// Default: nullptr, nothing recorded (enqueue not called).
+  virtual std::unique_ptr<Recording> do_record(const std::function<void()>& enqueue);
 
   VerbTimes times_;
 
  private:
   bool timing_ = true;
+  bool recording_ = false;
 };
 
 /// How an evaluation at a displacement went: an element whose det F is not positive, or
@@ -340,7 +406,9 @@ class NonlinearOperator {
   }
   [[nodiscard]] double shift_stiffness() const { return shift_stiffness_; }
   [[nodiscard]] double shift_mass() const { return shift_mass_; }
-  /// y = A v at free dofs, y = v at prescribed dofs.
+  /// y = A v at free dofs, y = v at prescribed dofs. Only enqueues work (no wait for the
+  /// device, no transfer), so that a backend that records verbs (LinearAlgebra::record) can
+  /// record it.
   void apply(const Vector& v, Vector& y) {
     detail::VerbTimer t(*this, times_.apply);
     do_apply(v, y);
@@ -372,6 +440,7 @@ class NonlinearOperator {
 
   void synchronize() { algebra().synchronize(); }
   [[nodiscard]] bool timing() { return algebra().timing(); }
+  [[nodiscard]] bool recording() { return algebra().recording(); }
   [[nodiscard]] const VerbTimes& times() const { return times_; }
   void reset_times() { times_ = {}; }
 

@@ -3,6 +3,7 @@
 // stands only now and then, so that on a GPU an iteration is a few launches and no round trip.
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include "fem/solver/linear_solver.hpp"
 
@@ -56,11 +57,28 @@ KrylovResult conjugate_gradients(LinearAlgebra& la, LinearOperator& a, Precondit
   const int interval = la.cg_progress_interval();
   CgProgress progress{CgProgress::State::Running, 0, bb};
   int read_at = 1;
-  for (int k = 1; k <= max_iterations; ++k) {
+  const Vector* scaling = m.scaling();
+  const auto iteration = [&] {
     a.apply(*p, *ap);
+    if (scaling) {
+      la.cg_descend_scale_turn(*ap, *scaling, x, *r, *z, *p, *scalars);
+      return;
+    }
     la.cg_descend(*p, *ap, x, *r, *scalars);
     m.apply(*r, *z);
     la.cg_turn(*r, *z, *p, *scalars);
+  };
+  // Where the progress is read only now and then (a device), a solve that goes on after its
+  // first iteration (which also makes whatever buffers the verbs keep) records the iteration
+  // and replays it from then on: one launch per iteration instead of one per verb.
+  const bool record = interval > 1 && a.recordable() && m.recordable();
+  std::unique_ptr<Recording> recorded;
+  for (int k = 1; k <= max_iterations; ++k) {
+    if (record && k == 2) recorded = la.record(iteration);
+    if (recorded)
+      la.replay(*recorded);
+    else
+      iteration();
     if (k < read_at && k < max_iterations) continue;
     const CgProgress last = progress;
     progress = la.cg_progress(*scalars);

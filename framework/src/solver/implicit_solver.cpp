@@ -328,7 +328,8 @@ class ImplicitSolver::Run final : public IncrementEquations {
     return tmp3_.get();
   }
 
-  /// Loads (and gravity) at time t, on the host, into f_ext.
+  /// Loads (and gravity) at time t, on the host, into f_ext; uploaded only when they changed
+  /// (on a GPU an upload is a round trip, and constant or absent loads are the rule).
   void set_external_forces(double t) {
     std::vector<double> f(static_cast<std::size_t>(op_.size()));
     double sq = 0.0;
@@ -337,7 +338,9 @@ class ImplicitSolver::Run final : public IncrementEquations {
       sq += f[d] * f[d];
     }
     f_ext_norm_ = std::sqrt(sq);
+    if (f == f_ext_host_) return;
     la_.upload(f, *f_ext_);
+    f_ext_host_ = std::move(f);
   }
 
   /// Prescribed values at t minus the current ones at prescribed dofs (zero elsewhere).
@@ -350,7 +353,7 @@ class ImplicitSolver::Run final : public IncrementEquations {
       lift[d] = sys_.prescribed_value[d] * evaluate(sys_.amplitudes[amp], t) - u_now[d];
       lift_nonzero_ |= lift[d] != 0.0;
     }
-    la_.upload(lift, *lift_);
+    if (lift_nonzero_) la_.upload(lift, *lift_);  // unused otherwise
   }
 
   /// The shift of the effective tangent for the current step: A = s_K K + s_M M.
@@ -366,7 +369,8 @@ class ImplicitSolver::Run final : public IncrementEquations {
     mass_scale_ = integrator_.c0 + w * integrator_.c1 * spec_.solver.mass_damping;
   }
 
-  void write_output(std::int64_t increment, double t, bool frame);
+  /// Histories, and a frame where `frame`; u_host_ already holds u where `u_on_host`.
+  void write_output(std::int64_t increment, double t, bool frame, bool u_on_host = false);
   void write_summary(const std::string& status, const std::string& message);
   [[noreturn]] void fail(const std::string& message);
   /// f_int at the initial state; fails where the prescribed values at t = 0 invert an element.
@@ -398,15 +402,16 @@ class ImplicitSolver::Run final : public IncrementEquations {
   std::vector<HistoryRecorder> histories_;
   std::optional<CsvHistory> energy_csv_, convergence_csv_, contact_csv_;
   std::int64_t frame_every_ = 1;
-  std::vector<double> u_host_, v_host_, f_host_;
+  std::vector<double> u_host_, v_host_, f_host_, f_ext_host_;
   std::vector<BlockResults> results_;
   Clock::time_point start_;
 };
 
-void ImplicitSolver::Run::write_output(std::int64_t increment, double t, bool frame) {
+void ImplicitSolver::Run::write_output(std::int64_t increment, double t, bool frame,
+                                       bool u_on_host) {
   const auto t0 = Clock::now();
-  la_.download(*u_, u_host_);
-  if (integrator_.dynamic()) la_.download(*v_, v_host_);
+  if (!u_on_host) la_.download(*u_, u_host_);
+  if (integrator_.dynamic() && (frame || !histories_.empty())) la_.download(*v_, v_host_);
   report_.max_displacement = 0.0;
   for (std::size_t i = 0; 3 * i < u_host_.size(); ++i)
     report_.max_displacement =
@@ -497,7 +502,8 @@ void ImplicitSolver::Run::write_summary(const std::string& status, const std::st
   const std::pair<const char*, const VerbTime*> verbs[] = {
       {"residual", &v.residual},   {"linearize", &v.linearize}, {"apply", &v.apply},
       {"diagonal", &v.diagonal},   {"assemble", &v.assemble},   {"vector", &v.vector},
-      {"reduction", &v.reduction}, {"transfer", &v.transfer},   {"sparse", &v.sparse}};
+      {"reduction", &v.reduction}, {"transfer", &v.transfer},   {"sparse", &v.sparse},
+      {"replay", &v.replay}};
   for (const auto& [name, t] : verbs) {
     s.set(std::string("timing.verbs.") + name + ".s", t->seconds);
     s.set(std::string("timing.verbs.") + name + ".calls", t->calls);
@@ -752,7 +758,8 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
     report_.history.push_back({t, dt, result.iterations, result.linear_iterations});
     increments_.succeeded(result.iterations);
     const bool last = t >= end * (1.0 - 1e-12);
-    write_output(increment, t, increment % frame_every_ == 0 || last);
+    u_host_ = u_now;
+    write_output(increment, t, increment % frame_every_ == 0 || last, /*u_on_host=*/true);
     if (options_.progress)
       options_.progress(increment, t, result.iterations, result.linear_iterations);
     if (options_.increment_done) options_.increment_done(increment, t, u_now);

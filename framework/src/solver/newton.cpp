@@ -128,7 +128,7 @@ NewtonResult newton_solve(LinearAlgebra& la, IncrementEquations& eq, const Newto
       if (lifting) la.axpby(1.0, *lift, 1.0, *u_try);
       la.axpby(step, *du, 1.0, *u_try);
     };
-    double s = 1.0, best_norm = INFINITY, best_s = 0.0;
+    double s = 1.0, best_norm = INFINITY, best_s = 0.0, accepted_norm = INFINITY;
     bool accepted = false, any_valid = false;
     constexpr int kMaxBacktracks = 8;
     for (int t = 0; t <= kMaxBacktracks; ++t) {
@@ -144,6 +144,7 @@ NewtonResult newton_solve(LinearAlgebra& la, IncrementEquations& eq, const Newto
         }
         if (!spec.line_search || linearized || try_norm <= (1.0 - 1e-4 * s) * r_norm) {
           accepted = true;
+          accepted_norm = try_norm;
           scale = try_scale;
           break;
         }
@@ -166,7 +167,8 @@ NewtonResult newton_solve(LinearAlgebra& la, IncrementEquations& eq, const Newto
     la.copy(*u_try, u);
     la.copy(*r_try, *r);
     const double previous_norm = rhs_norm;
-    r_norm = std::sqrt(la.dot(*r, *r));
+    // |r| of the accepted trial is known; the best one's was evaluated again above.
+    r_norm = accepted ? accepted_norm : std::sqrt(la.dot(*r, *r));
     rec.step = s;
     rec.residual = r_norm;
     rec.relative_residual = scale > 0.0 ? r_norm / scale : r_norm;

@@ -8,6 +8,7 @@
 
 #include "fem/backend.hpp"
 #include "fem/kernels/cg_scalars.hpp"
+#include "fem/kernels/pivots.hpp"
 #include "fem/operator_assembly.hpp"
 
 namespace fem {
@@ -22,7 +23,19 @@ VerbTimes& VerbTimes::operator+=(const VerbTimes& o) {
   apply += o.apply;
   diagonal += o.diagonal;
   assemble += o.assemble;
+  replay += o.replay;
   return *this;
+}
+
+void LinearAlgebra::do_cg_descend_scale_turn(const Vector& ap, const Vector& d, Vector& x,
+                                             Vector& r, Vector& z, Vector& p, CgScalars& s) {
+  do_cg_descend(p, ap, x, r, s);
+  do_multiply(d, r, z);
+  do_cg_turn(r, z, p, s);
+}
+
+std::unique_ptr<Recording> LinearAlgebra::do_record(const std::function<void()>&) {
+  return nullptr;
 }
 
 double LinearAlgebra::do_max_abs(const Vector& x) {
@@ -31,6 +44,13 @@ double LinearAlgebra::do_max_abs(const Vector& x) {
   double m = 0.0;
   for (const double v : h) m = std::max(m, std::abs(v));
   return m;
+}
+
+void LinearAlgebra::do_invert_pivots(Vector& d) {
+  std::vector<double> h;
+  do_download(d, h);
+  for (double& x : h) x = kernels::inverted_pivot(x);
+  do_upload(h, d);
 }
 
 void LinearAlgebra::do_block_multiply(const Vector& blocks, const Vector& x, Vector& y) {

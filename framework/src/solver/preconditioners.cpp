@@ -36,13 +36,12 @@ class Jacobi final : public Preconditioner {
   void setup(NonlinearOperator& op, const Vector&) override {
     if (!diagonal_ || diagonal_->size() != op.size()) diagonal_ = la_.vector(op.size());
     op.diagonal(*diagonal_);
-    std::vector<double> d;
-    la_.download(*diagonal_, d);
-    for (double& x : d) x = x > 0.0 && std::isfinite(x) ? 1.0 / x : 1.0;
-    la_.upload(d, *diagonal_);
+    la_.invert_pivots(*diagonal_);
   }
   void apply(const Vector& r, Vector& z) override { la_.multiply(*diagonal_, r, z); }
   [[nodiscard]] std::string name() const override { return "jacobi"; }
+  [[nodiscard]] bool recordable() const override { return true; }
+  [[nodiscard]] const Vector* scaling() const override { return diagonal_.get(); }
 
  private:
   LinearAlgebra& la_;
@@ -65,6 +64,7 @@ class BlockJacobi final : public Preconditioner {
   }
   void apply(const Vector& r, Vector& z) override { la_.block_multiply(*blocks_, r, z); }
   [[nodiscard]] std::string name() const override { return "block_jacobi"; }
+  [[nodiscard]] bool recordable() const override { return true; }
 
  private:
   static void invert(double* m) {

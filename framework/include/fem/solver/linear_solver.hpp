@@ -17,6 +17,9 @@ class LinearOperator {
  public:
   virtual ~LinearOperator() = default;
   virtual void apply(const Vector& x, Vector& y) = 0;
+  /// Whether apply() only enqueues verbs (no wait, no host work), so that a solver may record
+  /// it once and replay it (LinearAlgebra::record).
+  [[nodiscard]] virtual bool recordable() const { return false; }
 };
 
 /// The tangent of a NonlinearOperator at its linearization point, as a LinearOperator.
@@ -24,6 +27,7 @@ class TangentOperator final : public LinearOperator {
  public:
   explicit TangentOperator(NonlinearOperator& op) : op_(op) {}
   void apply(const Vector& x, Vector& y) override { op_.apply(x, y); }
+  [[nodiscard]] bool recordable() const override { return true; }
 
  private:
   NonlinearOperator& op_;
@@ -34,6 +38,7 @@ class MatrixOperator final : public LinearOperator {
  public:
   MatrixOperator(LinearAlgebra& la, const Matrix& a) : la_(la), a_(a) {}
   void apply(const Vector& x, Vector& y) override { la_.multiply(a_, x, y); }
+  [[nodiscard]] bool recordable() const override { return true; }
 
  private:
   LinearAlgebra& la_;
@@ -51,6 +56,12 @@ class Preconditioner {
   [[nodiscard]] virtual std::string name() const = 0;
   /// True when apply() solves exactly (a factorization): one Krylov iteration suffices.
   [[nodiscard]] virtual bool exact() const { return false; }
+  /// The diagonal d where apply() is z = d .* r (Jacobi), so that conjugate gradients can fuse
+  /// it with its vector updates (LinearAlgebra::cg_descend_scale_turn); nullptr otherwise.
+  [[nodiscard]] virtual const Vector* scaling() const { return nullptr; }
+  /// Whether apply() only enqueues verbs (no wait, no host work), so that a solver may record
+  /// it once and replay it (LinearAlgebra::record).
+  [[nodiscard]] virtual bool recordable() const { return false; }
 };
 
 class Backend;
