@@ -11,7 +11,8 @@
 # Prints one line per run (from fem's own summary.json) and writes the logs to $OUT. Verb times
 # are exact only in the runs labelled -timed (fem run --time-verbs); elsewhere, on CUDA, they
 # count kernel launches. PARTS chooses the measurements (default "static dynamic realtime"; also
-# "apply": the tangent action rate alone), BUILD
+# "apply": the tangent action rate alone; "kokkos": Kokkos-CUDA against CUDA, which needs
+# .deps/kokkos-cuda carried too), BUILD
 # the build folder (default build-implicit-bench).
 #   bash scripts/device/implicit-bench.sh
 #   PARTS=realtime bash scripts/device/implicit-bench.sh
@@ -27,11 +28,19 @@ build=${BUILD:-build-implicit-bench}
 parts=" ${PARTS:-static dynamic realtime} "
 generator="Unix Makefiles"
 command -v ninja > /dev/null && generator=Ninja
+# The Kokkos backend only for the "kokkos" part, on the CUDA-enabled Kokkos in .deps/kokkos-cuda
+# (README, "build with a CUDA-enabled Kokkos"; carried beside .deps/device).
+with_kokkos=OFF prefix=$deps targets="fem_cli fem_tests_implicit"
+if [[ $parts == *" kokkos "* ]]; then
+  kokkos=$PWD/.deps/kokkos-cuda
+  with_kokkos=ON prefix="$deps;$kokkos" targets="$targets fem_tests_kokkos"
+  export LD_LIBRARY_PATH=$kokkos/lib:$LD_LIBRARY_PATH
+fi
 cmake -S . -B $build -G "$generator" -DCMAKE_BUILD_TYPE=Release -DFEM_WITH_VTK=OFF \
-  -DFEM_WITH_KOKKOS=OFF -DFEM_WITH_CUDA=ON -DCMAKE_PREFIX_PATH="$deps" > "$out/configure.log" 2>&1 ||
-  { tail -40 "$out/configure.log"; exit 1; }
+  -DFEM_WITH_KOKKOS=$with_kokkos -DFEM_WITH_CUDA=ON -DCMAKE_PREFIX_PATH="$prefix" \
+  > "$out/configure.log" 2>&1 || { tail -40 "$out/configure.log"; exit 1; }
 # The implicit test target depends on the command line program and every plugin.
-cmake --build $build -j 16 --target fem_cli fem_tests_implicit > "$out/build.log" 2>&1 ||
+cmake --build $build -j 16 --target $targets > "$out/build.log" 2>&1 ||
   { grep -E "error|Error" "$out/build.log" | head -40; exit 1; }
 fem=$build/bin/fem
 cases=$build/bench-cases
@@ -131,6 +140,22 @@ wanted() { [[ $parts == *" $1 "* ]]; }
     echo "== tangent action rate, 64^3 hex8 barrelling, double, exact verb times"
     run cuda-mg-64-timed barrel.yaml --backend cuda --precision double --set mesh.divisions=64 \
       --time-verbs
+  fi
+  if wanted kokkos; then
+    echo "== Kokkos-CUDA: the implicit verbs against OpenMP (fem_tests_kokkos on the Cuda space)"
+    timeout 400 $build/bin/fem_tests_kokkos > "$out/kokkos-tests.log" 2>&1
+    grep -E "^\[  (PASSED|FAILED|SKIPPED) |FAILED  \]|tests ran" "$out/kokkos-tests.log"
+    grep -B2 -A6 "Failure" "$out/kokkos-tests.log" | head -40
+    echo "== Kokkos-CUDA against CUDA: real-time mode, and the 64^3 cube (multigrid, double)"
+    for p in single double; do
+      run kokkos-rt-$p realtime.yaml --backend kokkos --precision $p
+      run cuda-rt-$p realtime.yaml --backend cuda --precision $p
+    done
+    for b in kokkos cuda; do
+      run $b-mg-64 barrel.yaml --backend $b --precision double --set mesh.divisions=64
+      run $b-mg-64-timed barrel.yaml --backend $b --precision double --set mesh.divisions=64 \
+        --time-verbs
+    done
   fi
   if wanted dynamic; then
     echo "== implicit dynamics, 32^3 hex8, 50x the explicit step"
