@@ -33,9 +33,28 @@ struct NeoHookean {
   }
 
   template <class T>
-  FEM_HD static Mat3<T> stress(const T* p, const Mat3<T>& F, T* /*state*/) {
-    const T J = det(F);
-    return piola(p, F, J, kappa(p) * J * (J - T(1)));
+  FEM_HD static Mat3<T> stress(const T* p, const Mat3<T>& F, T* state) {
+    return stress_from_gradient(p, F - Mat3<T>::identity(), state);
+  }
+
+  /// The same from H = F - I, with every small quantity formed from H: J - 1 from H's invariants
+  /// and the isochoric part as 2 mu J^(-2/3) C^-1 dev(E), which equals
+  /// mu J^(-2/3) (I - tr(C)/3 C^-1) (C = I + 2E) without its cancellation at small strains.
+  template <class T>
+  FEM_HD static Mat3<T> stress_from_gradient(const T* p, const Mat3<T>& H, T* /*state*/) {
+    const T j_minus_one = jacobian_minus_one(H);
+    const T J = T(1) + j_minus_one;
+    Mat3<T> M = green_lagrange_from_gradient(H);
+    const Mat3<T> Cinv = inverse(Mat3<T>::identity() + T(2) * M, J * J);
+    const T iso = T(2) * mu(p) / cube_root(J * J);  // 2 mu J^(-2/3)
+    const T third_trE = trace(M) / T(3);
+    const T vol = kappa(p) * J * j_minus_one;  // J U'(J)
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j)
+        M.m[i][j] = iso * (M.m[i][j] - (i == j ? third_trE : T(0))) + (i == j ? vol : T(0));
+    Mat3<T> F = H;
+    for (int i = 0; i < 3; ++i) F.m[i][i] += T(1);
+    return F * (Cinv * M);
   }
 
   // Volumetric/deviatoric split (the averaged-nodal-pressure tetrahedron uses it):

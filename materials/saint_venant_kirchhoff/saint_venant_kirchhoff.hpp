@@ -14,11 +14,19 @@ struct SaintVenantKirchhoff : LameParameters {
   static constexpr bool small_strain = false;
 
   template <class T>
-  FEM_HD static Mat3<T> stress(const T* p, const Mat3<T>& F, T* /*state*/) {
-    const Mat3<T> E = green_lagrange(F);
+  FEM_HD static Mat3<T> stress(const T* p, const Mat3<T>& F, T* state) {
+    return stress_from_gradient(p, F - Mat3<T>::identity(), state);
+  }
+
+  /// The same from H = F - I: E from H keeps the strain's digits that I + H rounds away.
+  template <class T>
+  FEM_HD static Mat3<T> stress_from_gradient(const T* p, const Mat3<T>& H, T* /*state*/) {
+    const Mat3<T> E = green_lagrange_from_gradient(H);
     Mat3<T> S = (T(2) * mu(p)) * E;
     const T volumetric = lambda(p) * trace(E);
     for (int i = 0; i < 3; ++i) S.m[i][i] += volumetric;
+    Mat3<T> F = H;
+    for (int i = 0; i < 3; ++i) F.m[i][i] += T(1);
     return F * S;
   }
 

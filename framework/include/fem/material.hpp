@@ -17,6 +17,18 @@
 //   };
 //   FEM_MATERIAL(MyMaterial)
 //
+// Optionally, the stress from the displacement gradient H = grad u = F - I, which the element
+// kernels then call instead of stress(): F = I + H rounded to the run's precision loses the
+// small strains' digits (in single precision a strain of 1e-5 keeps two), and J - 1 = det F - 1
+// or sym(F) - I computed from it lose them again. A law that forms its strains from H
+// (green_lagrange_from_gradient, jacobian_minus_one, sym(H)) keeps them:
+//
+//     template <class T> FEM_HD static fem::Mat3<T> stress_from_gradient(const T* params,
+//                                                     const fem::Mat3<T>& H, T* state);
+//
+// equal to stress(I + H) in exact arithmetic. Whether a material has it is detected at compile
+// time (fem::has_gradient_stress); fem::material_stress() calls whichever there is.
+//
 // Optionally, a volumetric/deviatoric split W(F) = W_dev(F) + U(J), which the averaged-nodal-
 // pressure tetrahedron (Family::AveragedNodalPressureTet, element tet4_anp) needs: it replaces
 // the element's own pressure U'(J) by an average over neighbouring elements. All three or none:
@@ -80,6 +92,35 @@ struct VolumetricSplit<M,
 template <class M>
 inline constexpr bool has_volumetric_split = detail::VolumetricSplit<M>::value;
 
+namespace detail {
+template <class M, class = void>
+struct GradientStress {
+  static constexpr bool value = false;
+};
+template <class M>
+struct GradientStress<M, std::void_t<decltype(M::template stress_from_gradient<double>(
+                             nullptr, std::declval<const Mat3<double>&>(), nullptr))>> {
+  static constexpr bool value = true;
+};
+}  // namespace detail
+
+/// Whether material M computes its stress from the displacement gradient (stress_from_gradient).
+template <class M>
+inline constexpr bool has_gradient_stress = detail::GradientStress<M>::value;
+
+/// The first Piola-Kirchhoff stress of material M at displacement gradient H = F - I: from H
+/// where the law takes it (accurate at small strains in single precision), else stress(I + H).
+template <class M, class T>
+FEM_INLINE Mat3<T> material_stress(const T* params, const Mat3<T>& H, T* state) {
+  if constexpr (has_gradient_stress<M>) {
+    return M::template stress_from_gradient<T>(params, H, state);
+  } else {
+    Mat3<T> F = H;
+    for (int i = 0; i < 3; ++i) F.m[i][i] += T(1);
+    return M::template stress<T>(params, F, state);
+  }
+}
+
 /// What a material plugin's descriptor points at: host API plus the backend's kernel table.
 struct MaterialApi {
   MaterialHostApi host;
@@ -113,6 +154,37 @@ FEM_INLINE Mat3<T> small_strain(const Mat3<T>& F) {
     for (int j = 0; j < 3; ++j)
       e.m[i][j] = T(0.5) * (F.m[i][j] + F.m[j][i]) - (i == j ? T(1) : T(0));
   return e;
+}
+
+// The same from the displacement gradient H = F - I, without the cancellation of 1 + H - 1
+// (stress_from_gradient above).
+
+/// sym(H): the small-strain tensor.
+template <class T>
+FEM_INLINE Mat3<T> small_strain_from_gradient(const Mat3<T>& H) {
+  Mat3<T> e;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) e.m[i][j] = T(0.5) * (H.m[i][j] + H.m[j][i]);
+  return e;
+}
+
+/// E = (H + H^T + H^T H) / 2.
+template <class T>
+FEM_INLINE Mat3<T> green_lagrange_from_gradient(const Mat3<T>& H) {
+  Mat3<T> E = transpose_times_self(H);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) E.m[i][j] = T(0.5) * (E.m[i][j] + H.m[i][j] + H.m[j][i]);
+  return E;
+}
+
+/// J - 1 = det(I + H) - 1 = tr H + ((tr H)^2 - tr(H^2)) / 2 + det H, the invariants of H.
+template <class T>
+FEM_INLINE T jacobian_minus_one(const Mat3<T>& H) {
+  const T tr = trace(H);
+  T tr_h2 = T(0);
+  for (int i = 0; i < 3; ++i)
+    for (int k = 0; k < 3; ++k) tr_h2 += H.m[i][k] * H.m[k][i];
+  return tr + T(0.5) * (tr * tr - tr_h2) + det(H);
 }
 
 }  // namespace fem

@@ -434,7 +434,7 @@ FEM_INLINE T element_work(const ElementPassArgs<T>& a, std::int64_t e) {
         pressure = element_mean<T, NPE>(a.nodal_pressure, conn);
       return S(volumes[q]) * stress_with_pressure<M, S>(params.get(), F, state.get(), pressure);
     } else {
-      return S(volumes[q]) * M::template stress<S>(params.get(), F, state.get());
+      return S(volumes[q]) * material_stress<M, S>(params.get(), H, state.get());
     }
   };
   // f_n += v P b_n at one point.
@@ -564,10 +564,10 @@ FEM_INLINE void element_evaluate(const ElementPassArgs<T>& a, std::int64_t e,
       P = stress_with_pressure<M, T>(a.params, F, state ? scratch : nullptr,
                                      element_mean<T, NPE>(a.nodal_pressure, conn));
     else
-      P = M::template stress<T>(a.params, F, state ? scratch : nullptr);
+      P = material_stress<M, T>(a.params, H, state ? scratch : nullptr);
     // The strain field is Green-Lagrange for every law, as its name says: a small-strain law
     // works with sym(F) - I, which grows under rigid rotation where E = (F^T F - I)/2 stays 0.
-    const Mat3<T> E = green_lagrange(F);
+    const Mat3<T> E = green_lagrange_from_gradient(H);
     Mat3<T> s_cauchy;
     if constexpr (M::small_strain)
       s_cauchy = P;

@@ -28,21 +28,22 @@ namespace fem::kernels {
 /// `point`. With averaged nodal pressure the pressure is held at `pressure` (the averaged
 /// value): its derivative couples elements and is not part of the element's own tangent.
 template <class M, class T, Family FAMILY>
-FEM_INLINE void material_tangent(const ElementPassArgs<T>& a, std::int64_t point, const Mat3<T>& F,
+FEM_INLINE void material_tangent(const ElementPassArgs<T>& a, std::int64_t point, const Mat3<T>& H,
                                  T pressure, T (&A)[9][9]) {
   using S = Dual<T>;
   const detail::LawParams<M, S, T> params(a.params);
   for (int kl = 0; kl < 9; ++kl) {
-    Mat3<S> Fs;
+    Mat3<S> Hs;  // dP/dF = dP/dH
     for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) Fs.m[i][j] = S(F.m[i][j], 3 * i + j == kl ? T(1) : T(0));
+      for (int j = 0; j < 3; ++j) Hs.m[i][j] = S(H.m[i][j], 3 * i + j == kl ? T(1) : T(0));
     detail::LawState<M, S, T> state(a, point);
     Mat3<S> P;
     if constexpr (FAMILY == Family::AveragedNodalPressureTet) {
-      P = stress_with_pressure<M, S>(params.get(), Fs, state.get(), S(pressure, T(0)));
+      P = stress_with_pressure<M, S>(params.get(), detail::identity_plus(Hs), state.get(),
+                                     S(pressure, T(0)));
     } else {
       (void)pressure;
-      P = M::template stress<S>(params.get(), Fs, state.get());
+      P = material_stress<M, S>(params.get(), Hs, state.get());
     }
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) A[3 * i + j][kl] = P.m[i][j].d;
@@ -69,10 +70,9 @@ FEM_INLINE void element_matrix(const ElementPassArgs<T>& a, std::int64_t e, T* o
   const auto block = [&](int row, int col) { return out + 9 * (DIAGONAL ? row : row * npe + col); };
   for (int q = 0; q < nqp; ++q) {
     const ElementRecord<const T> grad = gradients.from(q * npe * 3);
-    const Mat3<T> F =
-        detail::identity_plus(detail::displacement_gradient<T, T, CAP>(ue, grad, npe));
+    const Mat3<T> H = detail::displacement_gradient<T, T, CAP>(ue, grad, npe);
     T A[9][9];
-    material_tangent<M, T, FAMILY>(a, e * nqp + q, F, pressure, A);
+    material_tangent<M, T, FAMILY>(a, e * nqp + q, H, pressure, A);
     const T v = volumes[q];
     for (int b = 0; b < npe; ++b) {
       // AB[3i+J][k] = sum_L A_iJkL dN_b/dX_L
