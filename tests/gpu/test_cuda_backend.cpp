@@ -13,29 +13,17 @@
 #include <fem/solver/explicit_system.hpp>
 
 #include "support/backend_agreement.hpp"
+#include "support/backend_here.hpp"
 #include "support/case_runner.hpp"
 
 namespace fem::test {
 namespace {
 
-/// The CUDA backend, or the reason it cannot run here.
-std::unique_ptr<Backend> cuda_backend(const PluginRegistry& plugins, std::string& why) {
-  if (plugins.find("backend", "cuda") == nullptr) {
-    why = "this fem was built without the CUDA backend (no CUDA compiler)";
-    return nullptr;
-  }
-  try {
-    return plugins.create_backend("cuda");
-  } catch (const Error& e) {
-    why = e.what();
-    return nullptr;
-  }
-}
-
 TEST(CudaBackend, MissingDeviceGivesAClearMessage) {
   const PluginRegistry plugins;
   std::string why;
-  if (cuda_backend(plugins, why)) GTEST_SKIP() << "a CUDA device is present: nothing to refuse";
+  if (backend_here(plugins, "cuda", why))
+    GTEST_SKIP() << "a CUDA device is present: nothing to refuse";
   if (plugins.find("backend", "cuda") == nullptr) GTEST_SKIP() << why;
   EXPECT_NE(why.find("cannot run on this machine"), std::string::npos) << why;
   EXPECT_NE(why.find("--backend"), std::string::npos) << why;
@@ -45,7 +33,7 @@ TEST(CudaBackend, MissingDeviceGivesAClearMessage) {
 void expect_agreement(const AgreementCase& c, const char* mode) {
   auto plugins = std::make_unique<PluginRegistry>();
   std::string why;
-  std::unique_ptr<Backend> cuda = cuda_backend(*plugins, why);
+  std::unique_ptr<Backend> cuda = backend_here(*plugins, "cuda", why);
   if (!cuda) GTEST_SKIP() << "no CUDA backend here: " << why;
   const Agreement a = compare_with_openmp(*plugins, *cuda, "cuda", c);
   EXPECT_GT(a.scale, 0.009);
@@ -166,7 +154,7 @@ class CudaKnobs : public ::testing::TestWithParam<BadKnob> {};
 TEST_P(CudaKnobs, UnknownValueIsRefusedWithTheChoices) {
   auto plugins = std::make_unique<PluginRegistry>();
   std::string why;
-  std::unique_ptr<Backend> cuda = cuda_backend(*plugins, why);
+  std::unique_ptr<Backend> cuda = backend_here(*plugins, "cuda", why);
   if (!cuda) GTEST_SKIP() << "no CUDA backend here: " << why;
   const BadKnob& knob = GetParam();
   const ScopedEnv bad(knob.variable, knob.value);

@@ -9,6 +9,7 @@
 
 #include <fem/plugin_registry.hpp>
 
+#include "support/backend_here.hpp"
 #include "support/implicit_agreement.hpp"
 
 namespace fem::test {
@@ -17,16 +18,7 @@ namespace {
 /// Whether the CUDA backend can run here; if not, `why`.
 bool cuda_runs_here(std::string& why) {
   const PluginRegistry plugins;
-  if (plugins.find("backend", "cuda") == nullptr) {
-    why = "this fem was built without the CUDA backend (no CUDA compiler)";
-    return false;
-  }
-  try {
-    return plugins.create_backend("cuda") != nullptr;
-  } catch (const Error& e) {
-    why = e.what();
-    return false;
-  }
+  return backend_here(plugins, "cuda", why) != nullptr;
 }
 
 #define FEM_SKIP_WITHOUT_CUDA()                                                \

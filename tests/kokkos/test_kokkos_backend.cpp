@@ -9,29 +9,16 @@
 #include <fem/solver/explicit_system.hpp>
 
 #include "support/backend_agreement.hpp"
+#include "support/backend_here.hpp"
 #include "support/case_runner.hpp"
 
 namespace fem::test {
 namespace {
 
-/// The Kokkos backend, or the reason it cannot run here.
-std::unique_ptr<Backend> kokkos_backend(const PluginRegistry& plugins, std::string& why) {
-  if (plugins.find("backend", "kokkos") == nullptr) {
-    why = "this fem was built without the Kokkos backend (no usable Kokkos; see cmake's output)";
-    return nullptr;
-  }
-  try {
-    return plugins.create_backend("kokkos");
-  } catch (const Error& e) {
-    why = e.what();
-    return nullptr;
-  }
-}
-
 TEST(KokkosBackend, NamesItsKokkosAndExecutionSpace) {
   const PluginRegistry plugins;
   std::string why;
-  const auto kokkos = kokkos_backend(plugins, why);
+  const auto kokkos = backend_here(plugins, "kokkos", why);
   if (!kokkos) GTEST_SKIP() << why;
   const std::string space = kokkos->execution_space();
   EXPECT_EQ(space.rfind("Kokkos ", 0), 0u) << space;
@@ -48,7 +35,7 @@ TEST(KokkosBackend, UnknownSpaceSelectionIsRefusedWithTheChoices) {
   const std::string saved = before ? before : "";
   setenv("FEM_KOKKOS_SPACE", "gpu0", 1);
   std::string why;
-  const auto kokkos = kokkos_backend(plugins, why);
+  const auto kokkos = backend_here(plugins, "kokkos", why);
   if (before)
     setenv("FEM_KOKKOS_SPACE", saved.c_str(), 1);
   else
@@ -65,7 +52,7 @@ TEST_P(KokkosAgreement, MatchesOpenMpOverTheWholeRun) {
   const AgreementCase& c = GetParam();
   auto plugins = std::make_unique<PluginRegistry>();
   std::string why;
-  const auto kokkos = kokkos_backend(*plugins, why);
+  const auto kokkos = backend_here(*plugins, "kokkos", why);
   if (!kokkos) GTEST_SKIP() << why;
   if (c.assembly == "atomic" && kokkos->execution_space().find("Serial") != std::string::npos)
     GTEST_SKIP() << "atomic assembly on Kokkos' Serial space adds in the deterministic order: "
@@ -103,7 +90,7 @@ solver: {end_time: 0.1}
 )";
   auto plugins = std::make_unique<PluginRegistry>();
   std::string why;
-  const auto kokkos = kokkos_backend(*plugins, why);
+  const auto kokkos = backend_here(*plugins, "kokkos", why);
   if (!kokkos) GTEST_SKIP() << why;
   for (const char* precision : {"single", "double"}) {
     SCOPED_TRACE(precision);

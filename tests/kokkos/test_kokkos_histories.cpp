@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "output/scratch_dir.hpp"
+#include "support/backend_here.hpp"
 #include "support/case_runner.hpp"
 
 namespace fem::test {
@@ -58,13 +59,10 @@ std::vector<std::vector<double>> read_rows(const std::string& path) {
 TEST(KokkosHistories, ReactionForcesMatchOpenMpBitForBitMidRun) {
   {
     const PluginRegistry plugins;
-    if (plugins.find("backend", "kokkos") == nullptr) GTEST_SKIP() << "no Kokkos backend built";
-    std::string space;
-    try {
-      space = plugins.create_backend("kokkos")->execution_space();
-    } catch (const Error& e) {
-      GTEST_SKIP() << e.what();
-    }
+    std::string why;
+    const auto kokkos = backend_here(plugins, "kokkos", why);
+    if (!kokkos) GTEST_SKIP() << why;
+    const std::string space = kokkos->execution_space();
     if (space.find("Serial") == std::string::npos)
       GTEST_SKIP() << "bit-for-bit agreement is promised on Kokkos' Serial space, this is "
                    << space;

@@ -9,6 +9,7 @@
 
 #include <fem/plugin_registry.hpp>
 
+#include "support/backend_here.hpp"
 #include "support/implicit_agreement.hpp"
 
 namespace fem::test {
@@ -17,16 +18,8 @@ namespace {
 /// The Kokkos backend's execution space, or empty with `why` when it cannot run here.
 std::string kokkos_space(std::string& why) {
   const PluginRegistry plugins;
-  if (plugins.find("backend", "kokkos") == nullptr) {
-    why = "this fem was built without the Kokkos backend (no usable Kokkos; see cmake's output)";
-    return {};
-  }
-  try {
-    return plugins.create_backend("kokkos")->execution_space();
-  } catch (const Error& e) {
-    why = e.what();
-    return {};
-  }
+  const auto kokkos = backend_here(plugins, "kokkos", why);
+  return kokkos ? kokkos->execution_space() : std::string();
 }
 
 /// Whether the space runs on the host, where the verbs sum in the OpenMP reference's order.

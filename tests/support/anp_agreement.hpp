@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -16,6 +18,7 @@
 #include <fem/plugin_registry.hpp>
 #include <fem/solver/explicit_system.hpp>
 
+#include "support/backend_here.hpp"
 #include "support/column_mesh.hpp"
 
 namespace fem::test {
@@ -100,6 +103,41 @@ solver: {end_time: 0.5, mass_damping: 20}
   a.scale = scale;
   a.steps = setup.num_steps;
   return a;
+}
+
+/// One agreement run of the column: precision, assembly, and the bound on max |du| / max |u|
+/// (stresses and energies get 100 times more: they are differences of nearby displacements).
+struct AnpCase {
+  std::string precision, assembly;
+  double tolerance;
+};
+
+inline void PrintTo(const AnpCase& c, std::ostream* os) {
+  *os << c.precision << ' ' << c.assembly << " (tolerance " << c.tolerance << ')';
+}
+
+inline std::string anp_case_name(const ::testing::TestParamInfo<AnpCase>& i) {
+  return i.param.precision + "_" + i.param.assembly;
+}
+
+/// The column on `backend` against OpenMP, within the case's bounds; skips where the backend
+/// cannot run here.
+inline void expect_anp_column_matches_openmp(const std::string& backend, const AnpCase& c) {
+  auto plugins = std::make_unique<PluginRegistry>();
+  std::string why;
+  const auto other = backend_here(*plugins, backend, why);
+  if (!other) GTEST_SKIP() << "no " << backend << " backend here: " << why;
+  const AnpAgreement a =
+      compare_anp_column_with_openmp(*plugins, *other, backend, c.precision, c.assembly);
+  std::printf(
+      "[ %s vs openmp, anp ] %s %s: max |du| / max |u| = %.3e, stress %.3e, energy %.3e over "
+      "%lld steps\n",
+      backend.c_str(), c.precision.c_str(), c.assembly.c_str(), a.displacement, a.stress, a.energy,
+      static_cast<long long>(a.steps));
+  EXPECT_GT(a.scale, 0.003);
+  EXPECT_LE(a.displacement, c.tolerance);
+  EXPECT_LE(a.stress, 100 * c.tolerance);
+  EXPECT_LE(a.energy, 100 * c.tolerance);
 }
 
 }  // namespace fem::test
