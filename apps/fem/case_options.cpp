@@ -2,6 +2,8 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <new>
 
 #include "commands.hpp"
@@ -25,6 +27,14 @@ std::vector<CaseOverride> CaseOptions::overrides() const {
     o.push_back({s.substr(0, eq), s.substr(eq + 1)});
   }
   return o;
+}
+
+std::string CaseOptions::case_text() const {
+  std::ifstream in(case_file, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!text.empty() && text.back() != '\n') text += '\n';
+  for (const CaseOverride& o : overrides()) text += "# --set " + o.path + "=" + o.value + "\n";
+  return text;
 }
 
 PreparedCase prepare_case(const CaseOptions& options) {

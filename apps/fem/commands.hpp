@@ -14,8 +14,16 @@
 namespace fem::cli {
 
 /// Exit codes: 0 success, 1 internal error, 2 bad input (case, mesh, plugin), 3 failed solve,
-/// 4 results disagree (`fem bench`: backends beyond tolerance, or the peer code).
-enum ExitCode : int { kOk = 0, kInternal = 1, kBadInput = 2, kSolveFailed = 3, kDisagreement = 4 };
+/// 4 results disagree (`fem bench`: backends beyond tolerance, or the peer code), 5 interrupted
+/// (`fem run` stopped by SIGINT or SIGTERM after writing a checkpoint and its files).
+enum ExitCode : int {
+  kOk = 0,
+  kInternal = 1,
+  kBadInput = 2,
+  kSolveFailed = 3,
+  kDisagreement = 4,
+  kInterrupted = 5
+};
 
 /// Options shared by `run` and `check`: the case and its command-line overrides.
 struct CaseOptions {
@@ -26,6 +34,8 @@ struct CaseOptions {
   double end_time = 0.0;
   std::vector<std::string> sets;  ///< key.path=value
   [[nodiscard]] std::vector<CaseOverride> overrides() const;
+  /// The case file's text followed by the overrides as comments: what checkpoints record.
+  [[nodiscard]] std::string case_text() const;
 };
 
 /// A case loaded, overridden, validated and resolved against its plugins.
@@ -39,7 +49,9 @@ PreparedCase prepare_case(const CaseOptions& options);
 int report_error(const std::exception& e);
 
 /// time_verbs: implicit solvers synchronise after every backend verb for exact per-verb times.
-int run_command(const CaseOptions& options, bool quiet, bool time_verbs);
+/// restart_file: a checkpoint to continue from (explicit and dynamic relaxation), "" for none.
+int run_command(const CaseOptions& options, bool quiet, bool time_verbs,
+                const std::string& restart_file);
 int check_command(const CaseOptions& options);
 int plugins_command(const std::vector<std::string>& extra_dirs);
 

@@ -35,6 +35,10 @@ int main(int argc, char** argv) {
   CLI::App* run = app.add_subcommand("run", "run a case and write its results");
   add_case_options(*run, run_options);
   run->add_flag("-q,--quiet", quiet, "print only warnings, errors and the final summary");
+  std::string restart_file;
+  run->add_option("--restart", restart_file,
+                  "continue from a checkpoint the case wrote (explicit and dynamic relaxation)")
+      ->type_name("FILE");
   bool time_verbs = false;
   run->add_flag("--time-verbs", time_verbs,
                 "static and implicit dynamic runs: wait for every backend verb so that their "
@@ -68,7 +72,7 @@ int main(int argc, char** argv) {
   for (int i = 0; i < argc; ++i)
     bench_options.command_line += (i ? " " : "") + std::string(argv[i]);
   spdlog::set_pattern("%^%l%$: %v");
-  if (*run) return fem::cli::run_command(run_options, quiet, time_verbs);
+  if (*run) return fem::cli::run_command(run_options, quiet, time_verbs, restart_file);
   if (*check) return fem::cli::check_command(check_options);
   if (*bench) return fem::cli::bench_command(bench_options);
   if (*exp) return fem::cli::export_command(export_options);

@@ -9,6 +9,7 @@
 #include <fem/solver/implicit_solver.hpp>
 
 #include "commands.hpp"
+#include "interrupt.hpp"
 #include "out_of_memory.hpp"
 
 namespace fem::cli {
@@ -82,7 +83,8 @@ int run_implicit(const Model& model, Backend& backend, bool time_verbs) {
 
 }  // namespace
 
-int run_command(const CaseOptions& options, bool quiet, bool time_verbs) {
+int run_command(const CaseOptions& options, bool quiet, bool time_verbs,
+                const std::string& restart_file) {
   try {
     if (quiet) spdlog::set_level(spdlog::level::warn);
     PreparedCase prepared = prepare_case(options);
@@ -93,7 +95,14 @@ int run_command(const CaseOptions& options, bool quiet, bool time_verbs) {
                  model.mesh.num_nodes(), model.num_elements(), spec.backend,
                  backend->execution_space(), to_string(spec.precision));
 
-    if (is_implicit(spec.solver.type)) return run_implicit(model, *backend, time_verbs);
+    if (is_implicit(spec.solver.type)) {
+      if (!restart_file.empty())
+        throw Error(fmt::format(
+            "--restart: the {} solver cannot restart from a checkpoint; the explicit and "
+            "dynamic_relaxation solvers can",
+            to_string(spec.solver.type)));
+      return run_implicit(model, *backend, time_verbs);
+    }
     ExplicitSolver solver(model, *backend, spec.backend);
     const ExplicitSetup& setup = solver.setup();
     const bool relaxation = spec.solver.type == SolverType::DynamicRelaxation;
@@ -110,6 +119,10 @@ int run_command(const CaseOptions& options, bool quiet, bool time_verbs) {
 
     ExplicitRunOptions run;
     run.output_directory = output_directory(spec);
+    run.restart_file = restart_file;
+    run.case_text = options.case_text();
+    install_interrupt_handlers();
+    run.stop_requested = interrupt_requested;
     const auto start = std::chrono::steady_clock::now();
     run.progress = [&](std::int64_t step, std::int64_t steps, double t) {
       const double wall =
@@ -122,6 +135,13 @@ int run_command(const CaseOptions& options, bool quiet, bool time_verbs) {
     };
     set_activity(fmt::format("running the {} solver", to_string(spec.solver.type)));
     const ExplicitRunReport r = solver.run(run);
+    if (r.interrupted) {
+      fmt::print("interrupted at step {} (t = {} s); results so far in {}/\n", r.steps,
+                 static_cast<double>(r.steps) * r.time_step, run.output_directory);
+      if (!r.checkpoint.empty())
+        fmt::print("  continue with the same command and --restart {}\n", r.checkpoint);
+      return kInterrupted;
+    }
     const std::string steps = r.fused_step_s > 0
                                   ? fmt::format("time steps {:.3f} s", r.fused_step_s)
                                   : fmt::format("element pass {:.3f} s, node pass {:.3f} s",

@@ -75,6 +75,13 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     copy_in(previous(), u_prev);
   }
 
+  void material_state(std::size_t block, std::vector<double>& state) const override {
+    copy_out(blocks_.blocks()[block].state, state);
+  }
+  void set_material_state(std::size_t block, const std::vector<double>& state) override {
+    copy_in(blocks_.blocks()[block].state, state);
+  }
+
   void nodal_displacements(const std::vector<std::int32_t>& nodes, std::vector<double>& u,
                            std::vector<double>& u_prev) const override {
     const auto count = static_cast<std::int64_t>(nodes.size());

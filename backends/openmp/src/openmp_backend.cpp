@@ -98,6 +98,14 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     u_prev_.assign(u_prev.begin(), u_prev.end());
   }
 
+  void material_state(std::size_t block, std::vector<double>& state) const override {
+    const std::vector<T>& s = blocks_.blocks()[block].state;
+    state.assign(s.begin(), s.end());
+  }
+  void set_material_state(std::size_t block, const std::vector<double>& state) override {
+    blocks_.blocks()[block].state = convert<T>(state);
+  }
+
   std::array<double, 3> internal_force_sum(const std::vector<std::int32_t>& nodes) const override {
     // Each node's force first (its slots in incidence order, in double), then the nodes in set
     // order: the order of the CUDA and Kokkos gathers, so that reactions agree bit for bit.

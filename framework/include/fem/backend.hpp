@@ -181,6 +181,21 @@ class ExplicitProblem {
   virtual void set_displacement(const std::vector<double>& u,
                                 const std::vector<double>& u_prev) = 0;
 
+  /// Material history of block b, [e][q][num_state] in double; what a checkpoint saves besides
+  /// u_n and u_{n-1}, and what a restart puts back. Called only for blocks whose material has
+  /// state (MaterialHostApi::num_state > 0); a backend that cannot read or set it says so.
+  virtual void material_state(std::size_t /*block*/, std::vector<double>& /*state*/) const {
+    throw Error(
+        "this backend cannot read material history state: checkpoints and restarts of materials "
+        "with state are not supported on it\n  hint: run the case on the openmp or kokkos "
+        "backend");
+  }
+  virtual void set_material_state(std::size_t /*block*/, const std::vector<double>& /*state*/) {
+    throw Error(
+        "this backend cannot set material history state: restarts of materials with state are "
+        "not supported on it\n  hint: run the case on the openmp or kokkos backend");
+  }
+
   /// u_n and u_{n-1} at the given nodes only (3 per node, in the order given): what histories
   /// need, without copying the whole state off a device.
   virtual void nodal_displacements(const std::vector<std::int32_t>& nodes, std::vector<double>& u,

@@ -240,6 +240,14 @@ struct HistorySpec {
   double every_time = 0.0;  ///< s
 };
 
+/// output.checkpoint: the run's complete state, written every so often for `fem run --restart`.
+struct CheckpointSpec {
+  SourceLocation where;
+  int every_steps = 0;      ///< one of the two is > 0
+  double every_time = 0.0;  ///< s
+  int keep = 2;             ///< the newest files kept; older ones are removed
+};
+
 struct OutputSpec {
   SourceLocation where;
   std::string directory;  ///< default: the case file name without extension, beside the CWD
@@ -249,6 +257,7 @@ struct OutputSpec {
                                      "cauchy_stress", "von_mises", "block_id"};
   bool vtk = true;
   std::vector<HistorySpec> histories;
+  std::optional<CheckpointSpec> checkpoint;  ///< none: only a stop by a signal writes one
 };
 
 /// An entry of the case's plugin_paths: a folder of plugins (or one plugin file) and where the

@@ -49,6 +49,18 @@ HistorySpec read_history(const Value& item, CaseSpec& spec) {
   return h;
 }
 
+CheckpointSpec read_checkpoint(const Value& v) {
+  const Mapping m(v, {"every_steps", "every_time", "keep"});
+  CheckpointSpec c;
+  c.where = v.key_where();
+  read_cadence(m, c.every_steps, c.every_time);
+  if (c.every_steps == 0 && c.every_time == 0.0)
+    v.fail("'" + v.path() + "' needs 'every_steps' or 'every_time'",
+           "for example checkpoint: {every_time: 0.01, keep: 2}");
+  if (auto k = m.get("keep")) c.keep = as_int(*k, 1);
+  return c;
+}
+
 }  // namespace
 
 void read_cadence(const Mapping& m, int& every_steps, double& every_time) {
@@ -68,7 +80,8 @@ void read_output(const std::optional<Value>& v, CaseSpec& spec) {
   OutputSpec& out = spec.output;
   out.directory = spec.name + "_results";
   if (!v) return;
-  const Mapping m(*v, {"directory", "every_steps", "every_time", "vtk", "fields", "histories"});
+  const Mapping m(
+      *v, {"directory", "every_steps", "every_time", "vtk", "fields", "histories", "checkpoint"});
   out.where = v->key_where();
   // Relative directories stay relative: the command line resolves them against its own folder.
   if (auto d = m.get("directory")) out.directory = non_empty_string(*d);
@@ -87,6 +100,7 @@ void read_output(const std::optional<Value>& v, CaseSpec& spec) {
       out.histories.push_back(h);
     }
   }
+  if (auto c = m.get("checkpoint")) out.checkpoint = read_checkpoint(*c);
 }
 
 }  // namespace fem::case_io

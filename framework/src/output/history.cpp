@@ -4,6 +4,8 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
+#include <system_error>
 
 #include "fem/error.hpp"
 
@@ -30,8 +32,23 @@ std::string system_reason() {
 
 }  // namespace
 
-CsvHistory::CsvHistory(const std::string& path, std::vector<std::string> columns)
+CsvHistory::CsvHistory(const std::string& path, std::vector<std::string> columns,
+                       std::uint64_t resume_at)
     : path_(path), num_columns_(columns.size()) {
+  // Unbuffered: each row goes to the file in one write, and a row that fails leaves nothing
+  // behind in a buffer that closing the stream would try to write after the cut below.
+  out_.rdbuf()->pubsetbuf(nullptr, 0);
+  std::error_code ec;
+  if (resume_at > 0 && std::filesystem::file_size(path, ec) >= resume_at && !ec) {
+    std::filesystem::resize_file(path, resume_at, ec);
+    if (ec) throw Error("cannot continue history file '" + path + "': " + ec.message());
+    errno = 0;
+    out_.open(path, std::ios::out | std::ios::app);
+    if (!out_) throw Error("cannot open history file '" + path + "': " + system_reason());
+    bytes_ = resume_at;
+    resumed_ = true;
+    return;
+  }
   errno = 0;
   out_.open(path, std::ios::out | std::ios::trunc);
   if (!out_) throw Error("cannot open history file '" + path + "': " + system_reason());
@@ -43,6 +60,7 @@ CsvHistory::CsvHistory(const std::string& path, std::vector<std::string> columns
   header += '\n';
   out_ << header << std::flush;
   if (!out_) throw Error("cannot write history file '" + path + "': " + system_reason());
+  bytes_ = header.size();
 }
 
 void CsvHistory::append(double time, long long step, const std::vector<double>& values) {
@@ -60,7 +78,15 @@ void CsvHistory::append(double time, long long step, const std::vector<double>& 
   out_.write(row.data(), static_cast<std::streamsize>(row.size()));
   // Flushed per row so that a run that crashes later still leaves every row up to the crash.
   out_.flush();
-  if (!out_) throw Error("cannot write history file '" + path_ + "': " + system_reason());
+  if (!out_) {
+    const std::string reason = system_reason();
+    // Part of the row may have reached the file: cut it off, so that the file stays a valid CSV
+    // of whole rows, and refuse further rows on this stream.
+    std::error_code ignored;
+    std::filesystem::resize_file(path_, bytes_, ignored);
+    throw Error("cannot write history file '" + path_ + "': " + reason);
+  }
+  bytes_ += row.size();
 }
 
 }  // namespace fem

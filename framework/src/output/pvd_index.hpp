@@ -5,12 +5,11 @@
 #include <string>
 #include <vector>
 
+#include "fem/output/vtk_series.hpp"
+
 namespace fem::detail {
 
-struct PvdEntry {
-  double time = 0.0;
-  std::string file;  ///< relative to the .pvd's directory, so the series can be moved as a whole
-};
+using PvdEntry = SeriesFrame;
 
 /// The complete XML document for `entries`, in order.
 std::string format_pvd(const std::vector<PvdEntry>& entries);

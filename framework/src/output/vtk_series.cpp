@@ -88,6 +88,7 @@ struct VtkSeriesWriter::Impl {
   std::string basename;
   vtkSmartPointer<vtkUnstructuredGrid> grid;  // static geometry; only the arrays change per frame
   std::vector<detail::PvdEntry> entries;
+  int next_index = 0;  ///< number of the next frame's file
 };
 
 bool vtk_output_available() {
@@ -119,12 +120,16 @@ VtkSeriesWriter::VtkSeriesWriter(std::string directory, std::string basename, Ou
 VtkSeriesWriter::~VtkSeriesWriter() = default;
 
 std::string VtkSeriesWriter::write(const OutputFrame& frame) {
-  const std::string file_name =
-      fmt::format("{}_{:06d}.vtu", impl_->basename, impl_->entries.size());
+  const std::string file_name = fmt::format("{}_{:06d}.vtu", impl_->basename, impl_->next_index);
   const std::string path = (impl_->directory / file_name).string();
-  {
+  try {
     const FrameOnGrid on_grid(impl_->grid, frame);
     write_vtu(impl_->grid, path);
+  } catch (...) {
+    // A full disk leaves part of the file: remove it, the index never listed it.
+    std::error_code ignored;
+    fs::remove(path, ignored);
+    throw;
   }
   // The index only ever lists frames that are completely on disk.
   impl_->entries.push_back({frame.time, file_name});
@@ -134,6 +139,7 @@ std::string VtkSeriesWriter::write(const OutputFrame& frame) {
     impl_->entries.pop_back();
     throw;
   }
+  ++impl_->next_index;
   return path;
 }
 
@@ -150,6 +156,20 @@ std::string VtkSeriesWriter::pvd_path() const {
 
 int VtkSeriesWriter::frames_written() const {
   return static_cast<int>(impl_->entries.size());
+}
+
+const std::vector<SeriesFrame>& VtkSeriesWriter::frames() const {
+  return impl_->entries;
+}
+
+int VtkSeriesWriter::next_index() const {
+  return impl_->next_index;
+}
+
+void VtkSeriesWriter::resume(std::vector<SeriesFrame> frames, int next_index) {
+  impl_->entries = std::move(frames);
+  impl_->next_index = next_index;
+  detail::write_file_atomically(pvd_path(), detail::format_pvd(impl_->entries));
 }
 
 }  // namespace fem

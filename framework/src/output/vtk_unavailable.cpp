@@ -37,6 +37,14 @@ std::string VtkSeriesWriter::pvd_path() const {
 int VtkSeriesWriter::frames_written() const {
   return 0;
 }
+const std::vector<SeriesFrame>& VtkSeriesWriter::frames() const {
+  static const std::vector<SeriesFrame> none;
+  return none;
+}
+int VtkSeriesWriter::next_index() const {
+  return 0;
+}
+void VtkSeriesWriter::resume(std::vector<SeriesFrame> /*frames*/, int /*next_index*/) {}
 
 VtuContents read_vtu(const std::string& /*path*/) {
   throw Error(

@@ -1,5 +1,6 @@
 #include "fem/solver/explicit_solver.hpp"
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -10,10 +11,12 @@
 #include <optional>
 #include <sstream>
 
+#include "fem/output/checkpoint.hpp"
 #include "fem/output/history.hpp"
 #include "fem/output/summary.hpp"
 #include "fem/output/vtk_series.hpp"
 #include "fem/solver/run_output.hpp"
+#include "fem/solver/system_fingerprint.hpp"
 
 namespace fem {
 namespace {
@@ -21,6 +24,20 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+/// Wall time of one advance() while a stop may be requested: how late a signal is answered.
+constexpr double kBatchSeconds = 0.25;
+/// Batches are multiples of this many steps (the CUDA backend's graphs hold 64).
+constexpr std::int64_t kBatchQuantum = 64;
+
+/// The smallest multiple of `every` greater than `step` (`every` > 0).
+std::int64_t next_multiple(std::int64_t step, std::int64_t every) {
+  return (step / every + 1) * every;
+}
+
+std::string file_name(const std::string& path) {
+  return std::filesystem::path(path).filename().string();
 }
 
 }  // namespace
@@ -79,6 +96,28 @@ class ExplicitSolver::Run {
   void finish_timing();
   void write_summary(const std::string& status, const std::string& message);
   void add_relaxation(RunSummary& s) const;
+  // Checkpoints, restarts and stops on request.
+  /// Steps to run from step_ towards `stop`: all of them, or a batch of about kBatchSeconds when
+  /// a stop may be requested. A measured advance keeps at least two steps (its Rayleigh
+  /// quotient needs the step before), so batching never changes a result.
+  [[nodiscard]] std::int64_t batch_end(std::int64_t stop) const;
+  void time_batch(std::int64_t steps, double seconds);
+  /// Whether the state after step_ is complete for a checkpoint: any step of explicit dynamics;
+  /// a convergence check (or the start) of dynamic relaxation, whose damping estimate and
+  /// measured increments live between checks.
+  [[nodiscard]] bool at_restart_point() const;
+  [[nodiscard]] std::string checkpoint_path(std::int64_t step) const;
+  void write_checkpoint();
+  void remove_old_checkpoints();
+  [[nodiscard]] Checkpoint read_restart() const;
+  void check_restart(const Checkpoint& c) const;
+  void restore(const Checkpoint& c);
+  void resume_series(const Checkpoint& c);
+  /// The bytes a checkpoint recorded for the output file `path` (0: none, start it afresh).
+  [[nodiscard]] std::uint64_t resume_bytes(const std::string& path) const;
+  void stop_on_request();
+  /// The steps from step_ to the end, or to a stop on request.
+  void step_loop();
 
   ExplicitSolver& s_;
   const CaseSpec& spec_;
@@ -97,6 +136,10 @@ class ExplicitSolver::Run {
   std::int64_t step_ = 0, next_frame_ = 0, next_check_ = 0;
   std::vector<std::int64_t> next_history_;
   double previous_increment_ = 0.0;  ///< |du|_inf at the convergence check before
+  std::int64_t checkpoint_every_ = 0, next_checkpoint_ = 0;  ///< 0: no periodic checkpoints
+  std::int64_t last_frame_ = -1;                             ///< step of the last frame written
+  std::int64_t batch_ = kBatchQuantum;
+  const std::vector<CheckpointFile>* resume_files_ = nullptr;  ///< restart: the recorded files
   // Output.
   std::string dir_;
   bool files_ = false;
@@ -104,6 +147,7 @@ class ExplicitSolver::Run {
   std::vector<HistoryRecorder> histories_;
   std::optional<CsvHistory> energy_csv_, contact_csv_, convergence_csv_;
   std::vector<double> u_, u_prev_, forces_, set_u_, set_u_prev_;
+  std::uint64_t model_hash_ = 0;
   std::vector<BlockResults> results_;
 };
 
@@ -135,13 +179,16 @@ void ExplicitSolver::Run::open_outputs() {
   for (const HistorySpec& h : spec_.output.histories) {
     const std::int64_t every =
         output_cadence(h.every_steps, h.every_time, dt_, relaxation_ ? check_every_ : frame_every_);
-    histories_.emplace_back(s_.model_, h, every, files_ ? dir_ : std::string());
+    histories_.emplace_back(
+        s_.model_, h, every, files_ ? dir_ : std::string(),
+        resume_bytes((std::filesystem::path(dir_) / (h.name + ".csv")).string()));
     if (files_) report_.files.push_back(histories_.back().path());
   }
   if (!files_) return;
   const auto open_csv = [&](std::optional<CsvHistory>& csv, const std::string& name,
                             std::vector<std::string> columns) {
-    csv.emplace((std::filesystem::path(dir_) / name).string(), std::move(columns));
+    const std::string path = (std::filesystem::path(dir_) / name).string();
+    csv.emplace(path, std::move(columns), resume_bytes(path));
     report_.files.push_back(csv->path());
   };
   open_csv(energy_csv_, "energy.csv", {"kinetic", "strain", "hourglass"});
@@ -201,6 +248,7 @@ void ExplicitSolver::Run::write_frame(std::int64_t k) {
     vtk_->write(make_frame(spec_, k, time, u_, &v, results_));
     if (vtk_->frames_written() == 1) report_.files.push_back(vtk_->pvd_path());
   }
+  last_frame_ = k;
   report_.output_s += seconds_since(t0);
   if (options_.progress) options_.progress(k, n_, time);
 }
@@ -411,39 +459,323 @@ void ExplicitSolver::Run::add_relaxation(RunSummary& s) const {
   s.set("relaxation.observed_rate", rel_.observed_rate);
 }
 
+std::int64_t ExplicitSolver::Run::batch_end(std::int64_t stop) const {
+  if (!options_.stop_requested || stop - step_ <= batch_ + 1) return stop;
+  return step_ + batch_;
+}
+
+void ExplicitSolver::Run::time_batch(std::int64_t steps, double seconds) {
+  if (!options_.stop_requested || steps <= 0 || seconds <= 0.0) return;
+  const double per_second = static_cast<double>(steps) / seconds;
+  const auto target = static_cast<std::int64_t>(kBatchSeconds * per_second);
+  batch_ = std::clamp<std::int64_t>(target / kBatchQuantum * kBatchQuantum, kBatchQuantum,
+                                    std::int64_t{1} << 40);
+}
+
+bool ExplicitSolver::Run::at_restart_point() const {
+  return !relaxation_ || step_ % check_every_ == 0;
+}
+
+std::string ExplicitSolver::Run::checkpoint_path(std::int64_t step) const {
+  return (std::filesystem::path(dir_) / fmt::format("{}_{:010d}.checkpoint", spec_.name, step))
+      .string();
+}
+
+void ExplicitSolver::Run::write_checkpoint() {
+  const auto t0 = Clock::now();
+  Checkpoint c;
+  c.fem_version = FEM_VERSION;
+  c.solver = to_string(spec_.solver.type);
+  c.precision = to_string(spec_.precision);
+  c.backend = s_.backend_name_;
+  c.case_text = options_.case_text;
+  c.model_hash = model_hash_;
+  c.num_nodes = sys_.num_nodes;
+  c.num_elements = s_.model_.num_elements();
+  c.time_step = dt_;
+  c.step = step_;
+  c.time = static_cast<double>(step_) * dt_;
+  problem_.displacement(c.displacement);
+  problem_.previous_displacement(c.previous_displacement);
+  c.material_state.resize(sys_.blocks.size());
+  for (std::size_t b = 0; b < sys_.blocks.size(); ++b)
+    if (sys_.blocks[b].material->host.num_state > 0)
+      problem_.material_state(b, c.material_state[b]);
+  if (relaxation_) {
+    c.values = {{"relaxation.checks", static_cast<double>(rel_.checks)},
+                {"relaxation.increment_max", rel_.increment_max},
+                {"relaxation.residual_max", rel_.residual_max},
+                {"relaxation.residual_relative", rel_.residual_relative},
+                {"relaxation.lambda_min", rel_.lambda_min},
+                {"relaxation.damping", rel_.damping},
+                {"relaxation.estimated_rate", rel_.estimated_rate},
+                {"relaxation.observed_rate", rel_.observed_rate},
+                {"relaxation.error_estimate", rel_.error_estimate},
+                {"relaxation.previous_increment", previous_increment_}};
+  }
+  c.values["contact.nodes"] = static_cast<double>(report_.contact_nodes);
+  for (std::size_t k = 0; k < report_.contact_force.size(); ++k)
+    for (int i = 0; i < 3; ++i)
+      c.values[fmt::format("contact.{}.{}", k, "xyz"[i])] = report_.contact_force[k][i];
+  if (vtk_) {
+    c.frames = vtk_->frames();
+    c.next_frame_index = vtk_->next_index();
+  }
+  for (const std::optional<CsvHistory>* csv : {&energy_csv_, &contact_csv_, &convergence_csv_})
+    if (*csv) c.files.push_back({file_name((*csv)->path()), (*csv)->bytes()});
+  for (const HistoryRecorder& h : histories_)
+    if (h.csv()) c.files.push_back({file_name(h.csv()->path()), h.csv()->bytes()});
+  const std::string path = checkpoint_path(step_);
+  fem::write_checkpoint(path, c);
+  report_.checkpoint = path;
+  remove_old_checkpoints();
+  report_.output_s += seconds_since(t0);
+}
+
+// Keeps the newest `keep` checkpoints of this case up to the current step. Later ones (left by
+// a run this one restarted before) stay until this run reaches and replaces them.
+void ExplicitSolver::Run::remove_old_checkpoints() {
+  const std::size_t keep =
+      spec_.output.checkpoint ? static_cast<std::size_t>(spec_.output.checkpoint->keep) : 2;
+  const std::string prefix = spec_.name + "_", suffix = ".checkpoint";
+  std::vector<std::pair<std::int64_t, std::filesystem::path>> found;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir_, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() != prefix.size() + 10 + suffix.size() || !name.starts_with(prefix) ||
+        !name.ends_with(suffix))
+      continue;
+    const std::string digits = name.substr(prefix.size(), 10);
+    if (!std::all_of(digits.begin(), digits.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
+      continue;
+    const std::int64_t step = std::stoll(digits);
+    if (step <= step_) found.emplace_back(step, entry.path());
+  }
+  std::sort(found.begin(), found.end());
+  for (std::size_t i = 0; i + keep < found.size(); ++i)
+    std::filesystem::remove(found[i].second, ec);
+}
+
+Checkpoint ExplicitSolver::Run::read_restart() const {
+  Checkpoint c = read_checkpoint(options_.restart_file);
+  check_restart(c);
+  return c;
+}
+
+// A checkpoint continues only the model it was written for; everything else that may change
+// (backend, precision, assembly, end time, output) is allowed, a change of precision with a
+// warning since the continuation then differs from an uninterrupted run in the last bits.
+void ExplicitSolver::Run::check_restart(const Checkpoint& c) const {
+  const auto refuse = [&](const std::string& why) {
+    throw Error("cannot restart from '" + options_.restart_file + "': " + why +
+                "\n  hint: restart with the case and --set options the checkpoint was written "
+                "with (it records them)");
+  };
+  const std::string solver = to_string(spec_.solver.type);
+  if (c.solver != solver)
+    refuse("it was written by the " + c.solver + " solver; this case's solver is " + solver);
+  if (c.num_nodes != sys_.num_nodes || c.num_elements != s_.model_.num_elements())
+    refuse(fmt::format(
+        "it holds a model of {} nodes and {} elements; this case's has {} nodes and {} elements",
+        c.num_nodes, c.num_elements, sys_.num_nodes, s_.model_.num_elements()));
+  if (c.time_step != dt_)
+    refuse(fmt::format(
+        "its time step is {} s; this case's is {} s (the step is shortened so that a whole "
+        "number of steps ends at solver.end_time: end_time, time_step, safety_factor, the mesh "
+        "or a material changed)",
+        c.time_step, dt_));
+  if (c.model_hash != model_hash_)
+    refuse(
+        "it was written for another model: the mesh, materials, boundary conditions, loads, "
+        "amplitudes or contact of this case differ from those it was written with");
+  const auto dofs = static_cast<std::size_t>(3 * sys_.num_nodes);
+  bool sizes = c.displacement.size() == dofs && c.previous_displacement.size() == dofs &&
+               c.material_state.size() == sys_.blocks.size();
+  for (std::size_t b = 0; sizes && b < sys_.blocks.size(); ++b) {
+    const BlockSystem& block = sys_.blocks[b];
+    sizes = static_cast<std::int64_t>(c.material_state[b].size()) ==
+            block.num_elements * block.quadrature_points * block.material->host.num_state;
+  }
+  if (!sizes) refuse("its state arrays do not have this model's sizes");
+  if (relaxation_ && (!c.values.contains("relaxation.damping") ||
+                      !c.values.contains("relaxation.previous_increment")))
+    refuse("it lacks the state of dynamic relaxation");
+  if (c.step < 0 || c.step >= n_)
+    refuse(fmt::format(
+        "it is at step {} (t = {} s) and this run ends at step {}: nothing is left to run (raise "
+        "solver.end_time, e.g. with --end-time, to continue past it)",
+        c.step, c.time, n_));
+  if (c.precision != report_.precision)
+    spdlog::warn(
+        "the checkpoint was written in {} precision and the run continues in {}: the results "
+        "will differ from an uninterrupted run in the last digits",
+        c.precision, report_.precision);
+  if (c.fem_version != FEM_VERSION)
+    spdlog::warn("the checkpoint was written by fem {}; this is fem {}", c.fem_version,
+                 FEM_VERSION);
+}
+
+void ExplicitSolver::Run::restore(const Checkpoint& c) {
+  problem_.set_displacement(c.displacement, c.previous_displacement);
+  for (std::size_t b = 0; b < sys_.blocks.size(); ++b)
+    if (sys_.blocks[b].material->host.num_state > 0)
+      problem_.set_material_state(b, c.material_state[b]);
+  step_ = c.step;
+  report_.first_step = step_;
+  report_.steps = step_;
+  last_frame_ = step_;  // the run that wrote the checkpoint wrote this step's frame if it was due
+  if (relaxation_) {
+    const auto value = [&c](const char* name) {
+      const auto it = c.values.find(name);
+      return it == c.values.end() ? 0.0 : it->second;
+    };
+    rel_.checks = static_cast<std::int64_t>(value("relaxation.checks"));
+    rel_.increment_max = value("relaxation.increment_max");
+    rel_.residual_max = value("relaxation.residual_max");
+    rel_.residual_relative = value("relaxation.residual_relative");
+    rel_.lambda_min = value("relaxation.lambda_min");
+    rel_.damping = value("relaxation.damping");
+    rel_.estimated_rate = value("relaxation.estimated_rate");
+    rel_.observed_rate = value("relaxation.observed_rate");
+    rel_.error_estimate = value("relaxation.error_estimate");
+    previous_increment_ = value("relaxation.previous_increment");
+    problem_.set_node_update(central_difference_update(dt_, rel_.damping));
+  }
+  if (const auto it = c.values.find("contact.nodes"); it != c.values.end())
+    report_.contact_nodes = static_cast<std::int64_t>(it->second);
+  for (std::size_t k = 0; k < report_.contact_force.size(); ++k)
+    for (int i = 0; i < 3; ++i)
+      if (const auto it = c.values.find(fmt::format("contact.{}.{}", k, "xyz"[i]));
+          it != c.values.end())
+        report_.contact_force[k][i] = it->second;
+  // The loop's cadences are multiples of their periods; continue at the next one.
+  next_frame_ = next_multiple(step_, frame_every_);
+  if (relaxation_) next_check_ = next_multiple(step_, check_every_);
+  for (std::size_t i = 0; i < histories_.size(); ++i)
+    next_history_[i] =
+        (step_ + histories_[i].every() - 1) / histories_[i].every() * histories_[i].every();
+  if (checkpoint_every_ > 0) next_checkpoint_ = next_multiple(step_, checkpoint_every_);
+  spdlog::info("continuing from step {} (t = {} s) of '{}'", step_, c.time, options_.restart_file);
+}
+
+// The .pvd lists the frames the checkpoint recorded that are still beside it; the next frame
+// takes the next number, replacing a file a run continued past the checkpoint left there.
+void ExplicitSolver::Run::resume_series(const Checkpoint& c) {
+  if (!vtk_) return;
+  std::vector<SeriesFrame> frames;
+  for (const SeriesFrame& f : c.frames)
+    if (std::filesystem::exists(std::filesystem::path(dir_) / f.file)) frames.push_back(f);
+  if (frames.size() < c.frames.size())
+    spdlog::warn("{} of the {} frames the checkpoint lists are not in {}: {} lists the others",
+                 c.frames.size() - frames.size(), c.frames.size(), dir_, vtk_->pvd_path());
+  vtk_->resume(std::move(frames), static_cast<int>(c.next_frame_index));
+  report_.files.push_back(vtk_->pvd_path());
+}
+
+std::uint64_t ExplicitSolver::Run::resume_bytes(const std::string& path) const {
+  if (!resume_files_) return 0;
+  const std::string name = file_name(path);
+  for (const CheckpointFile& f : *resume_files_)
+    if (f.name == name) return f.bytes;
+  return 0;
+}
+
+void ExplicitSolver::Run::stop_on_request() {
+  report_.interrupted = true;
+  std::string message =
+      fmt::format("interrupted at step {} (t = {} s)", step_, static_cast<double>(step_) * dt_);
+  if (files_) {
+    // The checkpoint first: it records the output as an uninterrupted run has it, without the
+    // frame of this step that is written next (a restart replaces it).
+    write_checkpoint();
+    if (last_frame_ != step_) write_frame(step_);
+    message += "; continue with --restart " + report_.checkpoint;
+  }
+  write_summary("interrupted", message);
+}
+
 ExplicitRunReport ExplicitSolver::Run::execute() {
   start_ = Clock::now();
   start_report();
+  model_hash_ = fingerprint(sys_);
+  std::optional<Checkpoint> restart;
+  if (!options_.restart_file.empty()) {
+    restart = read_restart();
+    resume_files_ = &restart->files;
+  }
   open_outputs();
   next_history_.assign(histories_.size(), 0);
   next_frame_ = frame_every_;
-  write_frame(0);
   next_check_ = relaxation_ ? check_every_ : n_ + 1;
+  if (const auto& cp = spec_.output.checkpoint; cp && files_) {
+    checkpoint_every_ = output_cadence(cp->every_steps, cp->every_time, dt_, 1);
+    next_checkpoint_ = checkpoint_every_;
+  }
   rel_.lambda_min = s_.setup_.lambda_min;
   rel_.lambda_max = s_.setup_.lambda_max;
   rel_.damping = sys_.mass_damping;
   report_.contact_force.assign(sys_.surfaces.size(), {0, 0, 0});
+  if (restart) {
+    restore(*restart);
+    resume_series(*restart);
+    resume_files_ = nullptr;
+  } else {
+    write_frame(0);
+  }
+  try {
+    step_loop();
+  } catch (const SolveError&) {
+    throw;
+  } catch (const Error& e) {
+    // An output file that cannot be written (a full disk, a folder gone): one message with
+    // where the run stopped. Every file keeps what was completely written before.
+    throw Error(
+        fmt::format("{}\n  the run stopped at step {} (t = {} s); the files written before "
+                    "are complete{}",
+                    e.what(), step_, static_cast<double>(step_) * dt_,
+                    report_.checkpoint.empty() ? std::string()
+                                               : "; the last checkpoint is " + report_.checkpoint));
+  }
+  if (report_.interrupted) return report_;
+  finish_histories();
+  if (relaxation_ && !rel_.converged) fail_to_converge();
+  write_summary("completed", "");
+  return report_;
+}
+
+void ExplicitSolver::Run::step_loop() {
   while (step_ < n_) {
-    const std::int64_t stop = next_stop();
+    if (options_.stop_requested && at_restart_point() && options_.stop_requested()) {
+      stop_on_request();
+      return;
+    }
+    std::int64_t stop = next_stop();
+    // Explicit dynamics stops for checkpoints; dynamic relaxation writes them at checks.
+    if (!relaxation_ && checkpoint_every_ > 0) stop = std::min(stop, next_checkpoint_);
     // Norms cost a reduction: only where a check or a contact record needs them.
     const bool measure = stop == next_check_ || (contact_ && (stop == next_frame_ || stop == n_));
+    const std::int64_t end = batch_end(stop);
+    const auto t0 = Clock::now();
     StepNorms norms;
-    const AdvanceResult r = measure ? problem_.advance_measured(step_, stop - step_, norms)
-                                    : problem_.advance(step_, stop - step_);
+    const AdvanceResult r = measure && end == stop
+                                ? problem_.advance_measured(step_, end - step_, norms)
+                                : problem_.advance(step_, end - step_);
+    time_batch(r.steps_done, seconds_since(t0));
     step_ += r.steps_done;
     report_.steps = step_;
     if (r.status != AdvanceResult::Status::Ok) fail_step(r);
+    if (end != stop) continue;  // a batch on the way: nothing is due yet
     if (measure) record_measurement(norms);
     sample_histories();
     if (step_ == next_frame_ || step_ == n_) {
       write_frame(step_);
       next_frame_ += frame_every_;
     }
+    if (checkpoint_every_ > 0 && step_ >= next_checkpoint_ && step_ < n_ && at_restart_point()) {
+      write_checkpoint();
+      next_checkpoint_ = next_multiple(step_, checkpoint_every_);
+    }
   }
-  finish_histories();
-  if (relaxation_ && !rel_.converged) fail_to_converge();
-  write_summary("completed", "");
-  return report_;
 }
 
 ExplicitRunReport ExplicitSolver::run(const ExplicitRunOptions& options) {

@@ -109,13 +109,13 @@ std::unique_ptr<VtkSeriesWriter> open_vtk_series(const Model& model, const std::
 }
 
 HistoryRecorder::HistoryRecorder(const Model& model, const HistorySpec& spec, std::int64_t every,
-                                 const std::string& directory)
+                                 const std::string& directory, std::uint64_t resume_at)
     : spec_(&spec), nodes_(&model.mesh.node_sets.at(spec.set)), every_(every) {
   if (directory.empty()) return;
   std::vector<std::string> cols;
   for (const std::string& q : spec.quantities)
     for (const char* c : {"_x", "_y", "_z"}) cols.push_back(q + c);
-  csv_.emplace((std::filesystem::path(directory) / (spec.name + ".csv")).string(), cols);
+  csv_.emplace((std::filesystem::path(directory) / (spec.name + ".csv")).string(), cols, resume_at);
 }
 
 void HistoryRecorder::record(double time, std::int64_t step, const std::vector<double>& u_at_nodes,

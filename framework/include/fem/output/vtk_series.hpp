@@ -16,6 +16,12 @@ namespace fem {
 /// it, VtkSeriesWriter's constructor and read_vtu throw fem::Error saying how to fix it.
 bool vtk_output_available();
 
+/// One frame of a series as its .pvd lists it.
+struct SeriesFrame {
+  double time = 0.0;
+  std::string file;  ///< relative to the .pvd's directory, so the series can be moved as a whole
+};
+
 class VtkSeriesWriter {
  public:
   /// Creates `directory` if needed. Files are `<directory>/<basename>_<NNNNNN>.vtu` and
@@ -33,6 +39,13 @@ class VtkSeriesWriter {
 
   [[nodiscard]] std::string pvd_path() const;
   [[nodiscard]] int frames_written() const;
+
+  /// The frames the .pvd lists now, and the number the next frame's file gets.
+  [[nodiscard]] const std::vector<SeriesFrame>& frames() const;
+  [[nodiscard]] int next_index() const;
+  /// Continues a series a checkpoint recorded (restart): the .pvd lists `frames` and the next
+  /// frame is numbered `next_index`, replacing any file of that number a later run left.
+  void resume(std::vector<SeriesFrame> frames, int next_index);
 
  private:
   struct Impl;

@@ -24,6 +24,15 @@ struct ExplicitRunOptions {
   bool write_files = true;       ///< false: compute only (tests)
   /// Called at every output frame and at the end: (step, num_steps, time).
   std::function<void(std::int64_t, std::int64_t, double)> progress;
+  /// Asked between steps, at least every quarter of a second of stepping (`fem run` answers
+  /// whether SIGINT or SIGTERM came): true stops the run there, with a checkpoint, the frame of
+  /// that step and every file complete, and the report says `interrupted`. Dynamic relaxation
+  /// stops at its next convergence check, where its state is complete.
+  std::function<bool()> stop_requested;
+  /// A checkpoint file to continue from instead of the initial state (`fem run --restart`).
+  std::string restart_file;
+  /// The case file's text and command-line overrides, recorded in checkpoints.
+  std::string case_text;
 };
 
 struct ExplicitRunReport {
@@ -63,6 +72,9 @@ struct ExplicitRunReport {
   std::vector<std::array<double, 3>> contact_force;
   std::int64_t contact_nodes = 0;  ///< corrections in that step
   std::vector<std::string> files;  ///< files written
+  std::int64_t first_step = 0;     ///< 0, or the step of the checkpoint the run continued from
+  bool interrupted = false;        ///< stopped by stop_requested before the end
+  std::string checkpoint;          ///< the last checkpoint written, "" if none
   std::string backend;
   std::string execution_space;
   std::string precision;

@@ -75,14 +75,16 @@ std::unique_ptr<VtkSeriesWriter> open_vtk_series(const Model& model, const std::
 /// One history of output.histories: its node set, cadence and CSV file.
 class HistoryRecorder {
  public:
-  /// `directory` empty: nothing is written (rows are still computed for tests).
+  /// `directory` empty: nothing is written (rows are still computed for tests). resume_at > 0:
+  /// continues the file after its first resume_at bytes (CsvHistory, a restart).
   HistoryRecorder(const Model& model, const HistorySpec& spec, std::int64_t every,
-                  const std::string& directory);
+                  const std::string& directory, std::uint64_t resume_at = 0);
   [[nodiscard]] const HistorySpec& spec() const { return *spec_; }
   [[nodiscard]] const std::vector<std::int32_t>& nodes() const { return *nodes_; }
   [[nodiscard]] std::int64_t every() const { return every_; }
   [[nodiscard]] bool writes() const { return csv_.has_value(); }
   [[nodiscard]] std::string path() const { return csv_ ? csv_->path() : std::string(); }
+  [[nodiscard]] const CsvHistory* csv() const { return csv_ ? &*csv_ : nullptr; }
   /// Appends the row of one sample: the set's mean displacement and velocity from their values
   /// at the set's nodes (3 per node, in set order) and the set's reaction force (the sum over
   /// its nodes of internal minus applied forces).

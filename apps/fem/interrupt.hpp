@@ -1,0 +1,15 @@
+// Stopping `fem run` cleanly on SIGINT (Ctrl-C) and SIGTERM: the first one asks the solver to stop
+// at the end of the step it is in (it writes a checkpoint and the last frame and closes its
+// files; fem exits with kInterrupted); a second one ends fem at once, as without the handler.
+#pragma once
+
+namespace fem::cli {
+
+/// Installs the handlers for the rest of the process. Also ignores SIGXFSZ, so that a file grown
+/// past `ulimit -f` fails its write with a message (as a full disk does) instead of killing fem.
+void install_interrupt_handlers();
+
+/// Whether SIGINT or SIGTERM came since install_interrupt_handlers().
+bool interrupt_requested();
+
+}  // namespace fem::cli

@@ -1,0 +1,119 @@
+#include "fem/solver/system_fingerprint.hpp"
+
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace fem {
+namespace {
+
+class Fnv1a {
+ public:
+  void bytes(const void* data, std::size_t n) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (std::size_t i = 0; i < n; ++i) hash_ = (hash_ ^ p[i]) * 0x100000001b3ull;
+  }
+  template <class T>
+  void add(const T& value) {
+    static_assert(std::is_arithmetic_v<T> || std::is_enum_v<T>);
+    bytes(&value, sizeof value);
+  }
+  template <class T>
+  void add(const std::vector<T>& v) {
+    add<std::uint64_t>(v.size());
+    bytes(v.data(), v.size() * sizeof(T));
+  }
+  void add(const std::string& s) {
+    add<std::uint64_t>(s.size());
+    bytes(s.data(), s.size());
+  }
+  template <class T, std::size_t N>
+  void add(const T (&a)[N]) {
+    bytes(a, sizeof a);
+  }
+  [[nodiscard]] std::uint64_t value() const { return hash_; }
+
+ private:
+  std::uint64_t hash_ = 0xcbf29ce484222325ull;
+};
+
+void add_block(Fnv1a& h, const BlockSystem& b) {
+  h.add(b.name);
+  h.add(b.family);
+  h.add(b.nodes_per_element);
+  h.add(b.quadrature_points);
+  h.add(b.num_elements);
+  h.add(b.connectivity);
+  h.add(b.shape_gradients);
+  h.add(b.quadrature_volumes);
+  h.add(b.hourglass_vectors);
+  h.add(b.hourglass_base);
+  h.add(b.hourglass_stiffness);
+  h.add(
+      std::string(b.material && b.material->host.description ? b.material->host.description : ""));
+  h.add(b.material_params);
+  h.add(b.force_offset);
+  h.add(b.pressure_offset);
+}
+
+void add_amplitude(Fnv1a& h, const Amplitude& a) {
+  h.add(a.kind);
+  h.add(a.start);
+  h.add(a.end);
+  h.add(a.num_points);
+  for (int i = 0; i < a.num_points; ++i) {
+    h.add(a.time[i]);
+    h.add(a.value[i]);
+  }
+}
+
+void add_surface(Fnv1a& h, const RigidSurface& s) {
+  h.add(s.name);
+  h.add(s.kind);
+  h.add(s.point);
+  h.add(s.normal);
+  h.add(s.radius);
+  h.add(s.side);
+  h.add(s.translation);
+  h.add(s.amplitude);
+  h.add(s.mesh.vertices);
+  h.add(s.mesh.triangles);
+}
+
+}  // namespace
+
+std::uint64_t fingerprint(const System& s) {
+  Fnv1a h;
+  h.add(s.num_nodes);
+  h.add(s.lumped_mass);
+  h.add<std::uint64_t>(s.blocks.size());
+  for (const BlockSystem& b : s.blocks) add_block(h, b);
+  h.add(s.num_force_slots);
+  h.add(s.incidence_offsets);
+  h.add(s.incidence_slots);
+  h.add(s.num_pressure_elements);
+  h.add(s.pressure_incidence_offsets);
+  h.add(s.pressure_incidence_elements);
+  h.add(s.pressure_inverse_volume);
+  h.add(s.prescribed_amplitude);
+  h.add(s.prescribed_value);
+  h.add(s.load_amplitude);
+  h.add(s.load_value);
+  for (const double g : s.gravity) h.add(g);
+  h.add(s.gravity_amplitude);
+  h.add<std::uint64_t>(s.amplitudes.size());
+  for (const Amplitude& a : s.amplitudes) add_amplitude(h, a);
+  h.add(s.initial_displacement);
+  h.add(s.initial_previous_displacement);
+  h.add(s.time_step);
+  h.add(s.mass_damping);
+  h.add(s.iteration_mass);
+  h.add(s.coordinates);
+  h.add<std::uint64_t>(s.surfaces.size());
+  for (const RigidSurface& surf : s.surfaces) add_surface(h, surf);
+  h.add(s.contact_mask);
+  return h.value();
+}
+
+}  // namespace fem
