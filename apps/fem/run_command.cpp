@@ -42,6 +42,8 @@ int run_implicit(const Model& model, Backend& backend, bool time_verbs) {
   ImplicitRunOptions run;
   run.output_directory = output_directory(spec);
   run.time_verbs = time_verbs;
+  install_interrupt_handlers();
+  run.stop_requested = interrupt_requested;
   const auto start = std::chrono::steady_clock::now();
   run.iteration = [](std::int64_t inc, double, const NewtonIterationRecord& r) {
     spdlog::debug(
@@ -57,6 +59,13 @@ int run_implicit(const Model& model, Backend& backend, bool time_verbs) {
   };
   set_activity(fmt::format("running the {} solver", to_string(s.type)));
   const ImplicitRunReport r = solver.run(run);
+  if (r.interrupted) {
+    fmt::print(
+        "interrupted at increment {} (t = {}); results so far in {}/ (the {} solver writes no "
+        "checkpoint)\n",
+        r.increments, r.time_reached, output_directory(spec), to_string(s.type));
+    return kInterrupted;
+  }
   const double iterations = static_cast<double>(std::max<std::int64_t>(1, r.newton_iterations));
   fmt::print(
       "completed {} increments to t = {} ({} cutbacks) on {} ({}, {} precision)\n"

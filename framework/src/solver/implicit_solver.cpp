@@ -370,7 +370,12 @@ class ImplicitSolver::Run final : public IncrementEquations {
   }
 
   /// Histories, and a frame where `frame`; u_host_ already holds u where `u_on_host`.
-  void write_output(std::int64_t increment, double t, bool frame, bool u_on_host = false);
+  /// The histories due at `increment` (with_histories) and, with `frame`, a frame and the
+  /// energy row.
+  void write_output(std::int64_t increment, double t, bool frame, bool u_on_host = false,
+                    bool with_histories = true);
+  /// Hands the final state to the solver (ImplicitSolver::u_host_, ...).
+  void keep_final_state();
   void write_summary(const std::string& status, const std::string& message);
   [[noreturn]] void fail(const std::string& message);
   /// f_int at the initial state; fails where the prescribed values at t = 0 invert an element.
@@ -407,8 +412,8 @@ class ImplicitSolver::Run final : public IncrementEquations {
   Clock::time_point start_;
 };
 
-void ImplicitSolver::Run::write_output(std::int64_t increment, double t, bool frame,
-                                       bool u_on_host) {
+void ImplicitSolver::Run::write_output(std::int64_t increment, double t, bool frame, bool u_on_host,
+                                       bool with_histories) {
   const auto t0 = Clock::now();
   if (!u_on_host) la_.download(*u_, u_host_);
   if (integrator_.dynamic() && (frame || !histories_.empty())) la_.download(*v_, v_host_);
@@ -419,8 +424,9 @@ void ImplicitSolver::Run::write_output(std::int64_t increment, double t, bool fr
                  std::hypot(u_host_[3 * i], u_host_[3 * i + 1], u_host_[3 * i + 2]));
   // Histories: mean displacement and velocity of a set, and its reaction (internal minus applied
   // forces at its nodes; f_int is the last evaluation's, at the accepted state).
-  if (!histories_.empty()) la_.download(*f_int_, f_host_);
+  if (!histories_.empty() && with_histories) la_.download(*f_int_, f_host_);
   for (HistoryRecorder& h : histories_) {
+    if (!with_histories) break;
     if (increment % h.every() != 0 && t < spec_.solver.end_time * (1 - 1e-12)) continue;
     std::vector<double> u_nodes, v_nodes;
     std::array<double, 3> reaction = {0, 0, 0};
@@ -772,14 +778,30 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
       }
       contact_csv_->append(t, increment, row);
     }
+    if (!last && options_.stop_requested && options_.stop_requested()) {
+      // The frame of this increment, where the cadence skipped it; its history rows are written.
+      if (increment % frame_every_ != 0)
+        write_output(increment, t, true, /*u_on_host=*/true, /*with_histories=*/false);
+      report_.interrupted = true;
+      report_.solve_s = seconds_since(solve_start) - report_.output_s;
+      keep_final_state();
+      std::ostringstream msg;
+      msg << "interrupted at increment " << increment << " (t = " << t << ")";
+      write_summary("interrupted", msg.str());
+      return report_;
+    }
   }
   report_.solve_s = seconds_since(solve_start) - report_.output_s;
   if (report_.increments == 0) report_.smallest_increment = 0.0;
+  keep_final_state();
+  write_summary("completed", "");
+  return report_;
+}
+
+void ImplicitSolver::Run::keep_final_state() {
   s_.u_host_ = u_host_;
   s_.v_host_ = integrator_.dynamic() ? v_host_ : std::vector<double>(u_host_.size(), 0.0);
   if (contact_) s_.contact_host_ = contact_->nodal_forces();
-  write_summary("completed", "");
-  return report_;
 }
 
 ImplicitRunReport ImplicitSolver::run(const ImplicitRunOptions& options) {

@@ -37,6 +37,10 @@ struct ImplicitRunOptions {
   std::function<void(std::int64_t, double, const NewtonIterationRecord&)> iteration;
   /// After every accepted increment: (increment, time, the displacement, 3 per node).
   std::function<void(std::int64_t, double, const std::vector<double>&)> increment_done;
+  /// Asked after every accepted increment (`fem run`: whether SIGINT or SIGTERM came): true
+  /// stops the run there with its frame and every file complete; the report says `interrupted`.
+  /// No checkpoint: the implicit solvers do not restart yet.
+  std::function<bool()> stop_requested;
 };
 
 struct ImplicitRunReport {
@@ -44,6 +48,7 @@ struct ImplicitRunReport {
   std::int64_t num_nodes = 0, num_elements = 0, num_dofs = 0, free_dofs = 0;
   std::int64_t increments = 0;  ///< accepted
   std::int64_t cutbacks = 0;    ///< increments retried smaller
+  bool interrupted = false;     ///< stopped by stop_requested before the end
   std::int64_t newton_iterations = 0;
   std::int64_t linear_iterations = 0;
   double end_time = 0.0;
