@@ -11,6 +11,7 @@ packages=(
   libtrilinos-kokkos-dev
   libhypre-dev libsuitesparse-dev
   clang-format
+  clang-14 libclang-rt-14-dev libomp-14-dev
   python3-matplotlib calculix-ccx
 )
 

@@ -13,6 +13,10 @@ FEM_TEST_REQUIRE_CALCULIX=1 FEM_TEST_REQUIRE_HYPRE=1 ctest --test-dir "$build_di
 # tests and cases on every backend here. Kokkos is installed above, so openmp and kokkos must
 # both run and agree.
 FEM_TEST_REQUIRE_BACKENDS=kokkos scripts/test-plugins.sh "$build_dir"
+# The fuzzing harnesses (fuzz/, docs/fuzzing.md): built with clang, AddressSanitizer and
+# UndefinedBehaviorSanitizer in build-fuzz, each run 6 s on its saved corpus (under a minute in
+# all); a crash, sanitizer report, leak, hang or oversized allocation fails CI.
+scripts/fuzz.sh
 # Say why GPU tests were skipped (ctest itself prints only "Skipped").
 gpu_log=$(ctest --test-dir "$build_dir" -L gpu -V 2>&1 || true)
 if grep -q "Skipped" <<<"$gpu_log"; then

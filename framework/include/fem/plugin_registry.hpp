@@ -43,6 +43,9 @@ struct PluginProblem {
 /// Opens one plugin file and validates its descriptor. Throws PluginError with the file name,
 /// the reason and the fix (not a plugin, missing entry point, ABI mismatch, C++ ABI mismatch).
 PluginInfo load_plugin_file(const std::string& path);
+/// The checks load_plugin_file() makes on the descriptor a plugin's entry point returned (ABI,
+/// C++ library ABI, kind, name, the API table's size); `path` names the plugin in messages.
+PluginInfo check_plugin_descriptor(const std::string& path, const fem_plugin_descriptor_t* d);
 
 class PluginRegistry {
  public:

@@ -364,7 +364,9 @@ void check_keys(const YAML::Node& node, const std::string& path, KeyCheck& state
   } else {
     std::map<std::string, YAML::Mark> seen;
     for (auto it = node.begin(); it != node.end(); ++it) {
-      const YAML::Node& key = it->first;
+      // A copy: yaml-cpp's operator-> returns a proxy that dies with the statement, so a
+      // reference into it dangles (AddressSanitizer: stack-use-after-scope, fuzz_case_loader).
+      const YAML::Node key = it->first;
       if (!key.IsScalar())
         throw InputError(where(key), "a key " + in_what(path) + " must be a plain name, got " +
                                          (key.IsSequence() ? "a list" : "a mapping"));

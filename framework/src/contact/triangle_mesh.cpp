@@ -5,6 +5,7 @@
 #include <array>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <limits>
@@ -17,6 +18,9 @@ namespace fem {
 namespace {
 
 using Vec3 = Eigen::Vector3d;
+
+/// The largest coordinate of a surface (after scaling), in either direction.
+constexpr double kMaxSurfaceCoordinate = 1e100;
 
 Vec3 vec(const std::vector<double>& a, std::int64_t i) {
   return {a[3 * i], a[3 * i + 1], a[3 * i + 2]};
@@ -88,7 +92,10 @@ TriangleMesh read_stl(const std::string& path, double scale) {
     throw InputError({path, 0, 0}, "cannot open STL file '" + path + "': " + std::strerror(errno));
   std::ostringstream buffer;
   buffer << in.rdbuf();
-  const std::string bytes = buffer.str();
+  return read_stl_bytes(buffer.str(), path, scale);
+}
+
+TriangleMesh read_stl_bytes(const std::string& bytes, const std::string& path, double scale) {
   const bool binary = is_binary_stl(bytes);
   const std::size_t first = bytes.find_first_not_of(" \t\r\n");
   const bool ascii = first != std::string::npos && bytes.compare(first, 5, "solid") == 0;
@@ -107,6 +114,19 @@ TriangleMesh triangle_mesh_from_soup(const std::vector<double>& soup, const std:
   TriangleMesh m;
   const std::size_t nt = soup.size() / 9;
   if (nt == 0) throw InputError({source, 0, 0}, "the surface '" + source + "' has no triangles");
+  // Areas, normals and the search grid square and multiply coordinates: beyond this they would
+  // overflow (and NaN or infinity would make the grid's cell indices meaningless).
+  for (std::size_t k = 0; k < 9 * nt; ++k)
+    if (!(std::abs(soup[k]) <= kMaxSurfaceCoordinate)) {
+      char value[32];
+      std::snprintf(value, sizeof value, "%g", soup[k]);
+      throw InputError({source, 0, 0},
+                       "vertex " + std::to_string(k / 3 % 3 + 1) + " of triangle " +
+                           std::to_string(k / 9 + 1) + " of '" + source + "' has the coordinate " +
+                           value + ", which is not a finite number of at most 1e100 in size",
+                       "the file is damaged, or its coordinates are in other units than the "
+                       "surface's 'scale' assumes");
+    }
   std::map<std::array<double, 3>, std::int32_t> index;
   for (std::size_t k = 0; k < 3 * nt; ++k) {
     const std::array<double, 3> p = {soup[3 * k], soup[3 * k + 1], soup[3 * k + 2]};

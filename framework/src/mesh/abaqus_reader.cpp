@@ -44,6 +44,13 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+/// The path without links and dots, to recognise a file by (the path itself if that fails).
+std::string canonical(const std::string& path) {
+  std::error_code ec;
+  const fs::path p = fs::weakly_canonical(path, ec);
+  return ec ? path : p.string();
+}
+
 std::vector<std::string_view> split_commas(std::string_view s) {
   std::vector<std::string_view> fields;
   std::size_t start = 0;
@@ -118,7 +125,15 @@ class AbaqusReader {
 
   /// Reads the deck and its includes into the builder; then `builder` has it.
   void read(const std::string& path) {
-    load(path, 0, 0);
+    including_ = {canonical(path)};
+    load(path, detail::read_mesh_file_bytes(path), 0, 0);
+    parse();
+    resolve_sets();
+  }
+  /// The same with the main file's bytes given.
+  void read(const std::string& path, const std::string& bytes) {
+    including_ = {canonical(path)};
+    load(path, bytes, 0, 0);
     parse();
     resolve_sets();
   }
@@ -128,6 +143,7 @@ class AbaqusReader {
  private:
   detail::MeshBuilder builder_;
   std::vector<Line> lines_;
+  std::vector<std::string> including_;  ///< the files being read, outermost first (canonical)
   std::size_t next_ = 0;
   std::map<std::string, SetDef> nsets_;   ///< by lower-case name
   std::map<std::string, SetDef> elsets_;  ///< by lower-case name
@@ -141,8 +157,7 @@ class AbaqusReader {
 
   // -- lines, with *INCLUDE expanded in place -------------------------------------------------
 
-  void load(const std::string& path, int file, int depth) {
-    const std::string bytes = detail::read_mesh_file_bytes(path);
+  void load(const std::string& path, const std::string& bytes, int file, int depth) {
     int number = 0;
     std::size_t start = 0;
     while (start < bytes.size()) {
@@ -181,7 +196,16 @@ class AbaqusReader {
     if (!fs::is_regular_file(path, ec))
       fail(where, "*INCLUDE file '" + path + "' does not exist",
            "INPUT is relative to the folder of the file that includes it");
-    load(path, builder_.add_file(path), depth + 1);
+    // A file that includes itself (directly or through others) would be read 16 times over, and
+    // k such lines k^16 times: refused at the line that closes the circle.
+    const std::string here = canonical(path);
+    for (const std::string& open : including_)
+      if (open == here)
+        fail(where, "*INCLUDE file '" + path + "' includes itself",
+             "the files it includes lead back to it; remove the *INCLUDE that closes the circle");
+    including_.push_back(here);
+    load(path, detail::read_mesh_file_bytes(path), builder_.add_file(path), depth + 1);
+    including_.pop_back();
   }
 
   // -- keyword and data lines -----------------------------------------------------------------
@@ -357,8 +381,22 @@ class AbaqusReader {
                "GENERATE range " + std::to_string(first) + " to " + std::to_string(last) + " by " +
                    std::to_string(step) + " is empty or endless",
                "the last id must not be below the first and the step must be positive");
-        for (std::int64_t id = first; id <= last; id += step) {
-          s.ids.push_back(id);
+        // A set names only ids the deck defines, each on a line of its own: a range of more ids
+        // than the deck has lines is refused before it is generated (unsigned: no overflow).
+        const std::uint64_t count =
+            (static_cast<std::uint64_t>(last) - static_cast<std::uint64_t>(first)) /
+                static_cast<std::uint64_t>(step) +
+            1;
+        if (count > lines_.size())
+          fail(line.where,
+               "GENERATE range " + std::to_string(first) + " to " + std::to_string(last) + " by " +
+                   std::to_string(step) + " names " + std::to_string(count) +
+                   " ids, more than the deck's " + std::to_string(lines_.size()) +
+                   " lines can define",
+               "check the range: every id it names must be defined by the deck");
+        for (std::uint64_t i = 0; i < count; ++i) {
+          s.ids.push_back(static_cast<std::int64_t>(static_cast<std::uint64_t>(first) +
+                                                    i * static_cast<std::uint64_t>(step)));
           s.id_where.push_back(line.where);
         }
         continue;
@@ -378,32 +416,41 @@ class AbaqusReader {
   // -- sets, once every node and element is known ---------------------------------------------
 
   /// The ids of a set with the ids of the sets it names, each with the line that brought it.
+  /// Each named set is expanded once (`done`), so that sets naming each other many times over
+  /// cost their size, not the number of paths to them; `open` holds the sets being expanded.
   void collect(const std::map<std::string, SetDef>& sets, const SetDef& s, const char* kind,
-               std::vector<std::pair<std::int64_t, FilePos>>& out, int depth) const {
-    if (depth > 32)
-      fail(s.id_where.empty() ? FilePos() : s.id_where[0],
-           std::string(kind) + " '" + s.name + "' contains itself");
+               std::vector<std::pair<std::int64_t, FilePos>>& out, std::set<std::string>& open,
+               std::set<std::string>& done) const {
+    if (!done.insert(s.name).second) return;
+    open.insert(s.name);
     for (std::size_t i = 0; i < s.ids.size(); ++i) out.emplace_back(s.ids[i], s.id_where[i]);
     for (const auto& [member, where] : s.members) {
       const auto it = sets.find(member);
       if (it == sets.end())
         fail(where, std::string(kind) + " '" + s.name + "' names '" + member +
                         "', which is neither an id nor a defined " + kind);
-      collect(sets, it->second, kind, out, depth + 1);
+      if (open.count(member) != 0)
+        fail(where, std::string(kind) + " '" + member + "' contains itself" +
+                        (member == s.name ? "" : " (through '" + s.name + "')"));
+      collect(sets, it->second, kind, out, open, done);
     }
+    open.erase(s.name);
   }
 
   void resolve_sets() {
     std::vector<std::pair<std::int64_t, FilePos>> members;
+    std::set<std::string> open, done;
     for (const auto& [key, s] : nsets_) {
       members.clear();
-      collect(nsets_, s, "node set", members, 0);
+      done.clear();
+      collect(nsets_, s, "node set", members, open, done);
       for (const auto& [id, where] : members) builder_.add_to_node_set(s.name, &id, 1, where);
       if (members.empty()) builder_.add_to_node_set(s.name, nullptr, 0, FilePos());
     }
     for (const auto& [key, s] : elsets_) {
       members.clear();
-      collect(elsets_, s, "element set", members, 0);
+      done.clear();
+      collect(elsets_, s, "element set", members, open, done);
       std::set<std::int64_t> seen;
       for (const auto& [id, where] : members) {
         if (!builder_.has_element(id))
@@ -430,6 +477,12 @@ class AbaqusReader {
 detail::MeshBuilder detail::parse_abaqus(const std::string& path) {
   AbaqusReader reader(path);
   reader.read(path);
+  return std::move(reader.builder());
+}
+
+detail::MeshBuilder detail::parse_abaqus_bytes(const std::string& path, const std::string& bytes) {
+  AbaqusReader reader(path);
+  reader.read(path, bytes);
   return std::move(reader.builder());
 }
 

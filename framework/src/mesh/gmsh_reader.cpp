@@ -259,6 +259,17 @@ class GmshReader {
     return n;
   }
 
+  /// A count read from a header, before anything is sized by it: `n` entries of at least
+  /// `bytes_each` bytes must fit in the rest of the file, so that a damaged header is refused
+  /// instead of reserving gigabytes.
+  void require_fits(std::int64_t n, std::size_t bytes_each, const char* what) {
+    const std::size_t left = data_.size() - std::min(pos_, data_.size());
+    if (n < 0 || static_cast<std::uint64_t>(n) > left / bytes_each)
+      fail("$" + section_ + " announces " + std::to_string(n) + " " + what +
+               ", more than the rest of the file (" + std::to_string(left) + " bytes) can hold",
+           "the file is truncated or its header is damaged; write it again");
+  }
+
   // -- sections -------------------------------------------------------------------------------
 
   void read_format() {
@@ -355,6 +366,8 @@ class GmshReader {
       read_int("the entity tag");
       const std::int64_t parametric = read_int("the parametric flag");
       const std::int64_t n = count("the number of nodes in the block");
+      // A tag and three coordinates each: "1 0 0 0\n" or 32 bytes.
+      require_fits(n, binary_ ? 32 : 8, "nodes in a block");
       tags.resize(static_cast<std::size_t>(n));
       lines.resize(static_cast<std::size_t>(n));
       for (std::int64_t i = 0; i < n; ++i) {
@@ -419,7 +432,9 @@ class GmshReader {
         const std::int64_t id = integer("an element number");
         const int line = token_line_;
         const GmshType& t = known_type(integer("the element type"));
-        tags.resize(static_cast<std::size_t>(integer("the number of tags")));
+        const std::int64_t num_tags = integer("the number of tags");
+        require_fits(num_tags, 2, "tags of an element");
+        tags.resize(static_cast<std::size_t>(num_tags));
         for (std::int64_t& tag : tags) tag = integer("a tag");
         nodes.resize(static_cast<std::size_t>(t.nodes));
         for (std::int64_t& node : nodes) node = integer("a node number");
@@ -438,6 +453,7 @@ class GmshReader {
       if (in_block <= 0 || num_tags < 0 || done + in_block > n)
         fail("bad element block header (" + std::to_string(in_block) + " elements, " +
              std::to_string(num_tags) + " tags)");
+      require_fits(num_tags, 4, "tags of each element");
       tags.resize(static_cast<std::size_t>(num_tags));
       nodes.resize(static_cast<std::size_t>(t.nodes));
       for (std::int64_t i = 0; i < in_block; ++i) {
@@ -478,10 +494,14 @@ class GmshReader {
 
 }  // namespace
 
-detail::MeshBuilder detail::parse_gmsh(const std::string& path) {
-  GmshReader reader(path, read_mesh_file_bytes(path));
+detail::MeshBuilder detail::parse_gmsh_bytes(const std::string& path, std::string bytes) {
+  GmshReader reader(path, std::move(bytes));
   reader.parse();
   return std::move(reader.builder());
+}
+
+detail::MeshBuilder detail::parse_gmsh(const std::string& path) {
+  return parse_gmsh_bytes(path, read_mesh_file_bytes(path));
 }
 
 Mesh read_gmsh(const std::string& path) {

@@ -49,12 +49,24 @@ bool starts_with(const std::string& s, const std::string& prefix) {
 /// The integer value of a one-component array entry, or an error if it is not one.
 std::int64_t integer_value(const Field& f, std::int64_t cell, const std::string& path) {
   const double v = f.values[static_cast<std::size_t>(cell)];
-  if (!(std::isfinite(v) && v == std::floor(v)))
+  // Integers a double holds exactly (and an int64 too).
+  if (!(std::isfinite(v) && v == std::floor(v) && std::abs(v) <= 9007199254740992.0))
     throw InputError({path, 0, 0},
                      "cell array '" + f.name + "' holds " + std::to_string(v) + " for cell " +
                          std::to_string(cell) + ", not an integer",
                      "region ids are integers");
   return static_cast<std::int64_t>(v);
+}
+
+/// An array fem reads must have a value per cell (point): VTK's readers take a CELL_DATA or
+/// POINT_DATA count that differs from the grid's as it stands.
+void require_values(const Field& f, std::int64_t count, const char* what, const std::string& path) {
+  if (static_cast<std::int64_t>(f.values.size()) != count * f.components)
+    throw InputError({path, 0, 0},
+                     std::string(what) + " array '" + f.name + "' has " +
+                         std::to_string(f.values.size() / static_cast<std::size_t>(f.components)) +
+                         " values, but the grid has " + std::to_string(count) + " " + what + "s",
+                     "the CELL_DATA / POINT_DATA count (NumberOfTuples) must match the grid");
 }
 
 vtkSmartPointer<vtkUnstructuredGrid> load_grid(const std::string& path, bool xml) {
@@ -121,6 +133,8 @@ detail::MeshBuilder detail::parse_vtk(const std::string& path) {
     for (const char* name : {"region", "block_id", "gmsh:physical"})
       for (const Field& f : cell_fields)
         if (ids == nullptr && f.name == name && f.components == 1) ids = &f;
+  for (const Field* f : flags) require_values(*f, m.num_cells(), "cell", path);
+  if (ids != nullptr) require_values(*ids, m.num_cells(), "cell", path);
 
   std::vector<std::int64_t> nodes;
   for (std::int64_t c = 0; c < m.num_cells(); ++c) {
@@ -166,6 +180,7 @@ detail::MeshBuilder detail::parse_vtk(const std::string& path) {
 
   for (const Field& f : point_fields) {
     if (!starts_with(f.name, kSetPrefix) || f.components != 1) continue;
+    require_values(f, static_cast<std::int64_t>(m.points.size() / 3), "point", path);
     std::vector<std::int64_t> members;
     for (std::size_t p = 0; p < f.values.size(); ++p)
       if (f.values[p] != 0.0) members.push_back(static_cast<std::int64_t>(p));

@@ -58,7 +58,10 @@ PluginInfo load_plugin_file(const std::string& path) {
                       "define it with FEM_DEFINE_PLUGIN_ENTRY, or build the plugin with "
                       "fem_add_material()/fem_add_element()");
   }
-  const fem_plugin_descriptor_t* d = entry();
+  return check_plugin_descriptor(path, entry());
+}
+
+PluginInfo check_plugin_descriptor(const std::string& path, const fem_plugin_descriptor_t* d) {
   if (d == nullptr) throw PluginError("plugin '" + path + "' returned no descriptor");
   if (d->abi_version != FEM_PLUGIN_ABI_VERSION)
     throw PluginError(

@@ -11,6 +11,8 @@ namespace fem {
 /// and computes the outward normals. Throws InputError naming the file (and line, for ASCII)
 /// for an unreadable, truncated or malformed file, or one without triangles.
 TriangleMesh read_stl(const std::string& path, double scale = 1.0);
+/// The same from the file's bytes (`path` names it in messages).
+TriangleMesh read_stl_bytes(const std::string& bytes, const std::string& path, double scale = 1.0);
 
 /// Merges coincident vertices of a triangle soup ([t][3 vertices][3 coords]) and fills
 /// vertices, triangles and the normals. `source` names the surface in messages.

@@ -1,0 +1,155 @@
+// Mesh and surface files that the fuzzers (fuzz/fuzz_gmsh.cpp, fuzz_abaqus.cpp, fuzz_vtk.cpp,
+// fuzz_stl.cpp) or their review showed to exhaust memory or time, overflow, or read out of
+// bounds; each is now refused with a message before the work. docs/fuzzing.md.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <string>
+
+#include <fem/contact/triangle_mesh.hpp>
+#include <fem/error.hpp>
+#include <fem/mesh/readers.hpp>
+
+#include "output/scratch_dir.hpp"
+
+namespace fem::test {
+namespace {
+
+const std::string kData = FEM_SOURCE_DIR "/tests/meshio/data/";
+
+std::string edit(std::string text, const std::string& from, const std::string& to) {
+  const std::size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << "test file lacks '" << from << "'";
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+class FuzzFindings : public ::testing::Test {
+ protected:
+  ScratchDir dir;
+
+  std::string write(const std::string& name, const std::string& bytes) {
+    std::ofstream(dir / name, std::ios::binary) << bytes;
+    return dir / name;
+  }
+
+  /// The message of the InputError reading `path` raises (quickly), or a failure.
+  std::string error_of(const std::string& path) {
+    const auto start = std::chrono::steady_clock::now();
+    try {
+      (void)read_mesh(path);
+      ADD_FAILURE() << path << " was read without error";
+    } catch (const InputError& e) {
+      EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+      return e.what();
+    }
+    return {};
+  }
+};
+
+#define EXPECT_HAS(text, part) EXPECT_NE((text).find(part), std::string::npos) << (text)
+
+TEST_F(FuzzFindings, GmshCountsBeyondTheFileAreRefusedBeforeSizingAnything) {
+  // A node block announcing 10^15 nodes: the reader reserved the tags first (std::length_error
+  // or gigabytes), now the count is compared with the bytes left.
+  const std::string msh41 = read_text(kData + "column_41.msh");
+  EXPECT_HAS(error_of(write("n.msh", edit(msh41, "3 1 0 9\n", "3 1 0 1000000000000000\n"))),
+             "$Nodes announces 1000000000000000 nodes in a block, more than the rest of the file");
+  // Gmsh 2.2 ASCII: an element with -1 (or 10^12) tags.
+  const std::string msh22 = read_text(kData + "column_22.msh");
+  for (const char* tags : {"-1", "1000000000000"}) {
+    const std::string t =
+        edit(msh22, "\n1 15 2 21 1 11\n", std::string("\n1 15 ") + tags + " 21 1 11\n");
+    EXPECT_HAS(error_of(write("t.msh", t)), "tags of an element");
+  }
+  // Gmsh 2.2 binary: an element block header with 2^30 tags per element.
+  std::string bin = read_text(kData + "column_22_bin.msh");
+  const std::size_t at = bin.find("$Elements\n18\n") + std::strlen("$Elements\n18\n");
+  const std::int32_t tags = 1 << 30;
+  std::memcpy(&bin[at + 8], &tags, 4);
+  EXPECT_HAS(error_of(write("b.msh", bin)), "tags of each element");
+}
+
+TEST_F(FuzzFindings, AbaqusGenerateRangesAreBoundedAndDoNotOverflow) {
+  const std::string nodes = read_text(kData + "column_nodes.inp");
+  std::string deck = read_text(kData + "column.inp");
+  deck = edit(deck, "*Include, input=column_nodes.inp", nodes);
+  // 10^18 ids from one line: generated one by one before (memory), now refused.
+  const std::string huge = edit(deck, "*Nset, nset=bottom, generate\n1, 4, 1",
+                                "*Nset, nset=bottom, generate\n1, 1000000000000000000, 1");
+  EXPECT_HAS(error_of(write("g.inp", huge)),
+             "GENERATE range 1 to 1000000000000000000 by 1 names 1000000000000000000 ids, more "
+             "than the deck's");
+  // Near the end of int64: `id += step` overflowed (undefined behaviour) instead of stopping.
+  const std::string top = edit(deck, "*Nset, nset=bottom, generate\n1, 4, 1",
+                               "*Nset, nset=bottom, generate\n9223372036854775806, "
+                               "9223372036854775807, 5");
+  EXPECT_HAS(error_of(write("o.inp", top)), "node set 'bottom' contains node 9223372036854775806");
+}
+
+TEST_F(FuzzFindings, AbaqusSetsNamingEachOtherAreExpandedOnce) {
+  // 40 sets, each naming the next twice: 2^40 paths to the last one; each set is now expanded
+  // once per set that names it.
+  std::string deck = read_text(kData + "column.inp");
+  deck = edit(deck, "*Include, input=column_nodes.inp", read_text(kData + "column_nodes.inp"));
+  for (int i = 0; i < 40; ++i)
+    deck += "*NSET, NSET=s" + std::to_string(i) + "\ns" + std::to_string(i + 1) + ", s" +
+            std::to_string(i + 1) + "\n";
+  deck += "*NSET, NSET=s40\n1, 2\n";
+  const auto start = std::chrono::steady_clock::now();
+  const Mesh mesh = read_mesh(write("sets.inp", deck));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  EXPECT_EQ(mesh.node_sets.at("s0").size(), 2U);
+  // A set that names itself through another is still refused.
+  EXPECT_HAS(error_of(write("loop.inp", deck + "*NSET, NSET=s40\ns0\n")),
+             "node set 's0' contains itself");
+}
+
+TEST_F(FuzzFindings, AbaqusIncludeCirclesAreRefusedAtOnce) {
+  // A file that includes itself twice was read 2^16 times before the depth limit stopped it.
+  write("part.inp", "*INCLUDE, INPUT=part.inp\n*INCLUDE, INPUT=part.inp\n");
+  const std::string main = write("main.inp", "*INCLUDE, INPUT=part.inp\n");
+  const std::string e = error_of(main);
+  EXPECT_HAS(e, "part.inp:1: error: *INCLUDE file");
+  EXPECT_HAS(e, "includes itself");
+}
+
+TEST_F(FuzzFindings, VtkArraysMustMatchTheGridAndRegionIdsFitAnInteger) {
+  const std::string vtk = read_text(kData + "column.vtk");
+  // One region id array (no region: flags), with an id no integer holds: the cast to int64 was
+  // undefined behaviour.
+  std::string ids = edit(vtk, "SCALARS region:core int 1", "SCALARS block_id double 1");
+  ids = edit(ids, "SCALARS region:shell int", "SCALARS other_a int");
+  ids = edit(ids, "SCALARS region:solid int", "SCALARS other_b int");
+  ids = edit(ids, "1 0 0 0 0 0 0 0 0\nSCALARS other_a", "1e300 0 0 0 0 0 0 0 0\nSCALARS other_a");
+  EXPECT_HAS(error_of(write("ids.vtk", ids)), "cell array 'block_id' holds");
+}
+
+TEST_F(FuzzFindings, StlCoordinatesMustBeFiniteAndBounded) {
+  // Binary STL with a NaN vertex: the search grid turned NaN into cell indices (undefined
+  // behaviour); ASCII coordinates of 1e300 overflowed the normals the same way.
+  std::string bin(84 + 50, '\0');
+  const std::uint32_t one = 1;
+  std::memcpy(&bin[80], &one, 4);
+  const float v[9] = {0, 0, 0, 1, 0, 0, 0, std::numeric_limits<float>::quiet_NaN(), 0};
+  std::memcpy(&bin[84 + 12], v, sizeof v);
+  try {
+    (void)read_stl(write("nan.stl", bin));
+    ADD_FAILURE() << "a NaN vertex was accepted";
+  } catch (const InputError& e) {
+    EXPECT_HAS(std::string(e.what()), "vertex 3 of triangle 1");
+    EXPECT_HAS(std::string(e.what()), "not a finite number");
+  }
+  const std::string ascii =
+      "solid big\n facet normal 0 0 1\n  outer loop\n   vertex 0 0 0\n   vertex 1e300 0 0\n"
+      "   vertex 0 1e300 0\n  endloop\n endfacet\nendsolid big\n";
+  EXPECT_THROW((void)read_stl(write("big.stl", ascii)), InputError);
+  EXPECT_NO_THROW((void)read_stl(write("big.stl", ascii), 1e-250));
+}
+
+}  // namespace
+}  // namespace fem::test
