@@ -19,7 +19,7 @@ namespace {
 
 // A sheared, pressed block with a distorted mesh, frames every 50 steps and histories every 7:
 // the checkpoints fall between frames and samples.
-const std::string kBlock = R"(
+const std::string kModel = R"(
 name: block
 mesh: {generator: box, cells: hex8, size: [0.05, 0.05, 0.05], divisions: [3, 3, 3],
        distortion: 0.1, seed: 3}
@@ -29,6 +29,9 @@ blocks: [{name: tissue, element: hex8r, material: tissue}]
 node_sets:
   bottom: {plane: {point: [0, 0, 0], normal: [0, 0, 1]}}
   top: {plane: {point: [0, 0, 0.05], normal: [0, 0, 1]}}
+)";
+
+const std::string kBlock = kModel + R"(
 amplitudes:
   loading: {type: smooth_step, start: 0.0, end: 0.4}
 boundary_conditions:
@@ -125,6 +128,32 @@ TEST(Restart, RunStoppedOnRequestAndRestartedIsBitIdenticalToOneThatNeverStopped
   EXPECT_EQ(continued.u_prev, whole.u_prev);
   for (const std::string f : {"energy.csv", "top.csv", "block.pvd"})
     EXPECT_EQ(read_text(stopped_dir / f), read_text(whole_dir / f)) << f;
+}
+
+TEST(Restart, ContactRunContinuedFromACheckpointIsBitIdentical) {
+  // A plane moving up into the block held at its top: contact corrections every step, their
+  // forces in contact.csv at every frame.
+  const std::string contact = R"(
+solver: {end_time: 0.6, mass_damping: 50}
+contact:
+  - {name: piston, type: plane, point: [0, 0, 0], normal: [0, 0, 1], set: bottom,
+     displacement: [0, 0, 0.002], amplitude: {type: smooth_step, end: 0.3}}
+output:
+  every_steps: 20
+  checkpoint: {every_steps: 45, keep: 100}
+)";
+  const std::string model = kModel + "boundary_conditions: [{set: top, fixed: all}]\n" + contact;
+  const ScratchDir dir;
+  const Outcome whole = run(model, dir.path().string());
+  ASSERT_GT(whole.report.steps, 90);
+  ASSERT_GT(std::abs(whole.report.contact_force.at(0)[2]), 0.0);
+  const std::string contact_csv = read_text(dir / "contact.csv");
+  const std::string energy = read_text(dir / "energy.csv");
+  const Outcome continued = run(model, dir.path().string(), checkpoint_at(dir, "block", 90));
+  EXPECT_EQ(continued.u, whole.u);
+  EXPECT_EQ(continued.report.contact_force, whole.report.contact_force);
+  EXPECT_EQ(read_text(dir / "contact.csv"), contact_csv);
+  EXPECT_EQ(read_text(dir / "energy.csv"), energy);
 }
 
 TEST(Restart, DynamicRelaxationContinuedFromACheckpointConvergesToTheSameBits) {
