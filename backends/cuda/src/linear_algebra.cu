@@ -272,10 +272,7 @@ template <class T>
 __global__ void cg_descend_kernel(std::int64_t n, const double* s, const T* p, const T* ap, T* x,
                                   T* r) {
   const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= n || !kernels::cg::running(s)) return;
-  const T alpha = static_cast<T>(s[kernels::cg::kAlpha]);
-  x[i] = alpha * p[i] + T(1) * x[i];
-  r[i] = -alpha * ap[i] + T(1) * r[i];
+  if (i < n) kernels::cg::descend_entry(s, i, p, ap, x, r);
 }
 
 /// cg_descend_kernel's x and r, then multiply_kernel's z = d .* r, for entry i, adding r . z and
@@ -291,13 +288,8 @@ struct DescendScaleTerms {
   T* r;
   T* z;
   __device__ void operator()(std::int64_t i, double (&v)[2]) const {
-    T ri = r[i];
-    if (kernels::cg::running(s)) {
-      const T alpha = static_cast<T>(s[kernels::cg::kAlpha]);
-      x[i] = alpha * p[i] + T(1) * x[i];
-      ri = -alpha * ap[i] + T(1) * ri;
-      r[i] = ri;
-    }
+    kernels::cg::descend_entry(s, i, p, ap, x, r);
+    const T ri = r[i];
     const T zi = d[i] * ri;
     z[i] = zi;
     v[0] += static_cast<double>(ri) * static_cast<double>(zi);
@@ -309,8 +301,7 @@ struct DescendScaleTerms {
 template <class T>
 __global__ void cg_turn_kernel(std::int64_t n, const double* s, const T* z, T* p) {
   const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= n || !kernels::cg::running(s)) return;
-  p[i] = T(1) * z[i] + static_cast<T>(s[kernels::cg::kBeta]) * p[i];
+  if (i < n) kernels::cg::turn_entry(s, i, z, p);
 }
 
 template <class T>

@@ -155,6 +155,55 @@ struct ChunkDots {
   }
 };
 
+/// cg_descend's update of x and r, then z = d .* r, for the entries of chunk c (team c), with
+/// the chunk's sums of r . z and r . r to partial[c] and partial[chunks + c]: the vector work of
+/// a Jacobi-preconditioned CG iteration after the operator in one pass (cg_descend_scale_turn).
+/// The expressions, and on a host space the order of the sums, are those of the verbs it
+/// replaces (CgDescendUpdate, Multiply, ChunkDots).
+template <class Space, class T>
+struct DescendScaleChunkDots {
+  using Member = typename Kokkos::TeamPolicy<Space>::member_type;
+  std::int64_t n, chunks;
+  const double* s;
+  const T* p;
+  const T* ap;
+  const T* d;
+  T* x;
+  T* r;
+  T* z;
+  double* partial;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const std::int64_t c = team.league_rank();
+    const std::int64_t begin = c * kReductionChunk;
+    const std::int64_t end = begin + kReductionChunk < n ? begin + kReductionChunk : n;
+    const double* scalars = s;  // copies for the lambdas (no capture of this)
+    const T *ps = p, *aps = ap, *ds = d;
+    T *xs = x, *rs = r, *zs = z;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, begin, end), [=](const std::int64_t i) {
+      kernels::cg::descend_entry(scalars, i, ps, aps, xs, rs);
+      zs[i] = ds[i] * rs[i];
+    });
+    team.team_barrier();
+    double sums[2];
+    for (int k = 0; k < 2; ++k) {
+      const T* ys = k == 0 ? zs : rs;
+      double sum = 0.0;
+      Kokkos::parallel_reduce(
+          Kokkos::TeamThreadRange(team, begin, end),
+          [=](const std::int64_t i, double& acc) {
+            acc += static_cast<double>(rs[i]) * static_cast<double>(ys[i]);
+          },
+          sum);
+      sums[k] = sum;
+    }
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      partial[c] = sums[0];
+      partial[chunks + c] = sums[1];
+    });
+  }
+};
+
 /// Sums each of the PAIRS rows of chunk partials (partial[k * chunks + c]) over its chunks, in
 /// chunk order on a host space (a team of one thread: the order of the host-side sums and of the
 /// OpenMP reference) or in the team's fixed order on a device, and hands the sums to finish on
@@ -211,10 +260,7 @@ struct CgDescendUpdate {
   T* x;
   T* r;
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
-    if (!kernels::cg::running(s)) return;
-    const T alpha = static_cast<T>(s[kernels::cg::kAlpha]);
-    x[i] = alpha * p[i] + T(1) * x[i];
-    r[i] = -alpha * ap[i] + T(1) * r[i];
+    kernels::cg::descend_entry(s, i, p, ap, x, r);
   }
 };
 
@@ -225,8 +271,7 @@ struct CgTurnUpdate {
   const T* z;
   T* p;
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
-    if (!kernels::cg::running(s)) return;
-    p[i] = T(1) * z[i] + static_cast<T>(s[kernels::cg::kBeta]) * p[i];
+    kernels::cg::turn_entry(s, i, z, p);
   }
 };
 
@@ -379,6 +424,32 @@ class LinearAlgebraImpl final : public LinearAlgebra {
         "fem::kokkos::cg_turn", Range<Space>(0, r.size()),
         detail::CgTurnUpdate<T>{scalars, view_of<Space, T>(z).data(), view_of<Space, T>(p).data()});
   }
+  /// Three launches where the separate verbs take six: p . Ap and alpha; x, r, z with the
+  /// chunk sums of r . z and r . r (DescendScaleChunkDots); the sums, beta and p.
+  void do_cg_descend_scale_turn(const Vector& ap, const Vector& d, Vector& x, Vector& r, Vector& z,
+                                Vector& p, CgScalars& s) override {
+    for (const Vector* v : {&ap, &d, static_cast<const Vector*>(&x), static_cast<const Vector*>(&r),
+                            static_cast<const Vector*>(&z)})
+      check(*v, p.size());
+    double* scalars = scalars_of(s);
+    reduce_on_space<1>({&p}, {&ap}, detail::CgDescendFinish{scalars});
+    const std::int64_t n = p.size();
+    const std::int64_t chunks = reserve_partials(2, n);
+    if (chunks > 0)
+      Kokkos::parallel_for(
+          "fem::kokkos::cg_descend_scale",
+          Kokkos::TeamPolicy<Space>(static_cast<int>(chunks), kReductionTeam),
+          detail::DescendScaleChunkDots<Space, T>{
+              n, chunks, scalars, view_of<Space, T>(p).data(), view_of<Space, T>(ap).data(),
+              view_of<Space, T>(d).data(), view_of<Space, T>(x).data(), view_of<Space, T>(r).data(),
+              view_of<Space, T>(z).data(), partial_.data()});
+    Kokkos::parallel_for("fem::kokkos::finish_dots", Kokkos::TeamPolicy<Space>(1, kReductionTeam),
+                         detail::FinishChunkDots<Space, 2, detail::CgTurnFinish>{
+                             chunks, partial_.data(), detail::CgTurnFinish{scalars}});
+    Kokkos::parallel_for(
+        "fem::kokkos::cg_turn", Range<Space>(0, n),
+        detail::CgTurnUpdate<T>{scalars, view_of<Space, T>(z).data(), view_of<Space, T>(p).data()});
+  }
   CgProgress do_cg_progress(CgScalars& s) override {
     auto& impl = static_cast<CgScalarsImpl&>(s);
     Kokkos::deep_copy(impl.host, impl.values);
@@ -392,13 +463,8 @@ class LinearAlgebraImpl final : public LinearAlgebra {
   std::int64_t chunk_sums(const std::array<const Vector*, PAIRS>& a,
                           const std::array<const Vector*, PAIRS>& b) {
     const std::int64_t n = a[0]->size();
-    const std::int64_t chunks = (n + kReductionChunk - 1) / kReductionChunk;
+    const std::int64_t chunks = reserve_partials(PAIRS, n);
     if (chunks == 0) return 0;
-    const auto used = static_cast<std::size_t>(PAIRS * chunks);
-    if (partial_.extent(0) < used) {
-      partial_ = View<Space, double>("fem::reduction_partials", used);
-      partial_host_ = Kokkos::create_mirror_view(partial_);
-    }
     detail::ChunkDots<Space, T, PAIRS> f{n, chunks, {}, {}, partial_.data()};
     for (int k = 0; k < PAIRS; ++k) {
       f.a[k] = view_of<Space, T>(*a[k]).data();
@@ -406,6 +472,17 @@ class LinearAlgebraImpl final : public LinearAlgebra {
     }
     Kokkos::parallel_for("fem::kokkos::dot",
                          Kokkos::TeamPolicy<Space>(static_cast<int>(chunks), kReductionTeam), f);
+    return chunks;
+  }
+
+  /// Room in partial_ for `rows` rows of chunk sums over n entries; returns the chunks.
+  std::int64_t reserve_partials(int rows, std::int64_t n) {
+    const std::int64_t chunks = (n + kReductionChunk - 1) / kReductionChunk;
+    const auto used = static_cast<std::size_t>(rows * chunks);
+    if (partial_.extent(0) < used) {
+      partial_ = View<Space, double>("fem::reduction_partials", used);
+      partial_host_ = Kokkos::create_mirror_view(partial_);
+    }
     return chunks;
   }
 

@@ -4,6 +4,8 @@
 // kSlots doubles; the state slot holds a CgProgress::State as a double.
 #pragma once
 
+#include <cstdint>
+
 #include "fem/config.hpp"
 #include "fem/operator.hpp"
 
@@ -54,6 +56,25 @@ FEM_INLINE void turn(double* s, double rz, double rr) {
   }
   s[kBeta] = rz / s[kRz];
   s[kRz] = rz;
+}
+
+/// Entry i of cg_descend's update: x += alpha p, r -= alpha Ap, in the expressions of the host
+/// default's axpby (so that a backend's kernel gives its bits), unless the solve has stopped.
+template <class T>
+FEM_INLINE void descend_entry(const double* s, std::int64_t i, const T* p, const T* ap, T* x,
+                              T* r) {
+  if (!running(s)) return;
+  const T alpha = static_cast<T>(s[kAlpha]);
+  x[i] = alpha * p[i] + T(1) * x[i];
+  r[i] = -alpha * ap[i] + T(1) * r[i];
+}
+
+/// Entry i of cg_turn's update: p = z + beta p (axpby's expression), unless the solve has
+/// stopped.
+template <class T>
+FEM_INLINE void turn_entry(const double* s, std::int64_t i, const T* z, T* p) {
+  if (!running(s)) return;
+  p[i] = T(1) * z[i] + static_cast<T>(s[kBeta]) * p[i];
 }
 
 /// What cg_progress() returns, from a host copy of the scalars.
