@@ -49,7 +49,7 @@ PreparedCase prepare_case(const CaseOptions& options);
 int report_error(const std::exception& e);
 
 /// time_verbs: implicit solvers synchronise after every backend verb for exact per-verb times.
-/// restart_file: a checkpoint to continue from (explicit and dynamic relaxation), "" for none.
+/// restart_file: a checkpoint to continue from, "" for none.
 int run_command(const CaseOptions& options, bool quiet, bool time_verbs,
                 const std::string& restart_file);
 int check_command(const CaseOptions& options);

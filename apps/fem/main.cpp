@@ -36,8 +36,7 @@ int main(int argc, char** argv) {
   add_case_options(*run, run_options);
   run->add_flag("-q,--quiet", quiet, "print only warnings, errors and the final summary");
   std::string restart_file;
-  run->add_option("--restart", restart_file,
-                  "continue from a checkpoint the case wrote (explicit and dynamic relaxation)")
+  run->add_option("--restart", restart_file, "continue from a checkpoint the case wrote")
       ->type_name("FILE");
   bool time_verbs = false;
   run->add_flag("--time-verbs", time_verbs,

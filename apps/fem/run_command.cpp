@@ -21,7 +21,8 @@ std::string output_directory(const CaseSpec& spec) {
 namespace {
 
 /// Static and implicit dynamic analysis: progress per increment, totals at the end.
-int run_implicit(const Model& model, Backend& backend, bool time_verbs) {
+int run_implicit(const Model& model, Backend& backend, bool time_verbs, const CaseOptions& options,
+                 const std::string& restart_file) {
   const CaseSpec& spec = model.spec;
   ImplicitSolver solver(model, backend, spec.backend);
   const SolverSpec& s = spec.solver;
@@ -42,6 +43,8 @@ int run_implicit(const Model& model, Backend& backend, bool time_verbs) {
   ImplicitRunOptions run;
   run.output_directory = output_directory(spec);
   run.time_verbs = time_verbs;
+  run.restart_file = restart_file;
+  run.case_text = options.case_text();
   install_interrupt_handlers();
   run.stop_requested = interrupt_requested;
   const auto start = std::chrono::steady_clock::now();
@@ -60,10 +63,10 @@ int run_implicit(const Model& model, Backend& backend, bool time_verbs) {
   set_activity(fmt::format("running the {} solver", to_string(s.type)));
   const ImplicitRunReport r = solver.run(run);
   if (r.interrupted) {
-    fmt::print(
-        "interrupted at increment {} (t = {}); results so far in {}/ (the {} solver writes no "
-        "checkpoint)\n",
-        r.increments, r.time_reached, output_directory(spec), to_string(s.type));
+    fmt::print("interrupted at increment {} (t = {}); results so far in {}/\n", r.increments,
+               r.time_reached, output_directory(spec));
+    if (!r.checkpoint.empty())
+      fmt::print("  continue with the same command and --restart {}\n", r.checkpoint);
     return kInterrupted;
   }
   const double iterations = static_cast<double>(std::max<std::int64_t>(1, r.newton_iterations));
@@ -104,14 +107,8 @@ int run_command(const CaseOptions& options, bool quiet, bool time_verbs,
                  model.mesh.num_nodes(), model.num_elements(), spec.backend,
                  backend->execution_space(), to_string(spec.precision));
 
-    if (is_implicit(spec.solver.type)) {
-      if (!restart_file.empty())
-        throw Error(fmt::format(
-            "--restart: the {} solver cannot restart from a checkpoint; the explicit and "
-            "dynamic_relaxation solvers can",
-            to_string(spec.solver.type)));
-      return run_implicit(model, *backend, time_verbs);
-    }
+    if (is_implicit(spec.solver.type))
+      return run_implicit(model, *backend, time_verbs, options, restart_file);
     ExplicitSolver solver(model, *backend, spec.backend);
     const ExplicitSetup& setup = solver.setup();
     const bool relaxation = spec.solver.type == SolverType::DynamicRelaxation;

@@ -143,35 +143,57 @@ TEST(Signals, SigintStopsWithACheckpointAndValidFilesAndTheRunContinuesFromIt) {
   fs::remove_all(dir);
 }
 
-TEST(Signals, SigtermStopsAnImplicitRunAfterItsIncrementWithValidFiles) {
+TEST(Signals, SigtermStopsAnImplicitRunAfterItsIncrementAndItContinues) {
   const fs::path dir = fresh_temp_dir("fem_signals", "implicit");
-  const pid_t pid = start_fem("run " + kCase + " --output " + dir.string() +
-                                  " --set 'solver={type: implicit_dynamic, time_step: 0.01, "
-                                  "end_time: 10000}'",
-                              dir.string() + ".log");
+  const std::string args =
+      "run " + kCase + " --output " + dir.string() +
+      " --set 'solver={type: implicit_dynamic, time_step: 0.01, end_time: 10000}'";
+  const pid_t pid = start_fem(args, dir.string() + ".log");
   ASSERT_TRUE(wait_for_file(dir / "small_cube_000002.vtu", 60)) << read_text(dir.string() + ".log");
   ::kill(pid, SIGTERM);
   const int status = wait_for(pid, 60);
   const std::string log = read_text(dir.string() + ".log");
   ASSERT_TRUE(WIFEXITED(status)) << status << "\n" << log;
   EXPECT_EQ(WEXITSTATUS(status), 5) << log;
-  EXPECT_NE(log.find("interrupted at increment"), std::string::npos) << log;
   expect_valid_pvd(dir / "small_cube.pvd");
   expect_whole_rows(dir / "energy.csv");
   expect_whole_rows(dir / "top.csv");
   expect_whole_rows(dir / "convergence.csv");
   EXPECT_NE(read_text((dir / "summary.json").string()).find("\"status\": \"interrupted\""),
             std::string::npos);
+  const std::vector<fs::path> found = checkpoints_in(dir);
+  ASSERT_EQ(found.size(), 1u);
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(
+      log, m, std::regex("interrupted at increment (\\d+) \\(t = ([0-9.e+-]+)\\)")))
+      << log;
+  const FemResult r =
+      run_fem(args + " --set solver.end_time=" + std::to_string(std::stod(m[2].str()) + 0.05) +
+              " --restart " + found.front().string());
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("continuing from increment " + m[1].str()), std::string::npos)
+      << r.output;
+  expect_valid_pvd(dir / "small_cube.pvd");
+  expect_whole_rows(dir / "energy.csv");
   fs::remove_all(dir);
 }
 
-TEST(Signals, RestartOfAStaticCaseIsRefused) {
-  const FemResult r =
-      run_fem("run " + kCase + " --set 'solver={type: static}' --restart x.checkpoint");
+TEST(Signals, CheckpointOfAnotherSolverIsRefused) {
+  const fs::path dir = fresh_temp_dir("fem_signals", "solver");
+  const std::string args = "run " + kCase + " --output " + dir.string();
+  ASSERT_EQ(run_fem(args + " --set 'output.checkpoint={every_steps: 100}'").code, 0);
+  const std::vector<fs::path> found = checkpoints_in(dir);
+  ASSERT_FALSE(found.empty());
+  const FemResult r = run_fem(
+      args + " --set 'solver={type: implicit_dynamic, time_step: 0.01, end_time: 0.5}' --restart " +
+      found.front().string());
   EXPECT_EQ(r.code, 2) << r.output;
-  EXPECT_NE(r.output.find("--restart: the static solver cannot restart from a checkpoint"),
+  EXPECT_NE(r.output.find(
+                "cannot restart from '" + found.front().string() +
+                "': it was written by the explicit solver; this case's solver is implicit_dynamic"),
             std::string::npos)
       << r.output;
+  fs::remove_all(dir);
 }
 
 TEST(Signals, OutputThatCannotGrowStopsTheRunWithOneMessageAndValidFiles) {

@@ -31,7 +31,7 @@ Checkpoint sample() {
   c.step = 1234;
   c.time = 0.1234;
   c.displacement = {1, 2, 3, -0.0, 1e-300, 0.1};
-  c.previous_displacement = {0.5, 2, 3, 4, 5, 6};
+  c.vectors = {{"previous_displacement", {0.5, 2, 3, 4, 5, 6}}, {"velocity", {}}};
   c.material_state = {{}, {1.5, 2.5}};
   c.values = {{"relaxation.damping", 3.25}, {"contact.nodes", 7}};
   c.frames = {{0.0, "cube_000000.vtu"}, {0.05, "cube_000001.vtu"}};
@@ -73,7 +73,7 @@ TEST(Checkpoint, ReadsBackExactlyWhatWasWritten) {
   EXPECT_EQ(r.time, c.time);
   EXPECT_EQ(r.displacement, c.displacement);
   EXPECT_TRUE(std::signbit(r.displacement[3]));  // -0 stays -0: the bits, not the value
-  EXPECT_EQ(r.previous_displacement, c.previous_displacement);
+  EXPECT_EQ(r.vectors, c.vectors);
   EXPECT_EQ(r.material_state, c.material_state);
   EXPECT_EQ(r.values, c.values);
   ASSERT_EQ(r.frames.size(), 2u);

@@ -99,7 +99,11 @@ std::string payload(const Checkpoint& c) {
   w.put(c.step);
   w.put(c.time);
   w.put(c.displacement);
-  w.put(c.previous_displacement);
+  w.put<std::uint64_t>(c.vectors.size());
+  for (const auto& [name, v] : c.vectors) {
+    w.put(name);
+    w.put(v);
+  }
   w.put<std::uint64_t>(c.material_state.size());
   for (const std::vector<double>& s : c.material_state) w.put(s);
   w.put<std::uint64_t>(c.values.size());
@@ -133,7 +137,10 @@ Checkpoint parse(std::string_view bytes, const std::string& path) {
   c.step = r.get<std::int64_t>();
   c.time = r.get<double>();
   c.displacement = r.get_doubles();
-  c.previous_displacement = r.get_doubles();
+  for (std::size_t n = r.count(16); n > 0; --n) {
+    std::string name = r.get_string();
+    c.vectors[name] = r.get_doubles();
+  }
   c.material_state.resize(r.count(8));
   for (std::vector<double>& s : c.material_state) s = r.get_doubles();
   for (std::size_t n = r.count(16); n > 0; --n) {

@@ -15,6 +15,7 @@
 #include "fem/output/history.hpp"
 #include "fem/output/summary.hpp"
 #include "fem/output/vtk_series.hpp"
+#include "fem/solver/restart.hpp"
 #include "fem/solver/run_output.hpp"
 #include "fem/solver/system_fingerprint.hpp"
 
@@ -34,10 +35,6 @@ constexpr std::int64_t kBatchQuantum = 64;
 /// The smallest multiple of `every` greater than `step` (`every` > 0).
 std::int64_t next_multiple(std::int64_t step, std::int64_t every) {
   return (step / every + 1) * every;
-}
-
-std::string file_name(const std::string& path) {
-  return std::filesystem::path(path).filename().string();
 }
 
 }  // namespace
@@ -106,15 +103,11 @@ class ExplicitSolver::Run {
   /// a convergence check (or the start) of dynamic relaxation, whose damping estimate and
   /// measured increments live between checks.
   [[nodiscard]] bool at_restart_point() const;
-  [[nodiscard]] std::string checkpoint_path(std::int64_t step) const;
+  [[nodiscard]] CheckpointedRun checkpointed() const;
   void write_checkpoint();
-  void remove_old_checkpoints();
+  /// The checkpoint of options_.restart_file, refused unless this run can continue it.
   [[nodiscard]] Checkpoint read_restart() const;
-  void check_restart(const Checkpoint& c) const;
   void restore(const Checkpoint& c);
-  void resume_series(const Checkpoint& c);
-  /// The bytes a checkpoint recorded for the output file `path` (0: none, start it afresh).
-  [[nodiscard]] std::uint64_t resume_bytes(const std::string& path) const;
   void stop_on_request();
   /// The steps from step_ to the end, or to a stop on request.
   void step_loop();
@@ -139,7 +132,7 @@ class ExplicitSolver::Run {
   std::int64_t checkpoint_every_ = 0, next_checkpoint_ = 0;  ///< 0: no periodic checkpoints
   std::int64_t last_frame_ = -1;                             ///< step of the last frame written
   std::int64_t batch_ = kBatchQuantum;
-  const std::vector<CheckpointFile>* resume_files_ = nullptr;  ///< restart: the recorded files
+  const Checkpoint* resume_from_ = nullptr;  ///< while opening the output of a restart
   // Output.
   std::string dir_;
   bool files_ = false;
@@ -181,14 +174,14 @@ void ExplicitSolver::Run::open_outputs() {
         output_cadence(h.every_steps, h.every_time, dt_, relaxation_ ? check_every_ : frame_every_);
     histories_.emplace_back(
         s_.model_, h, every, files_ ? dir_ : std::string(),
-        resume_bytes((std::filesystem::path(dir_) / (h.name + ".csv")).string()));
+        resume_bytes(resume_from_, (std::filesystem::path(dir_) / (h.name + ".csv")).string()));
     if (files_) report_.files.push_back(histories_.back().path());
   }
   if (!files_) return;
   const auto open_csv = [&](std::optional<CsvHistory>& csv, const std::string& name,
                             std::vector<std::string> columns) {
     const std::string path = (std::filesystem::path(dir_) / name).string();
-    csv.emplace(path, std::move(columns), resume_bytes(path));
+    csv.emplace(path, std::move(columns), resume_bytes(resume_from_, path));
     report_.files.push_back(csv->path());
   };
   open_csv(energy_csv_, "energy.csv", {"kinetic", "strain", "hourglass"});
@@ -476,27 +469,21 @@ bool ExplicitSolver::Run::at_restart_point() const {
   return !relaxation_ || step_ % check_every_ == 0;
 }
 
-std::string ExplicitSolver::Run::checkpoint_path(std::int64_t step) const {
-  return (std::filesystem::path(dir_) / fmt::format("{}_{:010d}.checkpoint", spec_.name, step))
-      .string();
+CheckpointedRun ExplicitSolver::Run::checkpointed() const {
+  return {spec_,
+          sys_,
+          s_.model_.num_elements(),
+          model_hash_,
+          dt_,
+          s_.backend_name_,
+          options_.case_text};
 }
 
 void ExplicitSolver::Run::write_checkpoint() {
   const auto t0 = Clock::now();
-  Checkpoint c;
-  c.fem_version = FEM_VERSION;
-  c.solver = to_string(spec_.solver.type);
-  c.precision = to_string(spec_.precision);
-  c.backend = s_.backend_name_;
-  c.case_text = options_.case_text;
-  c.model_hash = model_hash_;
-  c.num_nodes = sys_.num_nodes;
-  c.num_elements = s_.model_.num_elements();
-  c.time_step = dt_;
-  c.step = step_;
-  c.time = static_cast<double>(step_) * dt_;
+  Checkpoint c = checkpoint_header(checkpointed(), step_, static_cast<double>(step_) * dt_);
   problem_.displacement(c.displacement);
-  problem_.previous_displacement(c.previous_displacement);
+  problem_.previous_displacement(c.vectors["previous_displacement"]);
   c.material_state.resize(sys_.blocks.size());
   for (std::size_t b = 0; b < sys_.blocks.size(); ++b)
     if (sys_.blocks[b].material->host.num_state > 0)
@@ -517,86 +504,28 @@ void ExplicitSolver::Run::write_checkpoint() {
   for (std::size_t k = 0; k < report_.contact_force.size(); ++k)
     for (int i = 0; i < 3; ++i)
       c.values[fmt::format("contact.{}.{}", k, "xyz"[i])] = report_.contact_force[k][i];
-  if (vtk_) {
-    c.frames = vtk_->frames();
-    c.next_frame_index = vtk_->next_index();
-  }
+  std::vector<const CsvHistory*> files;
   for (const std::optional<CsvHistory>* csv : {&energy_csv_, &contact_csv_, &convergence_csv_})
-    if (*csv) c.files.push_back({file_name((*csv)->path()), (*csv)->bytes()});
-  for (const HistoryRecorder& h : histories_)
-    if (h.csv()) c.files.push_back({file_name(h.csv()->path()), h.csv()->bytes()});
-  const std::string path = checkpoint_path(step_);
+    files.push_back(*csv ? &**csv : nullptr);
+  for (const HistoryRecorder& h : histories_) files.push_back(h.csv());
+  record_output(c, vtk_.get(), files);
+  const std::string path = checkpoint_path(dir_, spec_.name, step_);
   fem::write_checkpoint(path, c);
   report_.checkpoint = path;
-  remove_old_checkpoints();
+  remove_old_checkpoints(dir_, spec_.name, step_,
+                         spec_.output.checkpoint ? spec_.output.checkpoint->keep : 2);
   report_.output_s += seconds_since(t0);
 }
 
-// Keeps the newest `keep` checkpoints of this case up to the current step. Later ones (left by
-// a run this one restarted before) stay until this run reaches and replaces them.
-void ExplicitSolver::Run::remove_old_checkpoints() {
-  const std::size_t keep =
-      spec_.output.checkpoint ? static_cast<std::size_t>(spec_.output.checkpoint->keep) : 2;
-  const std::string prefix = spec_.name + "_", suffix = ".checkpoint";
-  std::vector<std::pair<std::int64_t, std::filesystem::path>> found;
-  std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator(dir_, ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name.size() != prefix.size() + 10 + suffix.size() || !name.starts_with(prefix) ||
-        !name.ends_with(suffix))
-      continue;
-    const std::string digits = name.substr(prefix.size(), 10);
-    if (!std::all_of(digits.begin(), digits.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
-      continue;
-    const std::int64_t step = std::stoll(digits);
-    if (step <= step_) found.emplace_back(step, entry.path());
-  }
-  std::sort(found.begin(), found.end());
-  for (std::size_t i = 0; i + keep < found.size(); ++i)
-    std::filesystem::remove(found[i].second, ec);
-}
-
 Checkpoint ExplicitSolver::Run::read_restart() const {
-  Checkpoint c = read_checkpoint(options_.restart_file);
-  check_restart(c);
-  return c;
-}
-
-// A checkpoint continues only the model it was written for; everything else that may change
-// (backend, precision, assembly, end time, output) is allowed, a change of precision with a
-// warning since the continuation then differs from an uninterrupted run in the last bits.
-void ExplicitSolver::Run::check_restart(const Checkpoint& c) const {
+  const std::string& path = options_.restart_file;
+  Checkpoint c = read_checkpoint(path);
+  check_checkpoint(c, path, checkpointed());
   const auto refuse = [&](const std::string& why) {
-    throw Error("cannot restart from '" + options_.restart_file + "': " + why +
-                "\n  hint: restart with the case and --set options the checkpoint was written "
-                "with (it records them)");
+    throw Error("cannot restart from '" + path + "': " + why);
   };
-  const std::string solver = to_string(spec_.solver.type);
-  if (c.solver != solver)
-    refuse("it was written by the " + c.solver + " solver; this case's solver is " + solver);
-  if (c.num_nodes != sys_.num_nodes || c.num_elements != s_.model_.num_elements())
-    refuse(fmt::format(
-        "it holds a model of {} nodes and {} elements; this case's has {} nodes and {} elements",
-        c.num_nodes, c.num_elements, sys_.num_nodes, s_.model_.num_elements()));
-  if (c.time_step != dt_)
-    refuse(fmt::format(
-        "its time step is {} s; this case's is {} s (the step is shortened so that a whole "
-        "number of steps ends at solver.end_time: end_time, time_step, safety_factor, the mesh "
-        "or a material changed)",
-        c.time_step, dt_));
-  if (c.model_hash != model_hash_)
-    refuse(
-        "it was written for another model: the mesh, materials, boundary conditions, loads, "
-        "amplitudes or contact of this case differ from those it was written with");
-  const auto dofs = static_cast<std::size_t>(3 * sys_.num_nodes);
-  bool sizes = c.displacement.size() == dofs && c.previous_displacement.size() == dofs &&
-               c.material_state.size() == sys_.blocks.size();
-  for (std::size_t b = 0; sizes && b < sys_.blocks.size(); ++b) {
-    const BlockSystem& block = sys_.blocks[b];
-    sizes = static_cast<std::int64_t>(c.material_state[b].size()) ==
-            block.num_elements * block.quadrature_points * block.material->host.num_state;
-  }
-  if (!sizes) refuse("its state arrays do not have this model's sizes");
+  if (!c.vectors.contains("previous_displacement"))
+    refuse("it lacks u_{n-1}, the displacement of the step before");
   if (relaxation_ && (!c.values.contains("relaxation.damping") ||
                       !c.values.contains("relaxation.previous_increment")))
     refuse("it lacks the state of dynamic relaxation");
@@ -605,18 +534,11 @@ void ExplicitSolver::Run::check_restart(const Checkpoint& c) const {
         "it is at step {} (t = {} s) and this run ends at step {}: nothing is left to run (raise "
         "solver.end_time, e.g. with --end-time, to continue past it)",
         c.step, c.time, n_));
-  if (c.precision != report_.precision)
-    spdlog::warn(
-        "the checkpoint was written in {} precision and the run continues in {}: the results "
-        "will differ from an uninterrupted run in the last digits",
-        c.precision, report_.precision);
-  if (c.fem_version != FEM_VERSION)
-    spdlog::warn("the checkpoint was written by fem {}; this is fem {}", c.fem_version,
-                 FEM_VERSION);
+  return c;
 }
 
 void ExplicitSolver::Run::restore(const Checkpoint& c) {
-  problem_.set_displacement(c.displacement, c.previous_displacement);
+  problem_.set_displacement(c.displacement, c.vectors.at("previous_displacement"));
   for (std::size_t b = 0; b < sys_.blocks.size(); ++b)
     if (sys_.blocks[b].material->host.num_state > 0)
       problem_.set_material_state(b, c.material_state[b]);
@@ -658,28 +580,6 @@ void ExplicitSolver::Run::restore(const Checkpoint& c) {
   spdlog::info("continuing from step {} (t = {} s) of '{}'", step_, c.time, options_.restart_file);
 }
 
-// The .pvd lists the frames the checkpoint recorded that are still beside it; the next frame
-// takes the next number, replacing a file a run continued past the checkpoint left there.
-void ExplicitSolver::Run::resume_series(const Checkpoint& c) {
-  if (!vtk_) return;
-  std::vector<SeriesFrame> frames;
-  for (const SeriesFrame& f : c.frames)
-    if (std::filesystem::exists(std::filesystem::path(dir_) / f.file)) frames.push_back(f);
-  if (frames.size() < c.frames.size())
-    spdlog::warn("{} of the {} frames the checkpoint lists are not in {}: {} lists the others",
-                 c.frames.size() - frames.size(), c.frames.size(), dir_, vtk_->pvd_path());
-  vtk_->resume(std::move(frames), static_cast<int>(c.next_frame_index));
-  report_.files.push_back(vtk_->pvd_path());
-}
-
-std::uint64_t ExplicitSolver::Run::resume_bytes(const std::string& path) const {
-  if (!resume_files_) return 0;
-  const std::string name = file_name(path);
-  for (const CheckpointFile& f : *resume_files_)
-    if (f.name == name) return f.bytes;
-  return 0;
-}
-
 void ExplicitSolver::Run::stop_on_request() {
   report_.interrupted = true;
   std::string message =
@@ -701,7 +601,7 @@ ExplicitRunReport ExplicitSolver::Run::execute() {
   std::optional<Checkpoint> restart;
   if (!options_.restart_file.empty()) {
     restart = read_restart();
-    resume_files_ = &restart->files;
+    resume_from_ = &*restart;
   }
   open_outputs();
   next_history_.assign(histories_.size(), 0);
@@ -717,8 +617,11 @@ ExplicitRunReport ExplicitSolver::Run::execute() {
   report_.contact_force.assign(sys_.surfaces.size(), {0, 0, 0});
   if (restart) {
     restore(*restart);
-    resume_series(*restart);
-    resume_files_ = nullptr;
+    if (vtk_) {
+      resume_series(*vtk_, *restart, dir_);
+      report_.files.push_back(vtk_->pvd_path());
+    }
+    resume_from_ = nullptr;
   } else {
     write_frame(0);
   }

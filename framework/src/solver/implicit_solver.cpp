@@ -2,6 +2,7 @@
 // output around Newton, all on the backend's vectors.
 #include "fem/solver/implicit_solver.hpp"
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <Eigen/Dense>
@@ -16,7 +17,9 @@
 #include "fem/output/history.hpp"
 #include "fem/output/summary.hpp"
 #include "fem/output/vtk_series.hpp"
+#include "fem/solver/restart.hpp"
 #include "fem/solver/run_output.hpp"
+#include "fem/solver/system_fingerprint.hpp"
 #include "implicit_contact.hpp"
 
 namespace fem {
@@ -111,6 +114,9 @@ class Increments {
   }
   [[nodiscard]] double minimum() const { return minimum_; }
   [[nodiscard]] double nominal() const { return maximum_; }
+  /// The size the next increment tries: what a checkpoint saves besides the state.
+  [[nodiscard]] double size() const { return size_; }
+  void set_size(double size) { size_ = size; }
 
  private:
   double end_, size_ = 0, minimum_ = 0, maximum_ = 0, growth_ = 1.5, cutback_ = 0.25;
@@ -376,6 +382,12 @@ class ImplicitSolver::Run final : public IncrementEquations {
                     bool with_histories = true);
   /// Hands the final state to the solver (ImplicitSolver::u_host_, ...).
   void keep_final_state();
+  // Checkpoints and restarts: the state after an accepted increment is u, v, a (and HHT's
+  // forces of the step before), the time and the size the next increment tries.
+  [[nodiscard]] CheckpointedRun checkpointed() const;
+  void write_checkpoint(std::int64_t increment, double t);
+  /// The checkpoint of options_.restart_file, refused unless this run can continue it.
+  [[nodiscard]] Checkpoint read_restart() const;
   void write_summary(const std::string& status, const std::string& message);
   [[noreturn]] void fail(const std::string& message);
   /// f_int at the initial state; fails where the prescribed values at t = 0 invert an element.
@@ -407,6 +419,8 @@ class ImplicitSolver::Run final : public IncrementEquations {
   std::vector<HistoryRecorder> histories_;
   std::optional<CsvHistory> energy_csv_, convergence_csv_, contact_csv_;
   std::int64_t frame_every_ = 1;
+  std::int64_t checkpoint_every_ = 0;  ///< increments; 0: no periodic checkpoints
+  std::uint64_t model_hash_ = 0;
   std::vector<double> u_host_, v_host_, f_host_, f_ext_host_;
   std::vector<BlockResults> results_;
   Clock::time_point start_;
@@ -564,24 +578,34 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
   dir_ = options_.output_directory;
   files_ = options_.write_files;
   la_.set_timing(options_.time_verbs);
+  model_hash_ = fingerprint(sys_);
+  std::optional<Checkpoint> restart;
+  if (!options_.restart_file.empty()) restart = read_restart();
+  const Checkpoint* resume = restart ? &*restart : nullptr;
+  const auto output_path = [&](const std::string& name) {
+    return (std::filesystem::path(dir_) / name).string();
+  };
   if (files_) {
     std::filesystem::create_directories(dir_);
     vtk_ = open_vtk_series(s_.model_, dir_);
-    energy_csv_.emplace((std::filesystem::path(dir_) / "energy.csv").string(),
-                        std::vector<std::string>{"kinetic", "strain", "hourglass"});
+    energy_csv_.emplace(output_path("energy.csv"),
+                        std::vector<std::string>{"kinetic", "strain", "hourglass"},
+                        resume_bytes(resume, output_path("energy.csv")));
     report_.files.push_back(energy_csv_->path());
     convergence_csv_.emplace(
-        (std::filesystem::path(dir_) / "convergence.csv").string(),
+        output_path("convergence.csv"),
         std::vector<std::string>{"increment", "iteration", "residual", "relative_residual",
                                  "energy", "line_search", "linear_tolerance", "linear_iterations",
-                                 "linear_residual", "wall_s"});
+                                 "linear_residual", "wall_s"},
+        resume_bytes(resume, output_path("convergence.csv")));
     report_.files.push_back(convergence_csv_->path());
     if (contact_) {
       std::vector<std::string> cols;
       for (const ContactSpec& c : spec_.contacts)
         for (const char* q : {"_x", "_y", "_z", "_active", "_penetration"})
           cols.push_back(c.name + q);
-      contact_csv_.emplace((std::filesystem::path(dir_) / "contact.csv").string(), cols);
+      contact_csv_.emplace(output_path("contact.csv"), cols,
+                           resume_bytes(resume, output_path("contact.csv")));
       report_.files.push_back(contact_csv_->path());
     }
   }
@@ -591,17 +615,46 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
                                 std::max<std::int64_t>(1, expected / 20));
   for (const HistorySpec& h : spec_.output.histories) {
     histories_.emplace_back(s_.model_, h, output_cadence(h.every_steps, h.every_time, nominal, 1),
-                            files_ ? dir_ : std::string());
+                            files_ ? dir_ : std::string(),
+                            resume_bytes(resume, output_path(h.name + ".csv")));
     if (files_) report_.files.push_back(histories_.back().path());
   }
 
+  if (const auto& cp = spec_.output.checkpoint; cp && files_)
+    checkpoint_every_ = output_cadence(cp->every_steps, cp->every_time, nominal, 1);
+
   // The initial state: prescribed values at t = 0, initial velocities, and for dynamics the
-  // acceleration that balances the forces at t = 0.
-  la_.upload(sys_.initial_displacement, *u_);
+  // acceleration that balances the forces at t = 0; or the checkpoint's.
+  double t = 0.0;
+  std::int64_t increment = 0;
   std::vector<double> u_now = sys_.initial_displacement;
+  if (restart) {
+    u_now = restart->displacement;
+    la_.upload(u_now, *u_);
+    for (auto& [name, v] : {std::pair{"velocity", v_.get()}, std::pair{"acceleration", a_.get()},
+                            std::pair{"hht_forces", g_n_.get()}})
+      if (const auto it = restart->vectors.find(name); it != restart->vectors.end())
+        la_.upload(it->second, *v);
+    t = restart->time;
+    increment = restart->step;
+    increments_.set_size(restart->values.at("implicit.increment_size"));
+    report_.first_increment = increment;
+    report_.increments = increment;
+    report_.time_reached = t;
+    u_host_ = u_now;
+    if (vtk_) {
+      resume_series(*vtk_, *restart, dir_);
+      report_.files.push_back(vtk_->pvd_path());
+    }
+    spdlog::info("continuing from increment {} (t = {}) of '{}'", increment, t,
+                 options_.restart_file);
+  }
+  if (!restart) la_.upload(sys_.initial_displacement, *u_);
   if (contact_) contact_->set_time(0.0);
   set_external_forces(0.0);
-  if (integrator_.dynamic()) {
+  if (restart) {
+    // The state is complete: nothing to compute before the next increment.
+  } else if (integrator_.dynamic()) {
     std::vector<double> v0(static_cast<std::size_t>(op_.size()), 0.0);
     for (const InitialVelocitySpec& iv : spec_.initial_velocities)
       for (const std::int32_t n : s_.model_.mesh.node_sets.at(iv.set))
@@ -628,11 +681,9 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
     // f_int at the start, for the reactions of the first history row.
     check_initial_state();
   }
-  write_output(0, 0.0, true);
+  if (!restart) write_output(0, 0.0, true);
 
   const double floor = spec_.precision == Precision::Single ? 1e-6 : 1e-14;
-  double t = 0.0;
-  std::int64_t increment = 0;
   const auto solve_start = Clock::now();
   while (t < end * (1.0 - 1e-12)) {
     const double dt = increments_.next(t);
@@ -778,7 +829,13 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
       }
       contact_csv_->append(t, increment, row);
     }
+    if (!last && checkpoint_every_ > 0 && increment % checkpoint_every_ == 0)
+      write_checkpoint(increment, t);
     if (!last && options_.stop_requested && options_.stop_requested()) {
+      // The checkpoint first: it records the output without the frame of this increment that
+      // is written next (a restart replaces it).
+      if (files_ && report_.checkpoint != checkpoint_path(dir_, spec_.name, increment))
+        write_checkpoint(increment, t);
       // The frame of this increment, where the cadence skipped it; its history rows are written.
       if (increment % frame_every_ != 0)
         write_output(increment, t, true, /*u_on_host=*/true, /*with_histories=*/false);
@@ -796,6 +853,68 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
   keep_final_state();
   write_summary("completed", "");
   return report_;
+}
+
+CheckpointedRun ImplicitSolver::Run::checkpointed() const {
+  const double step = integrator_.dynamic() ? spec_.solver.time_step : 0.0;
+  return {spec_,
+          sys_,
+          s_.model_.num_elements(),
+          model_hash_,
+          step,
+          s_.backend_name_,
+          options_.case_text};
+}
+
+void ImplicitSolver::Run::write_checkpoint(std::int64_t increment, double t) {
+  const auto t0 = Clock::now();
+  Checkpoint c = checkpoint_header(checkpointed(), increment, t);
+  la_.download(*u_, c.displacement);
+  if (integrator_.dynamic()) {
+    la_.download(*v_, c.vectors["velocity"]);
+    la_.download(*a_, c.vectors["acceleration"]);
+    if (integrator_.alpha != 0.0) la_.download(*g_n_, c.vectors["hht_forces"]);
+  }
+  c.material_state.resize(sys_.blocks.size());
+  c.values["implicit.increment_size"] = increments_.size();
+  std::vector<const CsvHistory*> files;
+  for (const std::optional<CsvHistory>* csv : {&energy_csv_, &convergence_csv_, &contact_csv_})
+    files.push_back(*csv ? &**csv : nullptr);
+  for (const HistoryRecorder& h : histories_) files.push_back(h.csv());
+  record_output(c, vtk_.get(), files);
+  const std::string path = checkpoint_path(dir_, spec_.name, increment);
+  fem::write_checkpoint(path, c);
+  report_.checkpoint = path;
+  remove_old_checkpoints(dir_, spec_.name, increment,
+                         spec_.output.checkpoint ? spec_.output.checkpoint->keep : 2);
+  report_.output_s += seconds_since(t0);
+}
+
+Checkpoint ImplicitSolver::Run::read_restart() const {
+  const std::string& path = options_.restart_file;
+  Checkpoint c = read_checkpoint(path);
+  check_checkpoint(c, path, checkpointed());
+  const auto refuse = [&](const std::string& why) {
+    throw Error("cannot restart from '" + path + "': " + why);
+  };
+  // What the implicit state does not hold yet: the backend operator's committed material
+  // history and the contact multipliers.
+  for (const BlockSystem& b : sys_.blocks)
+    if (b.material->host.num_state > 0)
+      refuse("the implicit solvers cannot restart materials with history state yet (block '" +
+             b.name + "')");
+  if (contact_) refuse("the implicit solvers cannot restart runs with contact yet");
+  if (!c.values.contains("implicit.increment_size") ||
+      (integrator_.dynamic() &&
+       (!c.vectors.contains("velocity") || !c.vectors.contains("acceleration") ||
+        (integrator_.alpha != 0.0 && !c.vectors.contains("hht_forces")))))
+    refuse("it lacks the state of the " + std::string(to_string(spec_.solver.type)) + " solver");
+  if (c.time >= spec_.solver.end_time * (1.0 - 1e-12))
+    refuse(fmt::format(
+        "it is at t = {} and this run ends at {}: nothing is left to run (raise solver.end_time, "
+        "e.g. with --end-time, to continue past it)",
+        c.time, spec_.solver.end_time));
+  return c;
 }
 
 void ImplicitSolver::Run::keep_final_state() {

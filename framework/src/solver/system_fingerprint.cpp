@@ -106,7 +106,6 @@ std::uint64_t fingerprint(const System& s) {
   for (const Amplitude& a : s.amplitudes) add_amplitude(h, a);
   h.add(s.initial_displacement);
   h.add(s.initial_previous_displacement);
-  h.add(s.time_step);
   h.add(s.mass_damping);
   h.add(s.iteration_mass);
   h.add(s.coordinates);

@@ -45,11 +45,12 @@ struct Checkpoint {
   // Where the run was.
   std::int64_t step = 0;
   double time = 0.0;
-  // The state: u_n, u_{n-1} (3 per node) and each block's material history ([e][q][s]; empty
-  // for laws without one), and the solver's own values by name (dynamic relaxation's damping
-  // estimate and convergence record).
+  // The state: the displacement (3 per node), the solver's other per-dof vectors by name (u_{n-1}
+  // of central differences; velocity and acceleration of the implicit integrators), each
+  // block's material history ([e][q][s]; empty for laws without one), and the solver's own
+  // values by name (dynamic relaxation's damping estimate, an increment's size).
   std::vector<double> displacement;
-  std::vector<double> previous_displacement;
+  std::map<std::string, std::vector<double>> vectors;
   std::vector<std::vector<double>> material_state;
   std::map<std::string, double> values;
   // The output so far: the .pvd's frames, the number of the next frame file, the CSV files.

@@ -38,17 +38,23 @@ struct ImplicitRunOptions {
   /// After every accepted increment: (increment, time, the displacement, 3 per node).
   std::function<void(std::int64_t, double, const std::vector<double>&)> increment_done;
   /// Asked after every accepted increment (`fem run`: whether SIGINT or SIGTERM came): true
-  /// stops the run there with its frame and every file complete; the report says `interrupted`.
-  /// No checkpoint: the implicit solvers do not restart yet.
+  /// stops the run there with a checkpoint, its frame and every file complete; the report says
+  /// `interrupted`.
   std::function<bool()> stop_requested;
+  /// A checkpoint file to continue from instead of the initial state (`fem run --restart`).
+  std::string restart_file;
+  /// The case file's text and command-line overrides, recorded in checkpoints.
+  std::string case_text;
 };
 
 struct ImplicitRunReport {
   std::string backend, execution_space, precision, solver, preconditioner;
   std::int64_t num_nodes = 0, num_elements = 0, num_dofs = 0, free_dofs = 0;
-  std::int64_t increments = 0;  ///< accepted
-  std::int64_t cutbacks = 0;    ///< increments retried smaller
-  bool interrupted = false;     ///< stopped by stop_requested before the end
+  std::int64_t increments = 0;       ///< accepted
+  std::int64_t cutbacks = 0;         ///< increments retried smaller
+  bool interrupted = false;          ///< stopped by stop_requested before the end
+  std::int64_t first_increment = 0;  ///< 0, or the increment of the checkpoint continued from
+  std::string checkpoint;            ///< the last checkpoint written, "" if none
   std::int64_t newton_iterations = 0;
   std::int64_t linear_iterations = 0;
   double end_time = 0.0;
