@@ -524,7 +524,8 @@ Checkpoint ExplicitSolver::Run::read_restart() const {
   const auto refuse = [&](const std::string& why) {
     throw Error("cannot restart from '" + path + "': " + why);
   };
-  if (!c.vectors.contains("previous_displacement"))
+  if (!c.vectors.contains("previous_displacement") ||
+      c.vectors.at("previous_displacement").size() != c.displacement.size())
     refuse("it lacks u_{n-1}, the displacement of the step before");
   if (relaxation_ && (!c.values.contains("relaxation.damping") ||
                       !c.values.contains("relaxation.previous_increment")))

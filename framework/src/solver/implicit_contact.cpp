@@ -536,4 +536,19 @@ void ContactOperator::accept_multipliers() {
   for (auto& e : contacts_->entries) e.accepted = e.multiplier;
 }
 
+std::vector<std::vector<double>> ContactOperator::multipliers() const {
+  std::vector<std::vector<double>> m;
+  for (const auto& e : contacts_->entries) m.push_back(e.accepted);
+  return m;
+}
+
+void ContactOperator::set_multipliers(const std::vector<std::vector<double>>& multipliers) {
+  bool sizes = multipliers.size() == contacts_->entries.size();
+  for (std::size_t k = 0; sizes && k < multipliers.size(); ++k)
+    sizes = multipliers[k].size() == contacts_->entries[k].multiplier.size();
+  if (!sizes) throw Error("the contact multipliers do not have this model's sizes");
+  for (std::size_t k = 0; k < multipliers.size(); ++k)
+    contacts_->entries[k].multiplier = contacts_->entries[k].accepted = multipliers[k];
+}
+
 }  // namespace fem

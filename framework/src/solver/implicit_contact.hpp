@@ -55,6 +55,11 @@ class ContactOperator final : public NonlinearOperator {
   /// The multipliers of the last accepted increment (cutback), and accepting the current ones.
   void restore_multipliers();
   void accept_multipliers();
+  /// The accepted multipliers of every contact (Pa per constrained node, in the order of
+  /// `contact:`): the contact state a checkpoint saves. Setting them (a restart) throws
+  /// fem::Error when the sizes are not this model's.
+  [[nodiscard]] std::vector<std::vector<double>> multipliers() const;
+  void set_multipliers(const std::vector<std::vector<double>>& multipliers);
   [[nodiscard]] bool augmented() const;
   /// The most augmentations any augmented-Lagrangian contact allows per increment.
   [[nodiscard]] int max_augmentations() const;

@@ -26,6 +26,11 @@ namespace fem {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+/// The checkpoint's name of contact k's multipliers.
+std::string contact_multipliers_key(std::size_t k) {
+  return "contact_multipliers." + std::to_string(k);
+}
 double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
@@ -635,6 +640,16 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
                             std::pair{"hht_forces", g_n_.get()}})
       if (const auto it = restart->vectors.find(name); it != restart->vectors.end())
         la_.upload(it->second, *v);
+    if (contact_) {
+      std::vector<std::vector<double>> multipliers(contact_->multipliers().size());
+      for (std::size_t k = 0; k < multipliers.size(); ++k)
+        multipliers[k] = restart->vectors.at(contact_multipliers_key(k));
+      try {
+        contact_->set_multipliers(multipliers);
+      } catch (const Error& e) {
+        throw Error("cannot restart from '" + options_.restart_file + "': " + e.what());
+      }
+    }
     t = restart->time;
     increment = restart->step;
     increments_.set_size(restart->values.at("implicit.increment_size"));
@@ -875,6 +890,11 @@ void ImplicitSolver::Run::write_checkpoint(std::int64_t increment, double t) {
     la_.download(*a_, c.vectors["acceleration"]);
     if (integrator_.alpha != 0.0) la_.download(*g_n_, c.vectors["hht_forces"]);
   }
+  if (contact_) {
+    const std::vector<std::vector<double>> multipliers = contact_->multipliers();
+    for (std::size_t k = 0; k < multipliers.size(); ++k)
+      c.vectors[contact_multipliers_key(k)] = multipliers[k];
+  }
   c.material_state.resize(sys_.blocks.size());
   c.values["implicit.increment_size"] = increments_.size();
   std::vector<const CsvHistory*> files;
@@ -898,17 +918,21 @@ Checkpoint ImplicitSolver::Run::read_restart() const {
     throw Error("cannot restart from '" + path + "': " + why);
   };
   // What the implicit state does not hold yet: the backend operator's committed material
-  // history and the contact multipliers.
+  // history.
   for (const BlockSystem& b : sys_.blocks)
     if (b.material->host.num_state > 0)
       refuse("the implicit solvers cannot restart materials with history state yet (block '" +
              b.name + "')");
-  if (contact_) refuse("the implicit solvers cannot restart runs with contact yet");
+  const auto has = [&c](const std::string& name) {
+    const auto it = c.vectors.find(name);
+    return it != c.vectors.end() && it->second.size() == c.displacement.size();
+  };
   if (!c.values.contains("implicit.increment_size") ||
-      (integrator_.dynamic() &&
-       (!c.vectors.contains("velocity") || !c.vectors.contains("acceleration") ||
-        (integrator_.alpha != 0.0 && !c.vectors.contains("hht_forces")))))
+      (integrator_.dynamic() && (!has("velocity") || !has("acceleration") ||
+                                 (integrator_.alpha != 0.0 && !has("hht_forces")))))
     refuse("it lacks the state of the " + std::string(to_string(spec_.solver.type)) + " solver");
+  for (std::size_t k = 0; contact_ && k < contact_->multipliers().size(); ++k)
+    if (!c.vectors.contains(contact_multipliers_key(k))) refuse("it lacks the contact multipliers");
   if (c.time >= spec_.solver.end_time * (1.0 - 1e-12))
     refuse(fmt::format(
         "it is at t = {} and this run ends at {}: nothing is left to run (raise solver.end_time, "

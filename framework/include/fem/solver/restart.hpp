@@ -47,8 +47,8 @@ void remove_old_checkpoints(const std::string& directory, const std::string& nam
                             std::int64_t step, int keep);
 
 /// Throws fem::Error ("cannot restart from '<path>': ...") for a checkpoint of another solver,
-/// model size, time step or model, or with state arrays of other sizes; warns when the
-/// precision or the fem version differ.
+/// model size, time step or model, or whose displacement and material state have other sizes
+/// (the solver checks its own vectors); warns when the precision or the fem version differ.
 void check_checkpoint(const Checkpoint& c, const std::string& path, const CheckpointedRun& run);
 
 /// Continues `vtk` with the checkpoint's frames that are still in `directory` (warning about
