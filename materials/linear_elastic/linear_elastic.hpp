@@ -14,18 +14,14 @@ struct LinearElastic : LameParameters {
   static constexpr bool small_strain = true;
 
   template <class T>
-  FEM_HD static Mat3<T> stress(const T* p, const Mat3<T>& F, T* state) {
-    return stress_from_gradient(p, F - Mat3<T>::identity(), state);
+  FEM_HD static Mat3<T> stress(const T* p, const Mat3<T>& F, T* /*state*/) {
+    return stress_of_strain(p, fem::small_strain(F));
   }
 
   /// The same from H = F - I: eps = sym(H) keeps the strain's digits that I + H rounds away.
   template <class T>
   FEM_HD static Mat3<T> stress_from_gradient(const T* p, const Mat3<T>& H, T* /*state*/) {
-    const Mat3<T> eps = small_strain_from_gradient(H);
-    Mat3<T> s = (T(2) * mu(p)) * eps;
-    const T volumetric = lambda(p) * trace(eps);
-    for (int i = 0; i < 3; ++i) s.m[i][i] += volumetric;
-    return s;
+    return stress_of_strain(p, small_strain_from_gradient(H));
   }
 
   template <class T>
@@ -54,6 +50,13 @@ struct LinearElastic : LameParameters {
   }
 
  private:
+  template <class T>
+  FEM_HD static Mat3<T> stress_of_strain(const T* p, const Mat3<T>& eps) {
+    Mat3<T> s = (T(2) * mu(p)) * eps;
+    const T volumetric = lambda(p) * trace(eps);
+    for (int i = 0; i < 3; ++i) s.m[i][i] += volumetric;
+    return s;
+  }
   template <class T>
   FEM_HD static T bulk(const T* p) {
     return lambda(p) + T(2) * mu(p) / T(3);

@@ -33,8 +33,9 @@ struct NeoHookean {
   }
 
   template <class T>
-  FEM_HD static Mat3<T> stress(const T* p, const Mat3<T>& F, T* state) {
-    return stress_from_gradient(p, F - Mat3<T>::identity(), state);
+  FEM_HD static Mat3<T> stress(const T* p, const Mat3<T>& F, T* /*state*/) {
+    const T J = det(F);
+    return piola(p, F, J, kappa(p) * J * (J - T(1)));
   }
 
   /// The same from H = F - I, with every small quantity formed from H: J - 1 from H's invariants

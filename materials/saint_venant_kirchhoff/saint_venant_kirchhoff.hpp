@@ -14,20 +14,14 @@ struct SaintVenantKirchhoff : LameParameters {
   static constexpr bool small_strain = false;
 
   template <class T>
-  FEM_HD static Mat3<T> stress(const T* p, const Mat3<T>& F, T* state) {
-    return stress_from_gradient(p, F - Mat3<T>::identity(), state);
+  FEM_HD static Mat3<T> stress(const T* p, const Mat3<T>& F, T* /*state*/) {
+    return F * second_piola(p, green_lagrange(F));
   }
 
   /// The same from H = F - I: E from H keeps the strain's digits that I + H rounds away.
   template <class T>
   FEM_HD static Mat3<T> stress_from_gradient(const T* p, const Mat3<T>& H, T* /*state*/) {
-    const Mat3<T> E = green_lagrange_from_gradient(H);
-    Mat3<T> S = (T(2) * mu(p)) * E;
-    const T volumetric = lambda(p) * trace(E);
-    for (int i = 0; i < 3; ++i) S.m[i][i] += volumetric;
-    Mat3<T> F = H;
-    for (int i = 0; i < 3; ++i) F.m[i][i] += T(1);
-    return F * S;
+    return (Mat3<T>::identity() + H) * second_piola(p, green_lagrange_from_gradient(H));
   }
 
   template <class T>
@@ -35,6 +29,16 @@ struct SaintVenantKirchhoff : LameParameters {
     const Mat3<T> E = green_lagrange(F);
     const T tr = trace(E);
     return T(0.5) * lambda(p) * tr * tr + mu(p) * ddot(E, E);
+  }
+
+ private:
+  /// S = lambda tr(E) I + 2 mu E.
+  template <class T>
+  FEM_HD static Mat3<T> second_piola(const T* p, const Mat3<T>& E) {
+    Mat3<T> S = (T(2) * mu(p)) * E;
+    const T volumetric = lambda(p) * trace(E);
+    for (int i = 0; i < 3; ++i) S.m[i][i] += volumetric;
+    return S;
   }
 };
 
