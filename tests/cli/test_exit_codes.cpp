@@ -1,6 +1,7 @@
 // Every way `fem` can fail ends with one of its documented exit codes (README: 0 done, 1 internal
-// error, 2 bad input, 3 failed solve, 4 disagreement) and fem's own message: not CLI11's codes
-// (105 for a missing file, 106, 109, ...) nor a bare std::bad_alloc.
+// error, 2 bad input, 3 failed solve, 4 disagreement, 5 interrupted: tests/cli/test_signals.cpp)
+// and fem's own message: not CLI11's codes (105 for a missing file, 106, 109, ...) nor a bare
+// std::bad_alloc.
 #include <gtest/gtest.h>
 
 #include <string>
