@@ -148,6 +148,39 @@ struct HgoFibre {
     return F * S;
   }
 
+  /// The same from the displacement gradient H = F - I, which fem calls in single precision
+  /// (fem/material.hpp): the matrix written exactly as the built-in neo_hookean's
+  /// stress_from_gradient, and I4 - 1 = 2 a0 . E a0 from E = (H + H^T + H^T H) / 2, so that
+  /// small strains keep their digits in float.
+  template <class T>
+  FEM_HD static fem::Mat3<T> stress_from_gradient(const T* p, const fem::Mat3<T>& H, T* /*state*/) {
+    const Params<T> q = named(p);
+    const T j_minus_one = fem::jacobian_minus_one(H);
+    const T J = T(1) + j_minus_one;
+    fem::Mat3<T> M = fem::green_lagrange_from_gradient(H);
+    const fem::Mat3<T> Cinv = fem::inverse(fem::Mat3<T>::identity() + T(2) * M, J * J);
+    const T* a = q.a0;
+    T two_aEa = T(0);  // I4 - 1
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) two_aEa += a[i] * M.m[i][j] * a[j];
+    two_aEa = T(2) * two_aEa;
+    const T iso = T(2) * q.mu / fem::cube_root(J * J);  // 2 mu J^(-2/3)
+    const T third_trE = fem::trace(M) / T(3);
+    const T vol = q.kappa * J * j_minus_one;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j)
+        M.m[i][j] = iso * (M.m[i][j] - (i == j ? third_trE : T(0))) + (i == j ? vol : T(0));
+    fem::Mat3<T> S = Cinv * M;
+    if (two_aEa > T(0) && q.k1 > T(0)) {
+      const T s = T(2) * q.k1 * two_aEa * exp_arithmetic(q.k2 * two_aEa * two_aEa);
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) S.m[i][j] += s * a[i] * a[j];
+    }
+    fem::Mat3<T> F = H;
+    for (int i = 0; i < 3; ++i) F.m[i][i] += T(1);
+    return F * S;
+  }
+
   template <class T>
   FEM_HD static T strain_energy(const T* p, const fem::Mat3<T>& F, const T* /*state*/) {
     const fem::Mat3<T> C = fem::transpose_times_self(F);
