@@ -44,6 +44,20 @@ if [ "${FUZZ_BUILD:-1}" != 0 ]; then
   cmake --build "$build_dir" -j "$jobs" --target fem_fuzzers
 fi
 
+# One harness with the sanitizers' settings. Leaks inside VTK's own readers are suppressed
+# (fuzz/lsan.supp); matching them by function needs whole stacks through the uninstrumented VTK
+# libraries, so no fast unwinding there.
+run_harness() {
+  local name=$1
+  shift
+  local fast_unwind=1
+  [ "$name" = vtk ] && fast_unwind=0
+  ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:fast_unwind_on_malloc=$fast_unwind} \
+    LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/fuzz/lsan.supp} \
+    UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
+    "$build_dir/bin/fuzz_$name" -max_len="$(max_len "$name")" -rss_limit_mb=2048 -timeout=10 "$@"
+}
+
 work=${FUZZ_WORK:-$(mktemp -d "${TMPDIR:-/tmp}/fem-fuzz.XXXXXX")}
 mkdir -p "$work/artifacts"
 failed=()
@@ -55,18 +69,10 @@ for name in $fuzzers; do
   cp -r fuzz/corpus/"$name"/. "$corpus"/
   log=$work/$name.log
   echo "== fuzz_$name: ${seconds} s on $(ls "$corpus" | wc -l) inputs"
-  # Leaks inside VTK's own readers are suppressed (fuzz/lsan.supp); matching them by function
-  # needs whole stacks through the uninstrumented VTK libraries, so no fast unwinding there.
-  fast_unwind=1
-  [ "$name" = vtk ] && fast_unwind=0
   # -rss_limit_mb also limits a single allocation (malloc_limit_mb): a header that asks for
   # gigabytes is a finding, to be refused with a message before the work.
-  if ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:fast_unwind_on_malloc=$fast_unwind} \
-    LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/fuzz/lsan.supp} \
-    UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
-    "$exe" -max_total_time="$seconds" -max_len="$(max_len "$name")" -rss_limit_mb=2048 \
-    -timeout=10 -dict=fuzz/"$name".dict -artifact_prefix="$work/artifacts/${name}-" \
-    -print_final_stats=1 "$corpus" >"$log" 2>&1; then
+  if run_harness "$name" -max_total_time="$seconds" -dict=fuzz/"$name".dict \
+    -artifact_prefix="$work/artifacts/${name}-" -print_final_stats=1 "$corpus" >"$log" 2>&1; then
     grep -E "^stat::number_of_executed_units|^Done [0-9]+ runs" "$log" | tr '\n' ' '
     echo
   else
@@ -75,8 +81,7 @@ for name in $fuzzers; do
     failed+=("$name")
   fi
   if [ "${FUZZ_MERGE:-0}" = 1 ]; then
-    LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/fuzz/lsan.supp} "$exe" -merge=1 -max_len="$(max_len "$name")" -rss_limit_mb=2048 -timeout=10 \
-      fuzz/corpus/"$name" "$corpus" >"$work/$name.merge.log" 2>&1 ||
+    run_harness "$name" -merge=1 fuzz/corpus/"$name" "$corpus" >"$work/$name.merge.log" 2>&1 ||
       { tail -n 20 "$work/$name.merge.log"; failed+=("$name (merge)"); }
   fi
 done
