@@ -229,27 +229,9 @@ struct FinishChunkDots {
   }
 };
 
-struct CgStartFinish {
-  double* s;
-  double rr, stop_rr;
-  KOKKOS_INLINE_FUNCTION void operator()(const double (&rz)[1]) const {
-    kernels::cg::start(s, rz[0], rr, stop_rr);
-  }
-};
-
-struct CgDescendFinish {
-  double* s;
-  KOKKOS_INLINE_FUNCTION void operator()(const double (&pap)[1]) const {
-    kernels::cg::descend(s, pap[0]);
-  }
-};
-
-struct CgTurnFinish {
-  double* s;
-  KOKKOS_INLINE_FUNCTION void operator()(const double (&rz_rr)[2]) const {
-    kernels::cg::turn(s, rz_rr[0], rz_rr[1]);
-  }
-};
+using CgStartFinish = kernels::cg::StartFinish;
+using CgDescendFinish = kernels::cg::DescendFinish;
+using CgTurnFinish = kernels::cg::TurnFinish;
 
 /// x += alpha p, r -= alpha Ap (Axpby's expressions), unless the solve has stopped.
 template <class T>

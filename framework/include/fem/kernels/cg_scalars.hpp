@@ -58,6 +58,25 @@ FEM_INLINE void turn(double* s, double rz, double rr) {
   s[kRz] = rz;
 }
 
+// What the finishing thread of a device reduction does with its results (the backends' reduce
+// kernels call finish(results)): cg_start, cg_descend and cg_turn's scalar steps.
+
+struct StartFinish {
+  double* s;
+  double rr, stop_rr;
+  FEM_INLINE void operator()(const double (&rz)[1]) const { start(s, rz[0], rr, stop_rr); }
+};
+
+struct DescendFinish {
+  double* s;
+  FEM_INLINE void operator()(const double (&pap)[1]) const { descend(s, pap[0]); }
+};
+
+struct TurnFinish {
+  double* s;
+  FEM_INLINE void operator()(const double (&rz_rr)[2]) const { turn(s, rz_rr[0], rz_rr[1]); }
+};
+
 /// Entry i of cg_descend's update: x += alpha p, r -= alpha Ap, in the expressions of the host
 /// default's axpby (so that a backend's kernel gives its bits), unless the solve has stopped.
 template <class T>
