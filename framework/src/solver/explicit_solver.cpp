@@ -504,16 +504,9 @@ void ExplicitSolver::Run::write_checkpoint() {
   for (std::size_t k = 0; k < report_.contact_force.size(); ++k)
     for (int i = 0; i < 3; ++i)
       c.values[fmt::format("contact.{}.{}", k, "xyz"[i])] = report_.contact_force[k][i];
-  std::vector<const CsvHistory*> files;
-  for (const std::optional<CsvHistory>* csv : {&energy_csv_, &contact_csv_, &convergence_csv_})
-    files.push_back(*csv ? &**csv : nullptr);
-  for (const HistoryRecorder& h : histories_) files.push_back(h.csv());
-  record_output(c, vtk_.get(), files);
-  const std::string path = checkpoint_path(dir_, spec_.name, step_);
-  fem::write_checkpoint(path, c);
-  report_.checkpoint = path;
-  remove_old_checkpoints(dir_, spec_.name, step_,
-                         spec_.output.checkpoint ? spec_.output.checkpoint->keep : 2);
+  report_.checkpoint =
+      write_run_checkpoint(c, spec_, dir_, step_, vtk_.get(),
+                           {&energy_csv_, &contact_csv_, &convergence_csv_}, histories_);
   report_.output_s += seconds_since(t0);
 }
 

@@ -632,10 +632,10 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
   // acceleration that balances the forces at t = 0; or the checkpoint's.
   double t = 0.0;
   std::int64_t increment = 0;
-  std::vector<double> u_now = sys_.initial_displacement;
+  // u_host_ is the host copy of the accepted displacement (the initial one until then).
   if (restart) {
-    u_now = restart->displacement;
-    la_.upload(u_now, *u_);
+    u_host_ = restart->displacement;
+    la_.upload(u_host_, *u_);
     for (auto& [name, v] : {std::pair{"velocity", v_.get()}, std::pair{"acceleration", a_.get()},
                             std::pair{"hht_forces", g_n_.get()}})
       if (const auto it = restart->vectors.find(name); it != restart->vectors.end())
@@ -656,7 +656,6 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
     report_.first_increment = increment;
     report_.increments = increment;
     report_.time_reached = t;
-    u_host_ = u_now;
     if (vtk_) {
       resume_series(*vtk_, *restart, dir_);
       report_.files.push_back(vtk_->pvd_path());
@@ -705,7 +704,7 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
     const double t_new = t + dt;
     set_shift(dt);
     set_external_forces(t_new);
-    set_lift(t_new, u_now);
+    set_lift(t_new, u_host_);
     if (integrator_.dynamic()) {
       // a_hat = av v_n + aa a_n, v_hat = vv v_n + va a_n
       la_.copy(*v_, *a_hat_);
@@ -819,7 +818,7 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
       for (const ContactState& c : contact_->states())
         report_.contacts.push_back({c.name, c.force, c.active, c.max_penetration, c.penalty});
     }
-    la_.download(*u_, u_now);
+    la_.download(*u_, u_host_);
     t = t_new;
     ++increment;
     report_.increments = increment;
@@ -830,11 +829,10 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
     report_.history.push_back({t, dt, result.iterations, result.linear_iterations});
     increments_.succeeded(result.iterations);
     const bool last = t >= end * (1.0 - 1e-12);
-    u_host_ = u_now;
     write_output(increment, t, increment % frame_every_ == 0 || last, /*u_on_host=*/true);
     if (options_.progress)
       options_.progress(increment, t, result.iterations, result.linear_iterations);
-    if (options_.increment_done) options_.increment_done(increment, t, u_now);
+    if (options_.increment_done) options_.increment_done(increment, t, u_host_);
     if (contact_csv_) {
       std::vector<double> row;
       for (const auto& c : report_.contacts) {
@@ -897,16 +895,9 @@ void ImplicitSolver::Run::write_checkpoint(std::int64_t increment, double t) {
   }
   c.material_state.resize(sys_.blocks.size());
   c.values["implicit.increment_size"] = increments_.size();
-  std::vector<const CsvHistory*> files;
-  for (const std::optional<CsvHistory>* csv : {&energy_csv_, &convergence_csv_, &contact_csv_})
-    files.push_back(*csv ? &**csv : nullptr);
-  for (const HistoryRecorder& h : histories_) files.push_back(h.csv());
-  record_output(c, vtk_.get(), files);
-  const std::string path = checkpoint_path(dir_, spec_.name, increment);
-  fem::write_checkpoint(path, c);
-  report_.checkpoint = path;
-  remove_old_checkpoints(dir_, spec_.name, increment,
-                         spec_.output.checkpoint ? spec_.output.checkpoint->keep : 2);
+  report_.checkpoint =
+      write_run_checkpoint(c, spec_, dir_, increment, vtk_.get(),
+                           {&energy_csv_, &convergence_csv_, &contact_csv_}, histories_);
   report_.output_s += seconds_since(t0);
 }
 

@@ -46,6 +46,21 @@ void record_output(Checkpoint& c, const VtkSeriesWriter* vtk,
     if (f) c.files.push_back({file_name(f->path()), f->bytes()});
 }
 
+std::string write_run_checkpoint(Checkpoint& c, const CaseSpec& spec, const std::string& directory,
+                                 std::int64_t step, const VtkSeriesWriter* vtk,
+                                 std::initializer_list<const std::optional<CsvHistory>*> csvs,
+                                 const std::vector<HistoryRecorder>& histories) {
+  std::vector<const CsvHistory*> files;
+  for (const std::optional<CsvHistory>* csv : csvs) files.push_back(*csv ? &**csv : nullptr);
+  for (const HistoryRecorder& h : histories) files.push_back(h.csv());
+  record_output(c, vtk, files);
+  const std::string path = checkpoint_path(directory, spec.name, step);
+  write_checkpoint(path, c);
+  remove_old_checkpoints(directory, spec.name, step,
+                         spec.output.checkpoint ? spec.output.checkpoint->keep : 2);
+  return path;
+}
+
 std::string checkpoint_path(const std::string& directory, const std::string& name,
                             std::int64_t step) {
   return (fs::path(directory) / fmt::format("{}_{:010d}.checkpoint", name, step)).string();

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +14,7 @@
 #include "fem/output/checkpoint.hpp"
 #include "fem/output/history.hpp"
 #include "fem/output/vtk_series.hpp"
+#include "fem/solver/run_output.hpp"
 
 namespace fem {
 
@@ -36,6 +39,15 @@ Checkpoint checkpoint_header(const CheckpointedRun& run, std::int64_t step, doub
 /// lengths (null entries are skipped).
 void record_output(Checkpoint& c, const VtkSeriesWriter* vtk,
                    const std::vector<const CsvHistory*>& files);
+
+/// Finishes and writes a solver's checkpoint at `step`: records the output written so far (the
+/// series, the CSV files that are open and the histories' files), writes it atomically to
+/// checkpoint_path(directory, spec.name, step) and keeps the newest output.checkpoint.keep
+/// (2 by default). Returns the path.
+std::string write_run_checkpoint(Checkpoint& c, const CaseSpec& spec, const std::string& directory,
+                                 std::int64_t step, const VtkSeriesWriter* vtk,
+                                 std::initializer_list<const std::optional<CsvHistory>*> csvs,
+                                 const std::vector<HistoryRecorder>& histories);
 
 /// "<directory>/<name>_<step, 10 digits>.checkpoint".
 std::string checkpoint_path(const std::string& directory, const std::string& name,
