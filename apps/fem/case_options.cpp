@@ -6,6 +6,8 @@
 #include <iterator>
 #include <new>
 
+#include <fem/parallel/communicator.hpp>
+
 #include "commands.hpp"
 #include "out_of_memory.hpp"
 
@@ -51,14 +53,32 @@ PreparedCase prepare_case(const CaseOptions& options) {
 
 int report_error(const std::exception& e) {
   // Out of memory is a model too large for this machine, not a bug in fem: bad input.
-  if (dynamic_cast<const std::bad_alloc*>(&e)) {
-    std::fprintf(stderr, "%s\n", out_of_memory_message().c_str());
-    return kBadInput;
+  const bool out_of_memory = dynamic_cast<const std::bad_alloc*>(&e) != nullptr;
+  const std::string message = out_of_memory ? out_of_memory_message() : std::string(e.what());
+  int code = kInternal;
+  if (out_of_memory)
+    code = kBadInput;
+  else if (dynamic_cast<const SolveError*>(&e))
+    code = kSolveFailed;
+  else if (dynamic_cast<const Error*>(&e))
+    code = kBadInput;
+  parallel::Communicator& world = parallel::world();
+  if (world.size() == 1) {
+    std::fprintf(stderr, "%s\n", message.c_str());
+    return code;
   }
-  std::fprintf(stderr, "%s\n", e.what());
-  if (dynamic_cast<const SolveError*>(&e)) return kSolveFailed;
-  if (dynamic_cast<const Error*>(&e)) return kBadInput;
-  return kInternal;
+  // Every rank meets bad input and a failed solve at the same point (they read the same case
+  // and agree on every step): rank 0 says it once and all end with its code. Anything else met
+  // one rank alone while the others wait in the next exchange: it says so and ends the run.
+  if (dynamic_cast<const InputError*>(&e) || dynamic_cast<const PluginError*>(&e) ||
+      dynamic_cast<const SolveError*>(&e)) {
+    if (world.rank() == 0) std::fprintf(stderr, "%s\n", message.c_str());
+    return code;
+  }
+  std::fprintf(stderr, "rank %d of %d: %s\n", world.rank(), world.size(), message.c_str());
+  std::fflush(stderr);
+  world.abort(code);
+  return code;  // not reached
 }
 
 }  // namespace fem::cli

@@ -2,6 +2,8 @@
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
 
+#include <fem/parallel/communicator.hpp>
+
 #include "bench.hpp"
 #include "commands.hpp"
 #include "export.hpp"
@@ -60,6 +62,11 @@ int main(int argc, char** argv) {
   fem::cli::ExportOptions export_options;
   CLI::App* exp = app.add_subcommand("export", "write a case's model for another code");
   fem::cli::add_export_options(*exp, export_options);
+
+  // Under mpirun every rank runs the same command on its part; rank 0 speaks for the run (the
+  // other ranks log errors only, and report_error prints what only they met).
+  if (fem::parallel::launched_by_mpi() && fem::parallel::world().rank() != 0)
+    spdlog::set_level(spdlog::level::err);
 
   try {
     app.parse(argc, argv);

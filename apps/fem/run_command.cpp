@@ -5,6 +5,7 @@
 #include <chrono>
 #include <filesystem>
 
+#include <fem/parallel/communicator.hpp>
 #include <fem/solver/explicit_solver.hpp>
 #include <fem/solver/implicit_solver.hpp>
 
@@ -107,9 +108,18 @@ int run_command(const CaseOptions& options, bool quiet, bool time_verbs,
                  model.mesh.num_nodes(), model.num_elements(), spec.backend,
                  backend->execution_space(), to_string(spec.precision));
 
-    if (is_implicit(spec.solver.type))
+    parallel::Communicator& world = parallel::world();
+    if (is_implicit(spec.solver.type)) {
+      if (world.size() > 1)
+        throw InputError(spec.solver.where,
+                         fmt::format("solver.type {} runs on one process, and this run has {}",
+                                     to_string(spec.solver.type), world.description()),
+                         "run it without mpirun; explicit and dynamic relaxation cases run on "
+                         "several ranks");
       return run_implicit(model, *backend, time_verbs, options, restart_file);
-    ExplicitSolver solver(model, *backend, spec.backend);
+    }
+    ExplicitSolver solver(model, *backend, spec.backend, &world);
+    const bool speaks = world.rank() == 0;  // rank 0 reports for every rank
     const ExplicitSetup& setup = solver.setup();
     const bool relaxation = spec.solver.type == SolverType::DynamicRelaxation;
     if (relaxation)
@@ -141,6 +151,7 @@ int run_command(const CaseOptions& options, bool quiet, bool time_verbs,
     };
     set_activity(fmt::format("running the {} solver", to_string(spec.solver.type)));
     const ExplicitRunReport r = solver.run(run);
+    if (!speaks) return r.interrupted ? kInterrupted : kOk;
     if (r.interrupted) {
       fmt::print("interrupted at step {} (t = {} s); results so far in {}/\n", r.steps,
                  static_cast<double>(r.steps) * r.time_step, run.output_directory);
@@ -163,12 +174,13 @@ int run_command(const CaseOptions& options, bool quiet, bool time_verbs,
                  solver.setup().system.surfaces[k].name, r.contact_force[k][0],
                  r.contact_force[k][1], r.contact_force[k][2]);
     fmt::print(
-        "completed {} steps of {:.4g} s to t = {} s on {} ({}, {} precision)\n"
+        "completed {} steps of {:.4g} s to t = {} s on {} ({}, {} precision{})\n"
         "  elements {}, nodes {}\n"
         "  wall time: setup {:.3f} s, {}, output {:.3f} s, total {:.3f} s\n"
         "  throughput: {:.4g} element-steps/s\n"
         "  results in {}/ ({}.pvd, energy.csv, summary.json{})\n",
-        r.steps, r.time_step, r.end_time, r.backend, r.execution_space, r.precision, r.num_elements,
+        r.steps, r.time_step, r.end_time, r.backend, r.execution_space, r.precision,
+        r.ranks > 1 ? fmt::format(", {} ranks", r.ranks) : std::string(), r.num_elements,
         r.num_nodes, r.setup_s, steps, r.output_s, r.total_s, r.element_steps_per_second(),
         run.output_directory, spec.name,
         spec.output.histories.empty() ? "" : ", histories as <name>.csv");

@@ -97,6 +97,11 @@ struct System {
   /// Per node: bit s set if the node is a contact node of surface s (at most kMaxSurfaces);
   /// empty when there is no contact. Nodes with a prescribed component are never contact nodes.
   std::vector<std::uint8_t> contact_mask;
+  /// Per node: 1 where another process owns the node (a run on several processes, one part of a
+  /// partitioned mesh, fem/parallel/): the node pass leaves its displacement alone (the halo
+  /// exchange sets u_{n+1} there after each step, through set_nodal_displacements), applies no
+  /// contact to it and leaves it out of every StepNorms reduction. Empty: every node is owned.
+  std::vector<std::uint8_t> ghost;
 };
 
 /// Coefficients of the node update, the damped central difference of seed 000 (eqs. 3-5) and
@@ -171,6 +176,17 @@ class ExplicitProblem {
   /// one reduction, not a copy of the state.
   virtual AdvanceResult advance_measured(std::int64_t first_step, std::int64_t num_steps,
                                          StepNorms& norms) = 0;
+  /// One step (step `step`), for a caller that exchanges ghost displacements between steps (a
+  /// run on several processes). keep_forces: the node pass saves P(u_n) for the Rayleigh quotient
+  /// of the next step; norms (non-null): the node pass computes them, its Rayleigh quotient from
+  /// the forces the step before saved (0 if it saved none). A sequence of advance_step() calls
+  /// gives the same bits as one advance() or advance_measured() over the same steps.
+  virtual AdvanceResult advance_step(std::int64_t /*step*/, bool /*keep_forces*/,
+                                     StepNorms* /*norms*/) {
+    throw Error(
+        "this backend cannot run one part of a partitioned mesh (advance_step)\n  hint: run "
+        "the case on one process, or on the openmp, kokkos or cuda backend");
+  }
   /// Replaces the node-update coefficients (dynamic relaxation changes its damping as it learns
   /// the lowest eigenvalue). The initial ones are central_difference_update(dt, mass_damping).
   virtual void set_node_update(const NodeUpdate& update) = 0;
@@ -212,9 +228,34 @@ class ExplicitProblem {
       }
   }
 
+  /// Sets u_n at the given nodes (3 values per node, in the order given) and leaves u_{n-1}: the
+  /// receiving half of a halo exchange. The default goes through the whole state; backends
+  /// override it with a copy of the few values.
+  virtual void set_nodal_displacements(const std::vector<std::int32_t>& nodes,
+                                       const std::vector<double>& u) {
+    std::vector<double> all, all_prev;
+    displacement(all);
+    previous_displacement(all_prev);
+    for (std::size_t k = 0; k < nodes.size(); ++k)
+      for (int i = 0; i < 3; ++i) all[3 * static_cast<std::size_t>(nodes[k]) + i] = u[3 * k + i];
+    set_displacement(all, all_prev);
+  }
+
   /// Sum of the internal forces of the last element pass (evaluated at u_{n-1}) over the nodes.
   virtual std::array<double, 3> internal_force_sum(
       const std::vector<std::int32_t>& nodes) const = 0;
+
+  /// The internal force of the last element pass at each of the given nodes (3 per node, in the
+  /// order given), each node's sum formed as internal_force_sum forms it, so that summing these
+  /// in order gives internal_force_sum's bits.
+  virtual void nodal_internal_forces(const std::vector<std::int32_t>& nodes,
+                                     std::vector<double>& forces) const {
+    forces.resize(3 * nodes.size());
+    for (std::size_t k = 0; k < nodes.size(); ++k) {
+      const std::array<double, 3> p = internal_force_sum({nodes[k]});
+      for (int i = 0; i < 3; ++i) forces[3 * k + i] = p[i];
+    }
+  }
 
   /// Internal nodal forces P(u) (one element pass plus gather); does not change the state.
   virtual void internal_forces(const std::vector<double>& u, std::vector<double>& forces) = 0;

@@ -15,6 +15,7 @@
 #include "fem/output/history.hpp"
 #include "fem/output/summary.hpp"
 #include "fem/output/vtk_series.hpp"
+#include "fem/parallel/partitioned_problem.hpp"
 #include "fem/solver/restart.hpp"
 #include "fem/solver/run_output.hpp"
 #include "fem/solver/system_fingerprint.hpp"
@@ -39,11 +40,28 @@ std::int64_t next_multiple(std::int64_t step, std::int64_t every) {
 
 }  // namespace
 
-ExplicitSolver::ExplicitSolver(const Model& model, Backend& backend, std::string backend_name)
-    : model_(model), backend_(backend), backend_name_(std::move(backend_name)) {
+ExplicitSolver::ExplicitSolver(const Model& model, Backend& backend, std::string backend_name,
+                               parallel::Communicator* comm)
+    : model_(model),
+      backend_(backend),
+      backend_name_(std::move(backend_name)),
+      comm_(comm != nullptr && comm->size() > 1 ? comm : nullptr) {
   const auto t0 = Clock::now();
+  // Every rank sets up the whole system (the same numbers on each), then runs its part.
   setup_ = setup_explicit(model_);
-  problem_ = backend_.create_explicit(setup_.system, model_.spec.precision);
+  if (comm_) {
+    auto partitioned = std::make_unique<parallel::PartitionedProblem>(
+        setup_.system, backend_, model_.spec.precision, *comm_);
+    const parallel::PartitionReport& p = partitioned->report();
+    spdlog::info(
+        "mesh split over {} ranks (METIS): imbalance {:.3f}, edge cut {}, shared nodes {}; "
+        "largest part {} elements and {} nodes ({} ghosts), halo {} bytes per step",
+        p.ranks, p.imbalance, p.edge_cut, p.shared_nodes, p.max_part_elements, p.max_part_nodes,
+        p.max_ghost_nodes, p.max_halo_bytes);
+    problem_ = std::move(partitioned);
+  } else {
+    problem_ = backend_.create_explicit(setup_.system, model_.spec.precision);
+  }
   setup_s_ = seconds_since(t0);
 }
 
@@ -64,7 +82,9 @@ class ExplicitSolver::Run {
         relaxation_(spec_.solver.type == SolverType::DynamicRelaxation),
         contact_(!sys_.surfaces.empty()),
         dir_(options.output_directory),
-        files_(options.write_files) {}
+        files_(options.write_files),
+        comm_(solver.comm_),
+        writes_(files_ && (comm_ == nullptr || comm_->rank() == 0)) {}
 
   ExplicitRunReport execute();
 
@@ -109,6 +129,8 @@ class ExplicitSolver::Run {
   [[nodiscard]] Checkpoint read_restart() const;
   void restore(const Checkpoint& c);
   void stop_on_request();
+  /// options_.stop_requested, agreed by every rank (any rank's request stops all).
+  [[nodiscard]] bool stop_requested() const;
   /// The steps from step_ to the end, or to a stop on request.
   void step_loop();
 
@@ -135,7 +157,11 @@ class ExplicitSolver::Run {
   const Checkpoint* resume_from_ = nullptr;  ///< while opening the output of a restart
   // Output.
   std::string dir_;
+  /// Whether the run has output files; every rank takes the same decisions on it (gathers are
+  /// collective), and only `writes_` (rank 0) writes them.
   bool files_ = false;
+  parallel::Communicator* comm_ = nullptr;  ///< several ranks, or null
+  bool writes_ = false;
   std::unique_ptr<VtkSeriesWriter> vtk_;
   std::vector<HistoryRecorder> histories_;
   std::optional<CsvHistory> energy_csv_, contact_csv_, convergence_csv_;
@@ -155,11 +181,12 @@ void ExplicitSolver::Run::start_report() {
   report_.backend = s_.backend_name_;
   report_.execution_space = s_.backend_.execution_space();
   report_.precision = to_string(spec_.precision);
+  report_.ranks = comm_ ? comm_->size() : 1;
   for (const std::string& w : s_.setup_.warnings) spdlog::warn("{}", w);
 }
 
 void ExplicitSolver::Run::open_outputs() {
-  if (files_) {
+  if (writes_) {
     std::filesystem::create_directories(dir_);
     vtk_ = open_vtk_series(s_.model_, dir_);
   }
@@ -173,11 +200,11 @@ void ExplicitSolver::Run::open_outputs() {
     const std::int64_t every =
         output_cadence(h.every_steps, h.every_time, dt_, relaxation_ ? check_every_ : frame_every_);
     histories_.emplace_back(
-        s_.model_, h, every, files_ ? dir_ : std::string(),
+        s_.model_, h, every, writes_ ? dir_ : std::string(),
         resume_bytes(resume_from_, (std::filesystem::path(dir_) / (h.name + ".csv")).string()));
-    if (files_) report_.files.push_back(histories_.back().path());
+    if (writes_) report_.files.push_back(histories_.back().path());
   }
-  if (!files_) return;
+  if (!writes_) return;
   const auto open_csv = [&](std::optional<CsvHistory>& csv, const std::string& name,
                             std::vector<std::string> columns) {
     const std::string path = (std::filesystem::path(dir_) / name).string();
@@ -263,7 +290,9 @@ void ExplicitSolver::Run::fail_step(const AdvanceResult& r) {
               ? "inverted: det F = " + std::to_string(r.value)
               : std::string("has non-finite values (NaN or Inf)"));
   std::string where;
-  if (vtk_) {
+  // On several ranks the parts stop one step apart (the failing one before its node pass), so
+  // there is no common last good state; the frames written so far are the record.
+  if (vtk_ && comm_ == nullptr) {
     // u_{n-1} is the last state every element accepted (its velocity is not known: zero).
     problem_.previous_displacement(u_prev_);
     problem_.element_results(u_prev_, results_);
@@ -277,6 +306,8 @@ void ExplicitSolver::Run::fail_step(const AdvanceResult& r) {
          "smooth the loading, or refine the mesh where the element is";
   if (!where.empty())
     msg << "\n  the last good state (step " << bad_step - 1 << ") is in " << where;
+  else if (comm_ && last_frame_ >= 0)
+    msg << "\n  the last frame written is step " << last_frame_;
   write_summary("failed", msg.str());
   throw SolveError(msg.str());
 }
@@ -359,7 +390,7 @@ void ExplicitSolver::Run::record_history(HistoryRecorder& h, std::int64_t k,
 void ExplicitSolver::Run::sample_histories() {
   for (std::size_t i = 0; i < histories_.size(); ++i) {
     if (next_history_[i] + 1 != step_) continue;
-    if (histories_[i].writes()) {
+    if (files_) {  // on every rank: the samples are gathered, rank 0 writes them
       // The state is u_{step}; the sample is step - 1, whose internal forces the last element
       // pass computed. Velocity is the forward difference (u_step - u_{step-1}) / dt.
       problem_.nodal_displacements(histories_[i].nodes(), set_u_, set_u_prev_);
@@ -373,7 +404,7 @@ void ExplicitSolver::Run::sample_histories() {
 // Every history ends with a sample at the last step; it needs one more element pass.
 void ExplicitSolver::Run::finish_histories() {
   for (HistoryRecorder& h : histories_) {
-    if (!h.writes()) continue;
+    if (!files_) continue;
     if (forces_.empty()) {
       problem_.displacement(u_);
       problem_.internal_forces(u_, forces_);
@@ -409,7 +440,7 @@ void ExplicitSolver::Run::finish_timing() {
 
 void ExplicitSolver::Run::write_summary(const std::string& status, const std::string& message) {
   finish_timing();
-  if (!files_) return;
+  if (!writes_) return;
   RunSummary s = summary_header(
       spec_, status, message,
       {report_.backend, report_.execution_space, report_.precision, report_.num_nodes,
@@ -426,6 +457,18 @@ void ExplicitSolver::Run::write_summary(const std::string& status, const std::st
   s.set("timing.output_s", report_.output_s);
   s.set("timing.total_s", report_.total_s);
   s.set("throughput.element_steps_per_s", report_.element_steps_per_second());
+  if (const auto* p = dynamic_cast<const parallel::PartitionedProblem*>(&problem_)) {
+    const parallel::PartitionReport& r = p->report();
+    s.set("parallel.ranks", r.ranks);
+    s.set("parallel.imbalance", r.imbalance);
+    s.set("parallel.edge_cut", r.edge_cut);
+    s.set("parallel.shared_nodes", r.shared_nodes);
+    s.set("parallel.max_part_elements", r.max_part_elements);
+    s.set("parallel.max_part_nodes", r.max_part_nodes);
+    s.set("parallel.max_ghost_nodes", r.max_ghost_nodes);
+    s.set("parallel.max_halo_bytes_per_step", r.max_halo_bytes);
+    s.set("timing.exchange_s", r.exchange_s);
+  }
   s.set("result.max_displacement_m", report_.max_displacement);
   if (relaxation_) add_relaxation(s);
   for (std::size_t k = 0; k < sys_.surfaces.size(); ++k)
@@ -458,11 +501,22 @@ std::int64_t ExplicitSolver::Run::batch_end(std::int64_t stop) const {
 }
 
 void ExplicitSolver::Run::time_batch(std::int64_t steps, double seconds) {
-  if (!options_.stop_requested || steps <= 0 || seconds <= 0.0) return;
-  const double per_second = static_cast<double>(steps) / seconds;
-  const auto target = static_cast<std::int64_t>(kBatchSeconds * per_second);
-  batch_ = std::clamp<std::int64_t>(target / kBatchQuantum * kBatchQuantum, kBatchQuantum,
-                                    std::int64_t{1} << 40);
+  if (!options_.stop_requested) return;
+  if (steps > 0 && seconds > 0.0) {
+    const double per_second = static_cast<double>(steps) / seconds;
+    const auto target = static_cast<std::int64_t>(kBatchSeconds * per_second);
+    batch_ = std::clamp<std::int64_t>(target / kBatchQuantum * kBatchQuantum, kBatchQuantum,
+                                      std::int64_t{1} << 40);
+  }
+  // Ranks stop between the same steps: the slowest one's batch.
+  if (comm_) batch_ = comm_->all_reduce(batch_, parallel::Reduction::Min);
+}
+
+bool ExplicitSolver::Run::stop_requested() const {
+  if (!options_.stop_requested) return false;
+  const bool mine = options_.stop_requested();
+  if (!comm_) return mine;
+  return comm_->all_reduce(std::int64_t{mine ? 1 : 0}, parallel::Reduction::Max) != 0;
 }
 
 bool ExplicitSolver::Run::at_restart_point() const {
@@ -504,9 +558,10 @@ void ExplicitSolver::Run::write_checkpoint() {
   for (std::size_t k = 0; k < report_.contact_force.size(); ++k)
     for (int i = 0; i < 3; ++i)
       c.values[fmt::format("contact.{}.{}", k, "xyz"[i])] = report_.contact_force[k][i];
-  report_.checkpoint =
-      write_run_checkpoint(c, spec_, dir_, step_, vtk_.get(),
-                           {&energy_csv_, &contact_csv_, &convergence_csv_}, histories_);
+  if (writes_)
+    report_.checkpoint =
+        write_run_checkpoint(c, spec_, dir_, step_, vtk_.get(),
+                             {&energy_csv_, &contact_csv_, &convergence_csv_}, histories_);
   report_.output_s += seconds_since(t0);
 }
 
@@ -642,7 +697,7 @@ ExplicitRunReport ExplicitSolver::Run::execute() {
 
 void ExplicitSolver::Run::step_loop() {
   while (step_ < n_) {
-    if (options_.stop_requested && at_restart_point() && options_.stop_requested()) {
+    if (options_.stop_requested && at_restart_point() && stop_requested()) {
       stop_on_request();
       return;
     }

@@ -170,9 +170,23 @@ BlockGeometry precompute_block(const Model& model, const ModelBlock& b, BlockSys
   return g;
 }
 
-/// The averaged-nodal-pressure gather: for each node its ANP elements (all ANP blocks, whatever
-/// their material: the improved ANP of seed 003 takes the nodal pressure constant over the nodal
-/// volume) and 1 / sum of their reference volumes. Other families neither give nor take.
+}  // namespace
+
+void build_force_incidence(System& sys) {
+  const std::int64_t nn = sys.num_nodes;
+  sys.incidence_offsets.assign(nn + 1, 0);
+  for (const BlockSystem& b : sys.blocks)
+    for (const std::int32_t n : b.connectivity) ++sys.incidence_offsets[n + 1];
+  for (std::int64_t n = 0; n < nn; ++n) sys.incidence_offsets[n + 1] += sys.incidence_offsets[n];
+  sys.incidence_slots.resize(static_cast<std::size_t>(sys.num_force_slots));
+  std::vector<std::int64_t> fill(sys.incidence_offsets.begin(), sys.incidence_offsets.end() - 1);
+  for (const BlockSystem& b : sys.blocks)
+    for (std::int64_t s = 0; s < static_cast<std::int64_t>(b.connectivity.size()); ++s)
+      sys.incidence_slots[fill[b.connectivity[s]]++] = b.force_offset + s;
+}
+
+// The improved ANP of seed 003 takes the nodal pressure constant over the nodal volume: every ANP
+// element around a node counts, whatever its block's material.
 void build_pressure_incidence(System& sys) {
   std::int64_t count = 0;
   for (BlockSystem& b : sys.blocks)
@@ -213,8 +227,6 @@ void build_pressure_incidence(System& sys) {
   for (std::int64_t n = 0; n < nn; ++n)
     sys.pressure_inverse_volume[n] = volume[n] > 0.0 ? 1.0 / volume[n] : 0.0;
 }
-
-}  // namespace
 
 double relaxation_damping(double lambda_min, double h) {
   // The lowest mode critically damped: (1 + beta - alpha lambda_min)^2 = 4 beta with
@@ -276,17 +288,7 @@ ExplicitSetup setup_explicit(const Model& model) {
                        "remove unused nodes from the mesh or assign their cells to a block");
   }
 
-  // Deterministic gather: for each node, the element-node slots that contribute to it.
-  sys.incidence_offsets.assign(nn + 1, 0);
-  for (const BlockSystem& b : sys.blocks)
-    for (const std::int32_t n : b.connectivity) ++sys.incidence_offsets[n + 1];
-  for (std::int64_t n = 0; n < nn; ++n) sys.incidence_offsets[n + 1] += sys.incidence_offsets[n];
-  sys.incidence_slots.resize(static_cast<std::size_t>(slots));
-  std::vector<std::int64_t> fill(sys.incidence_offsets.begin(), sys.incidence_offsets.end() - 1);
-  for (const BlockSystem& b : sys.blocks)
-    for (std::int64_t s = 0; s < static_cast<std::int64_t>(b.connectivity.size()); ++s)
-      sys.incidence_slots[fill[b.connectivity[s]]++] = b.force_offset + s;
-
+  build_force_incidence(sys);
   build_pressure_incidence(sys);
 
   // Time step: the critical estimate of seed 000 (eq. 15) scaled by the safety factor, then

@@ -14,6 +14,7 @@
 
 #include "fem/backend.hpp"
 #include "fem/model.hpp"
+#include "fem/parallel/communicator.hpp"
 #include "fem/solver/explicit_system.hpp"
 #include "fem/solver/run_output.hpp"
 
@@ -78,11 +79,16 @@ struct ExplicitRunReport {
   std::string backend;
   std::string execution_space;
   std::string precision;
+  int ranks = 1;  ///< processes the mesh was split over
 };
 
 class ExplicitSolver {
  public:
-  ExplicitSolver(const Model& model, Backend& backend, std::string backend_name);
+  /// With a communicator of several processes (`mpirun`), every rank constructs the solver on
+  /// the same model and runs its part of the mesh (fem/parallel/partitioned_problem.hpp); rank 0
+  /// writes the files.
+  ExplicitSolver(const Model& model, Backend& backend, std::string backend_name,
+                 parallel::Communicator* comm = nullptr);
   ~ExplicitSolver();
 
   [[nodiscard]] const ExplicitSetup& setup() const { return setup_; }
@@ -97,6 +103,7 @@ class ExplicitSolver {
   Backend& backend_;
   std::string backend_name_;
   ExplicitSetup setup_;
+  parallel::Communicator* comm_ = nullptr;  ///< null or one process: not partitioned
   std::unique_ptr<ExplicitProblem> problem_;
   double setup_s_ = 0.0;
 };

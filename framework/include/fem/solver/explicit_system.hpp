@@ -40,6 +40,14 @@ double relaxation_rate(double damping, double h);
 /// boundary conditions and similar problems are InputErrors naming the element or node id.
 ExplicitSetup setup_explicit(const Model& model);
 
+/// Deterministic gather: for each node, the element-node slots that contribute to it, in slot
+/// order (System::incidence_offsets/slots from the blocks' connectivity and force offsets).
+void build_force_incidence(System& sys);
+/// The averaged-nodal-pressure gather: each block's pressure_offset, and for each node its ANP
+/// elements (all ANP blocks) and 1 / sum of their reference volumes. Other families neither
+/// give nor take.
+void build_pressure_incidence(System& sys);
+
 /// Resolves an amplitude name into (curve index, scale of the value) in the system.
 using AmplitudeResolver =
     std::function<std::pair<std::int32_t, double>(const std::string&, const SourceLocation&)>;

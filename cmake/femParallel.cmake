@@ -1,0 +1,38 @@
+# Finds what runs fem on several processes (FEM_WITH_MPI: ON, OFF or AUTO): an MPI library
+# (Debian's libopenmpi-dev; the GPU machine's OpenMPI) and METIS (libmetis-dev), which
+# partitions the mesh. Without them fem builds and runs as one process, and `fem plugins` says
+# so. Sets FEM_MPI_ENABLED and the imported target fem::parallel that libfem links privately.
+set(FEM_WITH_MPI AUTO CACHE STRING "Run on several processes with MPI and METIS: ON, OFF or AUTO")
+set_property(CACHE FEM_WITH_MPI PROPERTY STRINGS ON OFF AUTO)
+set(FEM_MPI_ENABLED OFF)
+if(NOT FEM_WITH_MPI STREQUAL "OFF")
+  set(_why "")
+  # MPI's C interface through the C++ compiler, without the deprecated C++ bindings.
+  set(MPI_CXX_SKIP_MPICXX ON CACHE BOOL "fem calls MPI's C interface only")
+  find_package(MPI COMPONENTS CXX QUIET)
+  if(NOT MPI_CXX_FOUND)
+    set(_why "no MPI library was found (install libopenmpi-dev)")
+  endif()
+  find_path(FEM_METIS_INCLUDE_DIR metis.h)
+  find_library(FEM_METIS_LIBRARY metis)
+  if(NOT FEM_METIS_INCLUDE_DIR OR NOT FEM_METIS_LIBRARY)
+    if(_why)
+      set(_why "${_why}; ")
+    endif()
+    set(_why "${_why}METIS was not found (install libmetis-dev)")
+  endif()
+  if(_why)
+    if(FEM_WITH_MPI STREQUAL "ON")
+      message(FATAL_ERROR "FEM_WITH_MPI=ON, but ${_why}")
+    endif()
+    message(STATUS "fem runs on one process only: ${_why}")
+  else()
+    add_library(fem::parallel INTERFACE IMPORTED)
+    target_include_directories(fem::parallel INTERFACE ${FEM_METIS_INCLUDE_DIR})
+    target_link_libraries(fem::parallel INTERFACE MPI::MPI_CXX ${FEM_METIS_LIBRARY})
+    target_compile_definitions(fem::parallel INTERFACE FEM_WITH_MPI=1)
+    set(FEM_MPI_ENABLED ON)
+    message(STATUS "fem runs on several processes: MPI ${MPI_CXX_VERSION}, METIS "
+                   "${FEM_METIS_LIBRARY}")
+  endif()
+endif()

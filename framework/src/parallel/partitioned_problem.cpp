@@ -1,0 +1,366 @@
+#include "fem/parallel/partitioned_problem.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "fem/error.hpp"
+
+namespace fem::parallel {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// The rank-ordered concatenation of items by part: item i of part r comes after every item of
+/// parts below r, items of one part ascending.
+template <class Index>
+std::vector<Index> order_by_part(const std::vector<std::int32_t>& part_of, std::size_t first,
+                                 std::size_t count, int parts) {
+  std::vector<std::size_t> start(static_cast<std::size_t>(parts) + 1, 0);
+  for (std::size_t i = 0; i < count; ++i) ++start[part_of[first + i] + 1];
+  for (int r = 0; r < parts; ++r) start[r + 1] += start[r];
+  std::vector<Index> order(count);
+  for (std::size_t i = 0; i < count; ++i)
+    order[start[part_of[first + i]]++] = static_cast<Index>(i);
+  return order;
+}
+
+/// Scatters gathered values (`per` per item, items in `order`'s sequence) to their places.
+template <class Index>
+void place(const std::vector<double>& gathered, const std::vector<Index>& order, std::size_t per,
+           std::vector<double>& out) {
+  if (gathered.empty()) {  // a field no part fills
+    out.clear();
+    return;
+  }
+  out.resize(order.size() * per);
+  for (std::size_t i = 0; i < order.size(); ++i)
+    std::copy_n(
+        gathered.begin() + static_cast<std::ptrdiff_t>(i * per), per,
+        out.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(order[i]) * per));
+}
+
+/// `per` values per listed item of `from`.
+template <class Index>
+std::vector<double> pick(const std::vector<double>& from, const std::vector<Index>& items,
+                         std::size_t per) {
+  std::vector<double> out;
+  if (from.empty()) return out;  // a field the backend leaves empty
+  out.reserve(items.size() * per);
+  for (const Index i : items) {
+    const auto first =
+        from.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(i) * per);
+    out.insert(out.end(), first, first + static_cast<std::ptrdiff_t>(per));
+  }
+  return out;
+}
+
+}  // namespace
+
+PartitionedProblem::PartitionedProblem(const System& global, Backend& backend, Precision precision,
+                                       Communicator& comm)
+    : global_(global), comm_(comm) {
+  partition_ = partition_elements(global, comm.size());
+  part_ = distribute(global, partition_, comm);
+  part_system_ = restrict_system(global, part_);
+  part_problem_ = backend.create_explicit(part_system_, precision);
+
+  for (std::size_t i = 0; i < part_.nodes.size(); ++i)
+    if (!part_.ghost[i]) owned_.push_back(static_cast<std::int32_t>(i));
+  node_order_ = order_by_part<std::int32_t>(
+      partition_.node_owner, 0, static_cast<std::size_t>(global.num_nodes), comm.size());
+  std::size_t first = 0;
+  for (const BlockSystem& b : global.blocks) {
+    element_order_.push_back(order_by_part<std::int64_t>(
+        partition_.element_part, first, static_cast<std::size_t>(b.num_elements), comm.size()));
+    first += static_cast<std::size_t>(b.num_elements);
+  }
+  for (std::size_t i = 0; i < part_.neighbours.size(); ++i) {
+    send_all_.insert(send_all_.end(), part_.send_nodes[i].begin(), part_.send_nodes[i].end());
+    receive_all_.insert(receive_all_.end(), part_.receive_nodes[i].begin(),
+                        part_.receive_nodes[i].end());
+  }
+
+  report_.ranks = comm.size();
+  report_.imbalance = partition_.imbalance;
+  report_.edge_cut = partition_.edge_cut;
+  report_.shared_nodes = partition_.shared_nodes;
+  std::int64_t elements = 0;
+  for (const auto& e : part_.elements) elements += static_cast<std::int64_t>(e.size());
+  std::int64_t sizes[4] = {static_cast<std::int64_t>(part_.nodes.size()),
+                           static_cast<std::int64_t>(part_.nodes.size() - owned_.size()), elements,
+                           static_cast<std::int64_t>(send_all_.size() * 3 * sizeof(double))};
+  comm.all_reduce(sizes, 4, Reduction::Max);
+  report_.max_part_nodes = sizes[0];
+  report_.max_ghost_nodes = sizes[1];
+  report_.max_part_elements = sizes[2];
+  report_.max_halo_bytes = sizes[3];
+}
+
+PartitionedProblem::~PartitionedProblem() = default;
+
+void PartitionedProblem::exchange_halo() {
+  std::vector<double> u, u_prev;
+  part_problem_->nodal_displacements(send_all_, u, u_prev);
+  std::vector<std::vector<double>> send(part_.neighbours.size()), receive(send.size());
+  std::size_t s = 0;
+  for (std::size_t i = 0; i < send.size(); ++i) {
+    const std::size_t count = 3 * part_.send_nodes[i].size();
+    send[i].assign(u.begin() + static_cast<std::ptrdiff_t>(s),
+                   u.begin() + static_cast<std::ptrdiff_t>(s + count));
+    s += count;
+    receive[i].resize(3 * part_.receive_nodes[i].size());
+  }
+  comm_.exchange(part_.neighbours, send, receive);
+  std::vector<double> received;
+  received.reserve(3 * receive_all_.size());
+  for (const auto& r : receive) received.insert(received.end(), r.begin(), r.end());
+  part_problem_->set_nodal_displacements(receive_all_, received);
+}
+
+AdvanceResult PartitionedProblem::advance_step(std::int64_t step, bool keep_forces,
+                                               StepNorms* norms) {
+  AdvanceResult r = part_problem_->advance_step(step, keep_forces, norms);
+  const auto t0 = Clock::now();
+  // Every rank stops at the same step: the lowest rank that failed tells what failed.
+  const bool failed = r.status != AdvanceResult::Status::Ok;
+  const std::int64_t first_failed = comm_.all_reduce(
+      static_cast<std::int64_t>(failed ? comm_.rank() : comm_.size()), Reduction::Min);
+  if (first_failed < comm_.size()) {
+    double what[4] = {
+        static_cast<double>(r.status), static_cast<double>(r.block),
+        failed ? static_cast<double>(part_.elements[static_cast<std::size_t>(std::max(
+                     r.block, 0))][static_cast<std::size_t>(std::max<std::int64_t>(r.element, 0))])
+               : 0.0,
+        r.value};
+    comm_.broadcast(what, sizeof what, static_cast<int>(first_failed));
+    r.status = static_cast<AdvanceResult::Status>(static_cast<int>(what[0]));
+    r.block = static_cast<int>(what[1]);
+    r.element = static_cast<std::int64_t>(what[2]);
+    r.value = what[3];
+    r.steps_done = 0;
+    report_.exchange_s += std::chrono::duration<double>(Clock::now() - t0).count();
+    return r;
+  }
+  exchange_halo();
+  if (norms) {
+    double largest[3] = {norms->increment_max, norms->residual_max, norms->internal_max};
+    comm_.all_reduce(largest, 3, Reduction::Max);
+    norms->increment_max = largest[0];
+    norms->residual_max = largest[1];
+    norms->internal_max = largest[2];
+    std::vector<double> sums = {norms->increment_sq, norms->residual_sq, norms->rayleigh_num,
+                                norms->rayleigh_den};
+    for (const auto& f : norms->contact_force) sums.insert(sums.end(), f.begin(), f.end());
+    comm_.all_reduce(sums.data(), static_cast<int>(sums.size()), Reduction::Sum);
+    norms->increment_sq = sums[0];
+    norms->residual_sq = sums[1];
+    norms->rayleigh_num = sums[2];
+    norms->rayleigh_den = sums[3];
+    for (std::size_t k = 0; k < norms->contact_force.size(); ++k)
+      for (int i = 0; i < 3; ++i) norms->contact_force[k][i] = sums[4 + 3 * k + i];
+    norms->contact_nodes = comm_.all_reduce(norms->contact_nodes, Reduction::Sum);
+  }
+  report_.exchange_s += std::chrono::duration<double>(Clock::now() - t0).count();
+  r.steps_done = 1;
+  return r;
+}
+
+AdvanceResult PartitionedProblem::advance(std::int64_t first_step, std::int64_t num_steps) {
+  AdvanceResult result;
+  for (std::int64_t k = 0; k < num_steps; ++k) {
+    const AdvanceResult r = advance_step(first_step + k, false, nullptr);
+    if (r.status != AdvanceResult::Status::Ok) {
+      AdvanceResult failed = r;
+      failed.steps_done = k;
+      return failed;
+    }
+    result.steps_done = k + 1;
+  }
+  return result;
+}
+
+AdvanceResult PartitionedProblem::advance_measured(std::int64_t first_step, std::int64_t num_steps,
+                                                   StepNorms& norms) {
+  AdvanceResult result;
+  norms = StepNorms{};
+  for (std::int64_t k = 0; k < num_steps; ++k) {
+    const bool last = k + 1 == num_steps;
+    const AdvanceResult r =
+        advance_step(first_step + k, k + 2 == num_steps, last ? &norms : nullptr);
+    if (r.status != AdvanceResult::Status::Ok) {
+      AdvanceResult failed = r;
+      failed.steps_done = k;
+      return failed;
+    }
+    result.steps_done = k + 1;
+  }
+  return result;
+}
+
+void PartitionedProblem::set_node_update(const NodeUpdate& update) {
+  part_problem_->set_node_update(update);
+}
+
+std::vector<double> PartitionedProblem::gather_nodes(const std::vector<double>& part_values,
+                                                     std::size_t per) const {
+  const std::vector<double> gathered = comm_.all_gather(pick(part_values, owned_, per));
+  std::vector<double> out;
+  place(gathered, node_order_, per, out);
+  return out;
+}
+
+std::vector<double> PartitionedProblem::to_part(const std::vector<double>& global,
+                                                std::size_t per) const {
+  return pick(global, part_.nodes, per);
+}
+
+template <class Local>
+std::vector<double> PartitionedProblem::gather_listed(const std::vector<std::int32_t>& nodes,
+                                                      std::size_t per, const Local& local) const {
+  std::vector<std::int32_t> mine;
+  for (const std::int32_t n : nodes)
+    if (partition_.node_owner[n] == comm_.rank()) {
+      const auto it = std::lower_bound(part_.nodes.begin(), part_.nodes.end(), n);
+      mine.push_back(static_cast<std::int32_t>(it - part_.nodes.begin()));
+    }
+  std::vector<double> values;
+  if (!mine.empty()) local(mine, values);
+  const std::vector<double> gathered = comm_.all_gather(values);
+  std::vector<std::int32_t> owner(nodes.size());
+  for (std::size_t i = 0; i < nodes.size(); ++i) owner[i] = partition_.node_owner[nodes[i]];
+  std::vector<double> out;
+  place(gathered, order_by_part<std::int32_t>(owner, 0, nodes.size(), comm_.size()), per, out);
+  return out;
+}
+
+void PartitionedProblem::displacement(std::vector<double>& u) const {
+  std::vector<double> part_u;
+  part_problem_->displacement(part_u);
+  u = gather_nodes(part_u, 3);
+}
+
+void PartitionedProblem::previous_displacement(std::vector<double>& u) const {
+  std::vector<double> part_u;
+  part_problem_->previous_displacement(part_u);
+  u = gather_nodes(part_u, 3);
+}
+
+void PartitionedProblem::set_displacement(const std::vector<double>& u,
+                                          const std::vector<double>& u_prev) {
+  part_problem_->set_displacement(to_part(u, 3), to_part(u_prev, 3));
+}
+
+void PartitionedProblem::material_state(std::size_t block, std::vector<double>& state) const {
+  std::vector<double> part_state;
+  part_problem_->material_state(block, part_state);
+  const std::size_t count = part_.elements[block].size();
+  const std::size_t per = count > 0 ? part_state.size() / count : 0;
+  const std::vector<double> gathered =
+      comm_.all_gather(pick(part_state, part_.owned_elements[block], per));
+  const std::size_t global_per =
+      global_.blocks[block].num_elements > 0
+          ? gathered.size() / static_cast<std::size_t>(global_.blocks[block].num_elements)
+          : 0;
+  place(gathered, element_order_[block], global_per, state);
+}
+
+void PartitionedProblem::set_material_state(std::size_t block, const std::vector<double>& state) {
+  const auto count = static_cast<std::size_t>(global_.blocks[block].num_elements);
+  const std::size_t per = count > 0 ? state.size() / count : 0;
+  part_problem_->set_material_state(block, pick(state, part_.elements[block], per));
+}
+
+void PartitionedProblem::nodal_displacements(const std::vector<std::int32_t>& nodes,
+                                             std::vector<double>& u,
+                                             std::vector<double>& u_prev) const {
+  // One gather: u and u_{n-1} of each node side by side.
+  const std::vector<double> both =
+      gather_listed(nodes, 6, [&](const std::vector<std::int32_t>& mine, std::vector<double>& v) {
+        std::vector<double> a, b;
+        part_problem_->nodal_displacements(mine, a, b);
+        v.resize(6 * mine.size());
+        for (std::size_t k = 0; k < mine.size(); ++k)
+          for (int i = 0; i < 3; ++i) {
+            v[6 * k + i] = a[3 * k + i];
+            v[6 * k + 3 + i] = b[3 * k + i];
+          }
+      });
+  u.resize(3 * nodes.size());
+  u_prev.resize(3 * nodes.size());
+  for (std::size_t k = 0; k < nodes.size(); ++k)
+    for (int i = 0; i < 3; ++i) {
+      u[3 * k + i] = both[6 * k + i];
+      u_prev[3 * k + i] = both[6 * k + 3 + i];
+    }
+}
+
+void PartitionedProblem::set_nodal_displacements(const std::vector<std::int32_t>& nodes,
+                                                 const std::vector<double>& u) {
+  std::vector<std::int32_t> mine;
+  std::vector<double> values;
+  for (std::size_t k = 0; k < nodes.size(); ++k) {
+    const auto it = std::lower_bound(part_.nodes.begin(), part_.nodes.end(), nodes[k]);
+    if (it == part_.nodes.end() || *it != nodes[k]) continue;
+    mine.push_back(static_cast<std::int32_t>(it - part_.nodes.begin()));
+    values.insert(values.end(), u.begin() + static_cast<std::ptrdiff_t>(3 * k),
+                  u.begin() + static_cast<std::ptrdiff_t>(3 * k + 3));
+  }
+  part_problem_->set_nodal_displacements(mine, values);
+}
+
+void PartitionedProblem::nodal_internal_forces(const std::vector<std::int32_t>& nodes,
+                                               std::vector<double>& forces) const {
+  forces =
+      gather_listed(nodes, 3, [&](const std::vector<std::int32_t>& mine, std::vector<double>& v) {
+        part_problem_->nodal_internal_forces(mine, v);
+      });
+}
+
+std::array<double, 3> PartitionedProblem::internal_force_sum(
+    const std::vector<std::int32_t>& nodes) const {
+  // The nodes' forces in set order, as one process sums them.
+  std::vector<double> forces;
+  nodal_internal_forces(nodes, forces);
+  std::array<double, 3> sum = {0, 0, 0};
+  for (std::size_t k = 0; k < nodes.size(); ++k)
+    for (int i = 0; i < 3; ++i) sum[i] += forces[3 * k + i];
+  return sum;
+}
+
+void PartitionedProblem::internal_forces(const std::vector<double>& u,
+                                         std::vector<double>& forces) {
+  std::vector<double> part_forces;
+  part_problem_->internal_forces(to_part(u, 3), part_forces);
+  forces = gather_nodes(part_forces, 3);
+}
+
+void PartitionedProblem::element_results(const std::vector<double>& u,
+                                         std::vector<BlockResults>& out) {
+  std::vector<BlockResults> part_results;
+  part_problem_->element_results(to_part(u, 3), part_results);
+  out.resize(part_results.size());
+  for (std::size_t b = 0; b < part_results.size(); ++b) {
+    const std::vector<std::int64_t>& owned = part_.owned_elements[b];
+    const auto gather = [&](const std::vector<double>& part_field, std::size_t per,
+                            std::vector<double>& field) {
+      place(comm_.all_gather(pick(part_field, owned, per)), element_order_[b], per, field);
+    };
+    BlockResults& r = out[b];
+    const BlockResults& p = part_results[b];
+    gather(p.cauchy_stress, 6, r.cauchy_stress);
+    gather(p.green_lagrange, 6, r.green_lagrange);
+    gather(p.strain_energy, 1, r.strain_energy);
+    gather(p.hourglass_energy, 1, r.hourglass_energy);
+    gather(p.min_jacobian, 1, r.min_jacobian);
+  }
+}
+
+PhaseTimes PartitionedProblem::phase_times() const {
+  return part_problem_->phase_times();
+}
+
+std::size_t PartitionedProblem::memory_bytes() const {
+  return part_problem_->memory_bytes();
+}
+
+}  // namespace fem::parallel
