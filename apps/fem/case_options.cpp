@@ -51,6 +51,17 @@ PreparedCase prepare_case(const CaseOptions& options) {
   return PreparedCase{std::move(plugins), std::move(model)};
 }
 
+std::string parallel_line() {
+  if (!parallel::mpi_built())
+    return "parallel: one process (built without MPI and METIS: install libopenmpi-dev and "
+           "libmetis-dev and build again to run on several)";
+  parallel::Communicator& world = parallel::world();
+  if (world.size() == 1)
+    return "parallel: MPI build, one process (mpirun -np N fem run CASE splits the mesh over N "
+           "ranks)";
+  return "parallel: " + world.description();
+}
+
 int report_error(const std::exception& e) {
   // Out of memory is a model too large for this machine, not a bug in fem: bad input.
   const bool out_of_memory = dynamic_cast<const std::bad_alloc*>(&e) != nullptr;

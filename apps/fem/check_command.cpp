@@ -3,6 +3,8 @@
 #include <fem/solver/explicit_system.hpp>
 #include <fem/solver/implicit_solver.hpp>
 
+#include <fem/parallel/communicator.hpp>
+
 #include "commands.hpp"
 
 namespace fem::cli {
@@ -13,9 +15,11 @@ int check_command(const CaseOptions& options) {
     const Model& model = prepared.model;
     const CaseSpec& spec = model.spec;
     const ExplicitSetup setup = setup_explicit(model);
+    if (parallel::world().rank() != 0) return kOk;  // rank 0 speaks for all
     const auto box = model.mesh.bounds();
     fmt::print("case {} ({}): valid\n", spec.name, spec.file);
     fmt::print("backend {}, {} precision\n", spec.backend, to_string(spec.precision));
+    fmt::print("{}\n", parallel_line());
     const std::string source =
         spec.mesh.file_mesh ? "file " + spec.mesh.file : spec.mesh.generator + " generator";
     fmt::print("mesh: {}, {} nodes, bounds [{:.4g} {:.4g} {:.4g}] .. [{:.4g} {:.4g} {:.4g}] m\n",

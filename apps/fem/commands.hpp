@@ -45,6 +45,10 @@ struct PreparedCase {
 };
 PreparedCase prepare_case(const CaseOptions& options);
 
+/// "parallel: ..." for `fem plugins` and `fem check`: whether this is an MPI build and how many
+/// ranks run.
+std::string parallel_line();
+
 /// Prints an error the way every subcommand does and returns its exit code.
 int report_error(const std::exception& e);
 

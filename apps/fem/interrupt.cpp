@@ -9,6 +9,7 @@ namespace fem::cli {
 namespace {
 
 volatile std::sig_atomic_t g_interrupted = 0;
+bool g_announce = true;
 
 void on_signal(int /*signal*/) {
   g_interrupted = 1;
@@ -19,13 +20,15 @@ void on_signal(int /*signal*/) {
   static const char message[] =
       "\nfem: stopping after the current step (a checkpoint and the last frame are written); "
       "interrupt again to stop at once\n";
+  if (!g_announce) return;
   const ssize_t ignored = ::write(STDERR_FILENO, message, sizeof message - 1);
   (void)ignored;
 }
 
 }  // namespace
 
-void install_interrupt_handlers() {
+void install_interrupt_handlers(bool announce) {
+  g_announce = announce;
   struct sigaction action;
   std::memset(&action, 0, sizeof action);
   action.sa_handler = on_signal;

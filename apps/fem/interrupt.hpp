@@ -7,7 +7,8 @@ namespace fem::cli {
 
 /// Installs the handlers for the rest of the process. Also ignores SIGXFSZ, so that a file grown
 /// past `ulimit -f` fails its write with a message (as a full disk does) instead of killing fem.
-void install_interrupt_handlers();
+/// announce: the first signal prints that fem is stopping (rank 0 of an MPI run speaks for all).
+void install_interrupt_handlers(bool announce = true);
 
 /// Whether SIGINT or SIGTERM came since install_interrupt_handlers().
 bool interrupt_requested();

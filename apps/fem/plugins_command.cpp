@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include <fem/parallel/communicator.hpp>
 #include <fem/solver/linear_solver.hpp>
 
 #include "commands.hpp"
@@ -10,6 +11,8 @@ namespace fem::cli {
 
 int plugins_command(const std::vector<std::string>& extra_dirs) {
   try {
+    const std::string parallel = parallel_line();   // collective under mpirun
+    if (parallel::world().rank() != 0) return kOk;  // rank 0 speaks for all
     const PluginRegistry registry(extra_dirs);
     // Each plugin's own version, then the plugin ABI it was built against (a file built against
     // another ABI is not loaded: it is listed under problems with how to rebuild it).
@@ -18,6 +21,7 @@ int plugins_command(const std::vector<std::string>& extra_dirs) {
     };
     fmt::print("fem {}, plugin ABI {}\n", FEM_CLI_VERSION, FEM_PLUGIN_ABI_VERSION);
     fmt::print("linear solvers: {}\n", linear_solver_libraries().describe());
+    fmt::print("{}\n", parallel);
     fmt::print("search path:\n");
     for (const std::string& d : registry.search_path()) fmt::print("  {}\n", d);
 

@@ -99,7 +99,8 @@ int run_implicit(const Model& model, Backend& backend, bool time_verbs, const Ca
 int run_command(const CaseOptions& options, bool quiet, bool time_verbs,
                 const std::string& restart_file) {
   try {
-    if (quiet) spdlog::set_level(spdlog::level::warn);
+    // Quiet keeps warnings; an MPI rank other than 0 already logs errors only (main.cpp).
+    if (quiet) spdlog::set_level(std::max(spdlog::get_level(), spdlog::level::warn));
     PreparedCase prepared = prepare_case(options);
     const Model& model = prepared.model;
     const CaseSpec& spec = model.spec;
@@ -137,7 +138,7 @@ int run_command(const CaseOptions& options, bool quiet, bool time_verbs,
     run.output_directory = output_directory(spec);
     run.restart_file = restart_file;
     run.case_text = options.case_text();
-    install_interrupt_handlers();
+    install_interrupt_handlers(speaks);
     run.stop_requested = interrupt_requested;
     const auto start = std::chrono::steady_clock::now();
     run.progress = [&](std::int64_t step, std::int64_t steps, double t) {

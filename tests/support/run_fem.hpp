@@ -20,16 +20,21 @@ struct FemResult {
   std::string output;  // stdout and stderr
 };
 
-/// Runs `<build>/bin/fem args` through the shell (so args may set variables before it).
-inline FemResult run_fem(const std::string& args, const std::string& env = "") {
-  const std::string cmd =
-      env + (env.empty() ? "" : " ") + std::string(FEM_BINARY_DIR) + "/bin/fem " + args + " 2>&1";
+/// Runs a shell command line; stdout and stderr together.
+inline FemResult run_shell(const std::string& command) {
+  const std::string cmd = command + " 2>&1";
   FILE* pipe = popen(cmd.c_str(), "r");
   std::string out;
   std::array<char, 4096> buf{};
   while (pipe && fgets(buf.data(), buf.size(), pipe)) out += buf.data();
   const int status = pipe ? pclose(pipe) : -1;
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+/// Runs `<build>/bin/fem args` through the shell (so args may set variables before it).
+inline FemResult run_fem(const std::string& args, const std::string& env = "") {
+  return run_shell(env + (env.empty() ? "" : " ") + std::string(FEM_BINARY_DIR) + "/bin/fem " +
+                   args);
 }
 
 /// A fresh, empty folder under the system's temporary directory.

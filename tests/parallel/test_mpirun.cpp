@@ -1,0 +1,158 @@
+// `mpirun -np N fem run CASE` on 1-4 ranks (oversubscribed on CI's two cores): the files a
+// deterministic run writes are the single-process run's, byte for byte, on openmp and Kokkos;
+// a failed step on any rank stops every rank with one message and exit code 3.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include <fem/parallel/communicator.hpp>
+
+#include "support/run_fem.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using fem::test::FemResult;
+
+const std::string kFem = std::string(FEM_BINARY_DIR) + "/bin/fem";
+
+/// Why mpirun tests cannot run here, or "".
+std::string mpirun_missing() {
+  if (!fem::parallel::mpi_built()) return "this fem was built without MPI and METIS";
+  if (fem::test::run_shell("command -v mpirun").code != 0) return "no mpirun on the PATH";
+  return "";
+}
+
+/// fem under mpirun with `ranks` processes (one OpenMP thread each, shared memory transport,
+/// more ranks than cores allowed, as root in containers), bounded in time.
+FemResult mpirun(int ranks, const std::string& args) {
+  return fem::test::run_shell(
+      "OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 "
+      "mpirun --oversubscribe --mca btl self,vader -np " +
+      std::to_string(ranks) + " " + kFem + " " + args);
+}
+
+std::string read_bytes(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+/// The files of `a` that differ from or are missing in `b`, except summary.json (timings).
+std::vector<std::string> differing_files(const fs::path& a, const fs::path& b) {
+  std::vector<std::string> out;
+  for (const auto& entry : fs::directory_iterator(a)) {
+    const std::string name = entry.path().filename().string();
+    if (name == "summary.json") continue;
+    if (!fs::exists(b / name) || read_bytes(entry.path()) != read_bytes(b / name))
+      out.push_back(name);
+  }
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += x + " ";
+  return s;
+}
+
+class Mpirun : public testing::Test {
+ protected:
+  void SetUp() override {
+    if (const std::string why = mpirun_missing(); !why.empty()) GTEST_SKIP() << why;
+  }
+  /// Runs `args` on one process and on 2, 3 and 4 ranks; expects the same files from each,
+  /// except those listed in `may_differ`.
+  void expect_same_files_on_any_rank_count(const std::string& name, const std::string& args,
+                                           const std::vector<std::string>& may_differ = {}) {
+    const fs::path base = fs::temp_directory_path() / ("fem_mpirun_" + name);
+    fs::remove_all(base);
+    const FemResult one =
+        fem::test::run_fem(args + " -q --output " + (base / "1").string(), "OMP_NUM_THREADS=1");
+    ASSERT_EQ(one.code, 0) << one.output;
+    for (const int ranks : {2, 3, 4}) {
+      const fs::path dir = base / std::to_string(ranks);
+      const FemResult r = mpirun(ranks, args + " -q --output " + dir.string());
+      ASSERT_EQ(r.code, 0) << r.output;
+      EXPECT_NE(r.output.find(std::to_string(ranks) + " ranks"), std::string::npos) << r.output;
+      std::vector<std::string> diff = differing_files(base / "1", dir);
+      std::erase_if(diff, [&](const std::string& f) {
+        return std::find(may_differ.begin(), may_differ.end(), f) != may_differ.end();
+      });
+      EXPECT_TRUE(diff.empty()) << ranks << " ranks: " << joined(diff);
+    }
+    fs::remove_all(base);
+  }
+};
+
+const std::string kCube = std::string(FEM_SOURCE_DIR) +
+                          "/cases/cube_compression.yaml --set mesh.divisions=6 --end-time 0.6 "
+                          "--set output.every_time=0.2 --set solver.assembly=deterministic";
+
+TEST_F(Mpirun, CubeOnOpenmpWritesTheSameBytesOnOneToFourRanks) {
+  expect_same_files_on_any_rank_count("cube_openmp", "run " + kCube + " --backend openmp");
+}
+
+TEST_F(Mpirun, CubeOnKokkosWritesTheSameBytesOnOneToFourRanks) {
+  if (fem::test::run_fem("plugins").output.find("kokkos") == std::string::npos)
+    GTEST_SKIP() << "this fem was built without the Kokkos backend";
+  expect_same_files_on_any_rank_count("cube_kokkos", "run " + kCube + " --backend kokkos");
+}
+
+TEST_F(Mpirun, CubeInDoublePrecisionWritesTheSameBytesOnOneToFourRanks) {
+  expect_same_files_on_any_rank_count("cube_double", "run " + kCube + " --precision double");
+}
+
+// Dynamic relaxation with contact: the displacement and histories are the same bytes; the
+// norms of convergence.csv and the contact totals are sums over nodes that each rank adds up
+// for its own nodes before they are added across ranks, which rounds differently in the last
+// bits (docs/parallel.md, Determinism).
+TEST_F(Mpirun, BrainShiftRelaxationWritesTheSameFieldsOnOneToFourRanks) {
+  expect_same_files_on_any_rank_count(
+      "brain_shift", "run " + std::string(FEM_SOURCE_DIR) + "/cases/brain_shift.yaml",
+      {"convergence.csv", "contact.csv"});
+}
+
+TEST_F(Mpirun, AnInvertedElementOnAnyRankStopsEveryRankWithOneMessageAndExitCode3) {
+  // A time step far above the critical one: elements invert within a few steps, on whichever
+  // ranks hold them.
+  const FemResult r = mpirun(3, "run " + kCube + " --set solver.time_step=0.05 --output " +
+                                    (fs::temp_directory_path() / "fem_mpirun_fail").string());
+  EXPECT_EQ(r.code, 3) << r.output;
+  const std::size_t first = r.output.find("inverted: det F");
+  ASSERT_NE(first, std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("inverted: det F", first + 1), std::string::npos) << "said twice\n"
+                                                                            << r.output;
+  const std::size_t warning = r.output.find("exceeds the critical estimate");
+  EXPECT_EQ(r.output.find("exceeds the critical estimate", warning + 1), std::string::npos)
+      << "a warning of every rank\n"
+      << r.output;
+  EXPECT_EQ(r.output.find("fem: stopping"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("rank "), std::string::npos) << "a collective error names no rank\n"
+                                                       << r.output;
+  EXPECT_TRUE(fs::exists(fs::temp_directory_path() / "fem_mpirun_fail" / "cube_compression.pvd"))
+      << "the frames written before stay";
+  fs::remove_all(fs::temp_directory_path() / "fem_mpirun_fail");
+}
+
+TEST_F(Mpirun, AnImplicitCaseOnSeveralRanksIsRefusedOnceWithAHint) {
+  const FemResult r = mpirun(2, "run " + std::string(FEM_SOURCE_DIR) +
+                                    "/cases/cube_barrelling_static.yaml --output " +
+                                    (fs::temp_directory_path() / "fem_mpirun_static").string());
+  EXPECT_EQ(r.code, 2) << r.output;
+  const std::string text = "runs on one process, and this run has MPI";
+  const std::size_t first = r.output.find(text);
+  ASSERT_NE(first, std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find(text, first + 1), std::string::npos) << "said twice\n" << r.output;
+  EXPECT_NE(r.output.find("hint: run it without mpirun"), std::string::npos) << r.output;
+}
+
+TEST_F(Mpirun, PluginsSaysThisIsAnMpiBuildAndHowManyRanksRun) {
+  const FemResult r = mpirun(2, "plugins");
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("parallel: MPI"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("2 ranks"), std::string::npos) << r.output;
+}
+
+}  // namespace
