@@ -78,6 +78,16 @@ __global__ void pick_nodes_kernel(std::int64_t count, const std::int32_t* nodes,
   }
 }
 
+/// u at a list of nodes set from double values (the receiving half of a halo exchange).
+template <class T>
+__global__ void put_nodes_kernel(std::int64_t count, const std::int32_t* nodes,
+                                 const double* values, T* u) {
+  const std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (k >= count) return;
+  for (int i = 0; i < 3; ++i)
+    u[3 * static_cast<std::int64_t>(nodes[k]) + i] = static_cast<T>(values[3 * k + i]);
+}
+
 std::string gib(double bytes) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f GiB", bytes / (1024.0 * 1024.0 * 1024.0));
@@ -167,6 +177,8 @@ class ExplicitProblemImpl final : public ExplicitProblem {
         if (s.load_amplitude[3 * n + i] >= 0) flags[n] |= static_cast<std::uint8_t>(8u << i);
         if (!s.contact_mask.empty() && s.contact_mask[n]) flags[n] |= 64u;
       }
+    for (std::size_t n = 0; n < s.ghost.size(); ++n)
+      if (s.ghost[n]) flags[n] |= kGhostNode;
     dof_flags_.upload(flags);
     prescribed_amplitude_.upload(s.prescribed_amplitude);
     prescribed_value_.upload(s.prescribed_value);
@@ -211,7 +223,13 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   AdvanceResult advance_measured(std::int64_t first_step, std::int64_t num_steps,
                                  StepNorms& norms) override {
     norms = StepNorms{};
+    forces_kept_ = false;  // its Rayleigh quotient uses forces kept within this call only
     return run_steps(first_step, num_steps, &norms);
+  }
+
+  AdvanceResult advance_step(std::int64_t step, bool keep_forces, StepNorms* norms) override {
+    if (norms) *norms = StepNorms{};
+    return run_steps(step, 1, norms, keep_forces);
   }
 
   void set_node_update(const NodeUpdate& update) override {
@@ -229,16 +247,20 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   }
 
  private:
-  AdvanceResult run_steps(std::int64_t first_step, std::int64_t num_steps, StepNorms* norms) {
+  /// Steps first_step.. first_step + num_steps - 1; norms: the last one is measured; keep_last:
+  /// the last one keeps P(u_n) for a measured step in the next call (advance_step).
+  AdvanceResult run_steps(std::int64_t first_step, std::int64_t num_steps, StepNorms* norms,
+                          bool keep_last = false) {
     const long long before = first_step - 1;
     const long long counters[2] = {before, before};
     FEM_CUDA_CHECK(
         cudaMemcpyAsync(steps_.data(), counters, sizeof counters, cudaMemcpyHostToDevice, stream_));
     FEM_CUDA_CHECK(cudaEventRecord(start_, stream_));
-    // Measured: the last two steps are launched directly (keep P, then reduce); the rest replays
-    // graphs.
-    const std::int64_t direct = norms ? std::min<std::int64_t>(num_steps, 2) : 0;
+    // Measured: the last two steps are launched directly (keep P, then reduce), as is a last step
+    // that keeps P for the next call; the rest replays graphs (which keep nothing).
+    const std::int64_t direct = std::min<std::int64_t>(num_steps, norms ? 2 : keep_last ? 1 : 0);
     std::int64_t left = num_steps - direct;
+    if (left > 0) forces_kept_ = false;
     while (left > 0) {
       const std::int64_t n = std::min(left, kGraphSteps);
       FEM_CUDA_CHECK(cudaGraphLaunch(graph_for(n), stream_));
@@ -250,12 +272,18 @@ class ExplicitProblemImpl final : public ExplicitProblem {
           cudaMemsetAsync(contact_sums_.data(), 0, contact_sums_.size() * sizeof(double), stream_));
       FEM_CUDA_CHECK(
           cudaMemsetAsync(contact_count_.data(), 0, sizeof(unsigned long long), stream_));
-      enqueue_amplitudes(parity_, direct);
-      for (std::int64_t k = 0; k < direct; ++k) {
-        const bool measure = k + 1 == direct;
-        enqueue_step(parity_, StepPlan{measure, !measure, false, false, static_cast<int>(k)});
-        parity_ ^= 1;
-      }
+    }
+    bool quotient = false;  // the measured step finds P(u_{n-1}) kept by the step before
+    if (direct > 0) enqueue_amplitudes(parity_, direct);
+    for (std::int64_t k = 0; k < direct; ++k) {
+      const bool measure = norms && k + 1 == direct;
+      const bool keep = (norms && k + 2 == direct) || (keep_last && k + 1 == direct);
+      if (measure) quotient = forces_kept_;
+      enqueue_step(parity_, StepPlan{measure, keep, false, false, static_cast<int>(k)});
+      forces_kept_ = keep;
+      parity_ ^= 1;
+    }
+    if (norms) {
       const int blocks = grid_for(sys_.num_nodes, kNodeThreads);
       finish_norms_kernel<<<1, kNodeThreads, 0, stream_>>>(partials_.data(), blocks,
                                                            norm_out_.data());
@@ -289,7 +317,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
                          out[kNormDen],
                          {},
                          static_cast<std::int64_t>(count)};
-      if (direct < 2) norms->rayleigh_num = norms->rayleigh_den = 0.0;
+      if (!quotient) norms->rayleigh_num = norms->rayleigh_den = 0.0;
       for (int k = 0; k < kMaxSurfaces; ++k)
         for (int i = 0; i < 3; ++i) norms->contact_force[k][i] = forces[3 * k + i];
     }
@@ -336,7 +364,32 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     d_prev.download(u_prev);
   }
 
+  void set_nodal_displacements(const std::vector<std::int32_t>& nodes,
+                               const std::vector<double>& u) override {
+    if (nodes.empty()) return;
+    const auto count = static_cast<std::int64_t>(nodes.size());
+    // Ordered on the stream: copies on the legacy stream are not, with a non-blocking one.
+    DeviceArray<std::int32_t> d_nodes;
+    DeviceArray<double> d_u;
+    d_nodes.upload(nodes, stream_);
+    d_u.upload(u, stream_);
+    put_nodes_kernel<T><<<grid_for(count, kNodeThreads), kNodeThreads, 0, stream_>>>(
+        count, d_nodes.data(), d_u.data(), current().data());
+    FEM_CUDA_CHECK_LAUNCH();
+    FEM_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+
   std::array<double, 3> internal_force_sum(const std::vector<std::int32_t>& nodes) const override {
+    std::vector<double> host;
+    nodal_internal_forces(nodes, host);
+    std::array<double, 3> sum = {0, 0, 0};
+    for (std::size_t k = 0; k < nodes.size(); ++k)
+      for (int i = 0; i < 3; ++i) sum[i] += host[3 * k + i];
+    return sum;
+  }
+
+  void nodal_internal_forces(const std::vector<std::int32_t>& nodes,
+                             std::vector<double>& forces) const override {
     DeviceArray<std::int32_t> d_nodes;
     d_nodes.upload(nodes);
     DeviceArray<double> out(3 * nodes.size());
@@ -348,12 +401,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
       FEM_CUDA_CHECK_LAUNCH();
       FEM_CUDA_CHECK(cudaStreamSynchronize(stream_));
     }
-    std::vector<double> host;
-    out.download(host);
-    std::array<double, 3> sum = {0, 0, 0};
-    for (std::size_t k = 0; k < nodes.size(); ++k)
-      for (int i = 0; i < 3; ++i) sum[i] += host[3 * k + i];
-    return sum;
+    out.download(forces);
   }
 
   void internal_forces(const std::vector<double>& u, std::vector<double>& out) override {
@@ -690,6 +738,8 @@ class ExplicitProblemImpl final : public ExplicitProblem {
       amplitude_table_;  ///< [step of the graph][curve][2], NodePassArgs::amplitudes
   DeviceArray<Failure> failure_, scratch_failure_;
   double dt_ = 0.0;
+  /// The last step kept P(u_n) in saved_forces_ (a measured step next has its quotient).
+  bool forces_kept_ = false;
   std::map<std::pair<std::int64_t, int>, cudaGraphExec_t> graphs_;
   PhaseTimes times_;
 };

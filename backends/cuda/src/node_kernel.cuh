@@ -23,6 +23,8 @@ namespace fem::cuda {
 /// Node-update coefficients in device memory, so that captured graphs stay valid when dynamic
 /// relaxation changes its damping: b, c, then gravity (2 dt^2 / (2 + q dt) * g).
 constexpr int kCoefB = 0, kCoefC = 1, kCoefGravity = 2, kNumCoef = 5;
+/// NodePassArgs::dof_flags bit of a ghost node (System::ghost): another process owns it.
+constexpr unsigned kGhostNode = 128u;
 /// StepNorms reductions, per block then finalised: maxima first, then sums.
 constexpr int kNormIncMax = 0, kNormResMax = 1, kNormIntMax = 2, kNormIncSq = 3, kNormResSq = 4,
               kNormNum = 5, kNormDen = 6, kNumNorms = 7, kNumMaxNorms = 3;
@@ -43,8 +45,8 @@ struct NodePassArgs {
   const T* gravity_weight;     // physical / iteration mass, or null
   const double* inverse_mass;  // of the iteration mass (measured steps)
   /// Per node: bit i set if dof i is prescribed, bit 3 + i if it carries a nodal load, bit 6 if
-  /// it is a contact node. Most nodes have none, and then the per-dof boundary-condition arrays
-  /// are not read at all.
+  /// it is a contact node, kGhostNode if it is a ghost. Most nodes have none, and then the
+  /// per-dof boundary-condition arrays are not read at all.
   const std::uint8_t* dof_flags;
   const std::int32_t* prescribed_amplitude;
   const T* prescribed_value;
@@ -158,7 +160,9 @@ __global__ void __launch_bounds__(kNodeThreads, node_min_blocks<T>(Variant))
   const auto amp_next = [&a](int curve) { return static_cast<T>(a.amplitudes[2 * curve + 1]); };
   const std::int64_t n = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   double norms[kNumNorms] = {0, 0, 0, 0, 0, 0, 0};
-  if (n < a.num_nodes) {
+  // Another process owns a ghost node and sends its u_{n+1} after the step: nothing of it is
+  // written here (u_next keeps u_{n-1} until then) and it adds nothing to this process's norms.
+  if (n < a.num_nodes && !(a.dof_flags[n] & kGhostNode)) {
     T p[3] = {T(0), T(0), T(0)};
     if constexpr (!Gather) {
       const T* const f = a.node_forces + a.node_force_stride * n;
@@ -232,10 +236,11 @@ __global__ void __launch_bounds__(kNodeThreads, node_min_blocks<T>(Variant))
       if (a.keep) a.saved_forces[d] = p[i];
       a.u_next[d] = next[i];
     }
-    // Last: a store to the address just loaded, issued early, would hold the loads after it.
-    if (a.clear_node_forces)
-      clear_force(a.node_forces + a.node_force_stride * n, a.node_force_stride);
   }
+  // Last: a store to the address just loaded, issued early, would hold the loads after it.
+  // Ghost nodes too: the next element pass adds their forces (nodal_internal_forces reads them).
+  if (a.clear_node_forces && n < a.num_nodes)
+    clear_force(a.node_forces + a.node_force_stride * n, a.node_force_stride);
   if constexpr (Measure) {
     // Block reduction in shared memory, one quantity at a time, in a fixed order.
     __shared__ double buf[kNodeThreads];

@@ -52,7 +52,13 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   AdvanceResult advance_measured(std::int64_t first_step, std::int64_t num_steps,
                                  StepNorms& norms) override {
     norms = StepNorms{};
+    forces_kept_ = false;  // its Rayleigh quotient uses forces kept within this call only
     return run_steps(first_step, num_steps, &norms);
+  }
+
+  AdvanceResult advance_step(std::int64_t step, bool keep_forces, StepNorms* norms) override {
+    if (norms) *norms = StepNorms{};
+    return run_steps(step, 1, norms, keep_forces);
   }
 
   void set_node_update(const NodeUpdate& update) override {
@@ -73,6 +79,17 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   void set_displacement(const std::vector<double>& u, const std::vector<double>& u_prev) override {
     copy_in(current(), u);
     copy_in(previous(), u_prev);
+  }
+
+  void set_nodal_displacements(const std::vector<std::int32_t>& nodes,
+                               const std::vector<double>& u) override {
+    if (nodes.empty()) return;
+    const auto d_nodes = upload<Space, std::int32_t>("fem::nodes", nodes);
+    const auto d_u = upload<Space, double>("fem::u_at_nodes", u);
+    Kokkos::parallel_for("fem::kokkos::put_nodes",
+                         Range<Space>(0, static_cast<std::int64_t>(nodes.size())),
+                         detail::PutNodes<T>{d_nodes.data(), d_u.data(), current().data()});
+    Kokkos::fence();  // before d_nodes and d_u are freed
   }
 
   void material_state(std::size_t block, std::vector<double>& state) const override {
@@ -96,19 +113,24 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   }
 
   std::array<double, 3> internal_force_sum(const std::vector<std::int32_t>& nodes) const override {
-    const auto d_nodes = upload<Space, std::int32_t>("fem::nodes", nodes);
-    View<Space, double> out("fem::forces_at_nodes", 3 * nodes.size());
-    Kokkos::parallel_for("fem::kokkos::gather_nodes",
-                         Range<Space>(0, static_cast<std::int64_t>(nodes.size())),
-                         detail::GatherForces<T>{d_nodes.data(), offsets_.data(), slots_.data(),
-                                                 data_or_null(forces_), data_or_null(node_forces_),
-                                                 kNodeForceStride, out.data()});
     std::vector<double> host;
-    copy_out(out, host);
+    nodal_internal_forces(nodes, host);
     std::array<double, 3> sum = {0, 0, 0};
     for (std::size_t k = 0; k < nodes.size(); ++k)
       for (int i = 0; i < 3; ++i) sum[i] += host[3 * k + i];
     return sum;
+  }
+
+  void nodal_internal_forces(const std::vector<std::int32_t>& nodes,
+                             std::vector<double>& out) const override {
+    const auto d_nodes = upload<Space, std::int32_t>("fem::nodes", nodes);
+    View<Space, double> d_out("fem::forces_at_nodes", 3 * nodes.size());
+    Kokkos::parallel_for("fem::kokkos::gather_nodes",
+                         Range<Space>(0, static_cast<std::int64_t>(nodes.size())),
+                         detail::GatherForces<T>{d_nodes.data(), offsets_.data(), slots_.data(),
+                                                 data_or_null(forces_), data_or_null(node_forces_),
+                                                 kNodeForceStride, d_out.data()});
+    copy_out(d_out, out);
   }
 
   void internal_forces(const std::vector<double>& u, std::vector<double>& out) override {
@@ -144,7 +166,10 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   }
 
  private:
-  AdvanceResult run_steps(std::int64_t first_step, std::int64_t num_steps, StepNorms* norms) {
+  /// Steps first_step.. first_step + num_steps - 1; norms: the last one is measured; keep_last:
+  /// the last one keeps P(u_n) for a measured step in the next call (advance_step).
+  AdvanceResult run_steps(std::int64_t first_step, std::int64_t num_steps, StepNorms* norms,
+                          bool keep_last = false) {
     flush_denormals<Space>();
     Kokkos::deep_copy(failure_, FailureSlot{kNoFailure, kNoFailure});
     FailureSlot* failure = failure_.data();
@@ -164,7 +189,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
         phase.reset();
       }
       // Measured: the step before the last keeps P(u_{n-1}); the last one reduces the norms.
-      node_pass(step, failure, norms && k + 2 == num_steps,
+      node_pass(step, failure, (norms && k + 2 == num_steps) || (keep_last && k + 1 == num_steps),
                 norms && k + 1 == num_steps ? norms : nullptr);
       if constexpr (kRunsOnHost<Space>) times_.node_pass_s += phase.seconds();
       parity_ ^= 1;
@@ -174,7 +199,6 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     Kokkos::deep_copy(slot, failure_);  // waits for the steps
     if constexpr (!kRunsOnHost<Space>) times_.fused_step_s += total.seconds();
 
-    if (norms && num_steps < 2) norms->rayleigh_num = norms->rayleigh_den = 0.0;
     AdvanceResult r;
     if (slot.step == kNoFailure) {
       r.steps_done = num_steps;
@@ -231,6 +255,8 @@ class ExplicitProblemImpl final : public ExplicitProblem {
         if (s.load_amplitude[3 * n + i] >= 0) flags[n] |= static_cast<std::uint8_t>(8u << i);
         if (!s.contact_mask.empty() && s.contact_mask[n]) flags[n] |= 64u;
       }
+    for (std::size_t n = 0; n < s.ghost.size(); ++n)
+      if (s.ghost[n]) flags[n] |= detail::kGhostNode;
     dof_flags_ = upload<Space, std::uint8_t>("fem::dof_flags", flags);
     prescribed_amplitude_ =
         upload<Space, std::int32_t>("fem::prescribed_amplitude", s.prescribed_amplitude);
@@ -292,6 +318,8 @@ class ExplicitProblemImpl final : public ExplicitProblem {
                              data_or_null(surfaces_),
                              data_or_null(saved_forces_),
                              keep};
+    const bool kept_before = forces_kept_;
+    forces_kept_ = keep;
     if (!norms) {
       Kokkos::parallel_for("fem::kokkos::node_pass", Range<Space>(0, sys_.num_nodes), pass);
       return;
@@ -303,6 +331,8 @@ class ExplicitProblemImpl final : public ExplicitProblem {
                        acc.num,     acc.den,    {},          acc.contact_nodes};
     for (int k = 0; k < kMaxSurfaces; ++k)
       for (int i = 0; i < 3; ++i) norms->contact_force[k][i] = acc.contact[3 * k + i];
+    // Without P(u_{n-1}) from the step before there is no quotient.
+    if (!kept_before) norms->rayleigh_num = norms->rayleigh_den = 0.0;
   }
 
   /// Surfaces as views into this space's memory (triangle arrays copied once: rigid surfaces).
@@ -365,6 +395,8 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   Kokkos::View<FailureSlot, typename Space::memory_space> failure_;
   double dt_ = 0.0, force_scale_ = 0.0;
   T b_ = 0, c_ = 0;
+  /// The last node pass kept P(u_n) in saved_forces_ (a measured pass next has its quotient).
+  bool forces_kept_ = false;
   std::vector<double> inverse_mass_host_;
   View<Space, double> inverse_mass_;
   View<Space, T> gravity_weight_, saved_forces_, coords_;

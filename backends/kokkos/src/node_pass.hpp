@@ -12,6 +12,9 @@
 
 namespace fem::kokkos::detail {
 
+/// NodePass::dof_flags bit of a ghost node (System::ghost): another process owns it.
+constexpr unsigned kGhostNode = 128u;
+
 /// What a measured node pass reduces (StepNorms): maxima, sums, contact forces per surface.
 struct NormAccumulator {
   double inc_max, res_max, int_max, inc_sq, res_sq, num, den;
@@ -37,7 +40,8 @@ struct NodePass {
   const T* acoef;  // force_scale / m
   T b, c;
   /// Per node: bit i set if dof i is prescribed, bit 3 + i if it carries a nodal load, bit 6 if
-  /// it is a contact node; most nodes have none and then read no per-dof data at all.
+  /// it is a contact node, kGhostNode if it is a ghost; most nodes have none and then read no
+  /// per-dof data at all.
   const std::uint8_t* dof_flags;
   const std::int32_t* prescribed_amplitude;
   const T* prescribed_value;
@@ -87,6 +91,10 @@ struct NodePass {
       if (n == 0 && failure->step == kNoFailure) failure->step = step;
       return;
     }
+    const unsigned flags = dof_flags[n];
+    // Another process owns a ghost node and sends its u_{n+1} after the step: nothing of it is
+    // written here (u_next keeps u_{n-1} until then) and it stays out of this process's norms.
+    if (flags & kGhostNode) return;
     T p[3] = {T(0), T(0), T(0)};
     if (node_forces) {
       for (int i = 0; i < 3; ++i) p[i] = node_forces[node_force_stride * n + i];
@@ -94,7 +102,6 @@ struct NodePass {
       for (std::int64_t j = offsets[n]; j < offsets[n + 1]; ++j)
         for (int i = 0; i < 3; ++i) p[i] += forces[3 * slots[j] + i];
     }
-    const unsigned flags = dof_flags[n];
     const T g = gravity_weight ? gravity_weight[n] : T(1);
     T next[3], r[3];
     for (int i = 0; i < 3; ++i) {
@@ -196,6 +203,19 @@ struct PickNodes {
       out_u[3 * k + i] = static_cast<double>(u[3 * n + i]);
       out_prev[3 * k + i] = static_cast<double>(u_prev[3 * n + i]);
     }
+  }
+};
+
+/// u at a list of nodes set from double values (the receiving half of a halo exchange).
+template <class T>
+struct PutNodes {
+  const std::int32_t* nodes;
+  const double* values;
+  T* u;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const {
+    const std::int64_t n = nodes[k];
+    for (int i = 0; i < 3; ++i) u[3 * n + i] = static_cast<T>(values[3 * k + i]);
   }
 };
 

@@ -77,7 +77,13 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   AdvanceResult advance_measured(std::int64_t first_step, std::int64_t num_steps,
                                  StepNorms& norms) override {
     norms = StepNorms{};
+    forces_kept_ = false;  // its Rayleigh quotient uses forces kept within this call only
     return run_steps(first_step, num_steps, &norms);
+  }
+
+  AdvanceResult advance_step(std::int64_t step, bool keep_forces, StepNorms* norms) override {
+    if (norms) *norms = StepNorms{};
+    return run_steps(step, 1, norms, keep_forces);
   }
 
   void set_node_update(const NodeUpdate& update) override {
@@ -97,6 +103,12 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     u_.assign(u.begin(), u.end());
     u_prev_.assign(u_prev.begin(), u_prev.end());
   }
+  void set_nodal_displacements(const std::vector<std::int32_t>& nodes,
+                               const std::vector<double>& u) override {
+    for (std::size_t k = 0; k < nodes.size(); ++k)
+      for (int i = 0; i < 3; ++i)
+        u_[3 * static_cast<std::size_t>(nodes[k]) + i] = static_cast<T>(u[3 * k + i]);
+  }
 
   void material_state(std::size_t block, std::vector<double>& state) const override {
     const std::vector<T>& s = blocks_.blocks()[block].state;
@@ -107,17 +119,26 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   }
 
   std::array<double, 3> internal_force_sum(const std::vector<std::int32_t>& nodes) const override {
-    // Each node's force first (its slots in incidence order, in double), then the nodes in set
-    // order: the order of the CUDA and Kokkos gathers, so that reactions agree bit for bit.
+    // Each node's force first, then the nodes in set order: the order of the CUDA and Kokkos
+    // gathers, so that reactions agree bit for bit.
+    std::vector<double> p;
+    nodal_internal_forces(nodes, p);
     std::array<double, 3> sum = {0, 0, 0};
-    for (const std::int32_t n : nodes) {
-      double p[3] = {0, 0, 0};
+    for (std::size_t k = 0; k < nodes.size(); ++k)
+      for (int i = 0; i < 3; ++i) sum[i] += p[3 * k + i];
+    return sum;
+  }
+
+  void nodal_internal_forces(const std::vector<std::int32_t>& nodes,
+                             std::vector<double>& out) const override {
+    // A node's slots in incidence order, summed in double.
+    out.assign(3 * nodes.size(), 0.0);
+    for (std::size_t k = 0; k < nodes.size(); ++k) {
+      const std::int32_t n = nodes[k];
       for (std::int64_t j = sys_.incidence_offsets[n]; j < sys_.incidence_offsets[n + 1]; ++j)
         for (int i = 0; i < 3; ++i)
-          p[i] += static_cast<double>(forces_[3 * sys_.incidence_slots[j] + i]);
-      for (int i = 0; i < 3; ++i) sum[i] += p[i];
+          out[3 * k + i] += static_cast<double>(forces_[3 * sys_.incidence_slots[j] + i]);
     }
-    return sum;
   }
 
   void internal_forces(const std::vector<double>& u, std::vector<double>& out) override {
@@ -142,14 +163,17 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   }
 
  private:
-  AdvanceResult run_steps(std::int64_t first_step, std::int64_t num_steps, StepNorms* norms) {
+  /// Steps first_step.. first_step + num_steps - 1; norms: the last one is measured; keep_last:
+  /// the last one keeps P(u_n) for a measured step in the next call (advance_step).
+  AdvanceResult run_steps(std::int64_t first_step, std::int64_t num_steps, StepNorms* norms,
+                          bool keep_last = false) {
     flush_denormals_in_all_threads();  // also in workers the pool created since the last call
     AdvanceResult result;
     for (std::int64_t k = 0; k < num_steps; ++k) {
       const double t = static_cast<double>(first_step + k) * dt_;
       const double t0 = omp_get_wtime();
       // The step before the measured one keeps P(u_{n-1}) for the Rayleigh quotient.
-      const bool keep = norms && k + 2 == num_steps;
+      const bool keep = (norms && k + 2 == num_steps) || (keep_last && k + 1 == num_steps);
       const bool measure = norms && k + 1 == num_steps;
       const AdvanceResult bad = element_pass(u_);
       const double t1 = omp_get_wtime();
@@ -162,13 +186,12 @@ class ExplicitProblemImpl final : public ExplicitProblem {
         return result;
       }
       if (measure)
-        node_pass<true>(t, norms, false);
+        node_pass<true>(t, norms, keep);
       else
         node_pass<false>(t, nullptr, keep);
       times_.node_pass_s += omp_get_wtime() - t1;
       result.steps_done = k + 1;
     }
-    if (norms && num_steps < 2) norms->rayleigh_num = norms->rayleigh_den = 0.0;
     return result;
   }
 
@@ -241,6 +264,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     const std::int32_t* pamp = sys_.prescribed_amplitude.data();
     const std::int32_t* lamp = sys_.load_amplitude.data();
     const std::uint8_t* cmask = sys_.contact_mask.empty() ? nullptr : sys_.contact_mask.data();
+    const std::uint8_t* ghost = sys_.ghost.empty() ? nullptr : sys_.ghost.data();
     const T* gweight = gravity_weight_.empty() ? nullptr : gravity_weight_.data();
     const contact::SurfaceView<T>* surfaces = surfaces_.data();
     const T* f = forces_.data();
@@ -254,6 +278,10 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     reduction(max : inc_max, res_max, int_max)                                          \
     reduction(+ : inc_sq, res_sq, num, den, touched, cf[:3 * kMaxSurfaces])
     for (std::int64_t n = 0; n < sys_.num_nodes; ++n) {
+      // Another process owns a ghost node and sends its u_{n+1} after the step: nothing of it is
+      // written here (u_prev, which receives u_{n+1}, keeps u_{n-1} until then) and it stays out
+      // of this process's norms.
+      if (ghost && ghost[n]) continue;
       T p[3] = {T(0), T(0), T(0)};
       for (std::int64_t j = offsets[n]; j < offsets[n + 1]; ++j)
         for (int i = 0; i < 3; ++i) p[i] += f[3 * slots[j] + i];
@@ -310,10 +338,14 @@ class ExplicitProblemImpl final : public ExplicitProblem {
       }
     }
     u_.swap(u_prev_);
+    const bool kept_before = forces_kept_;
+    forces_kept_ = keep;
     if constexpr (Measure) {
       *norms = StepNorms{inc_max, inc_sq, res_max, res_sq, int_max, num, den, {}, touched};
       for (int s = 0; s < kMaxSurfaces; ++s)
         for (int i = 0; i < 3; ++i) norms->contact_force[s][i] = cf[3 * s + i];
+      // Without P(u_{n-1}) from the step before there is no quotient.
+      if (!kept_before) norms->rayleigh_num = norms->rayleigh_den = 0.0;
     }
   }
 
@@ -329,6 +361,8 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   std::vector<contact::SurfaceView<T>> surfaces_;
   double dt_ = 0.0, gravity_scale_ = 0.0;
   T b_ = 0, c_ = 0;
+  /// The last node pass kept P(u_n) in saved_forces_ (a measured pass next has its quotient).
+  bool forces_kept_ = false;
   PhaseTimes times_;
 };
 
