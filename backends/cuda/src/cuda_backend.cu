@@ -368,13 +368,16 @@ class ExplicitProblemImpl final : public ExplicitProblem {
                                const std::vector<double>& u) override {
     if (nodes.empty()) return;
     const auto count = static_cast<std::int64_t>(nodes.size());
-    // Ordered on the stream: copies on the legacy stream are not, with a non-blocking one.
-    DeviceArray<std::int32_t> d_nodes;
-    DeviceArray<double> d_u;
-    d_nodes.upload(nodes, stream_);
-    d_u.upload(u, stream_);
+    // A halo exchange sets the same nodes after every step: their list stays on the device, and
+    // neither array is allocated again. Copies ordered on the stream (those on the legacy stream
+    // are not, with a non-blocking one).
+    if (nodes != set_nodes_host_) {
+      set_nodes_.upload(nodes, stream_);
+      set_nodes_host_ = nodes;
+    }
+    set_values_.upload(u, stream_);
     put_nodes_kernel<T><<<grid_for(count, kNodeThreads), kNodeThreads, 0, stream_>>>(
-        count, d_nodes.data(), d_u.data(), current().data());
+        count, set_nodes_.data(), set_values_.data(), current().data());
     FEM_CUDA_CHECK_LAUNCH();
     FEM_CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
@@ -740,6 +743,10 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   double dt_ = 0.0;
   /// The last step kept P(u_n) in saved_forces_ (a measured step next has its quotient).
   bool forces_kept_ = false;
+  /// set_nodal_displacements: the last list of nodes (host and device) and their values.
+  std::vector<std::int32_t> set_nodes_host_;
+  DeviceArray<std::int32_t> set_nodes_;
+  DeviceArray<double> set_values_;
   std::map<std::pair<std::int64_t, int>, cudaGraphExec_t> graphs_;
   PhaseTimes times_;
 };

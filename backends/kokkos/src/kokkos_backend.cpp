@@ -84,12 +84,19 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   void set_nodal_displacements(const std::vector<std::int32_t>& nodes,
                                const std::vector<double>& u) override {
     if (nodes.empty()) return;
-    const auto d_nodes = upload<Space, std::int32_t>("fem::nodes", nodes);
-    const auto d_u = upload<Space, double>("fem::u_at_nodes", u);
-    Kokkos::parallel_for("fem::kokkos::put_nodes",
-                         Range<Space>(0, static_cast<std::int64_t>(nodes.size())),
-                         detail::PutNodes<T>{d_nodes.data(), d_u.data(), current().data()});
-    Kokkos::fence();  // before d_nodes and d_u are freed
+    // A halo exchange sets the same nodes after every step: their list stays in the space's
+    // memory, and neither View is allocated again.
+    if (nodes != set_nodes_host_) {
+      set_nodes_ = upload<Space, std::int32_t>("fem::set_nodes", nodes);
+      set_nodes_host_ = nodes;
+    }
+    if (set_values_.extent(0) != u.size())
+      set_values_ = View<Space, double>(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "fem::set_values"), u.size());
+    copy_in(set_values_, u);
+    Kokkos::parallel_for(
+        "fem::kokkos::put_nodes", Range<Space>(0, static_cast<std::int64_t>(nodes.size())),
+        detail::PutNodes<T>{set_nodes_.data(), set_values_.data(), current().data()});
   }
 
   void material_state(std::size_t block, std::vector<double>& state) const override {
@@ -397,6 +404,10 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   T b_ = 0, c_ = 0;
   /// The last node pass kept P(u_n) in saved_forces_ (a measured pass next has its quotient).
   bool forces_kept_ = false;
+  /// set_nodal_displacements: the last list of nodes (host and space copy) and their values.
+  std::vector<std::int32_t> set_nodes_host_;
+  View<Space, std::int32_t> set_nodes_;
+  View<Space, double> set_values_;
   std::vector<double> inverse_mass_host_;
   View<Space, double> inverse_mass_;
   View<Space, T> gravity_weight_, saved_forces_, coords_;
