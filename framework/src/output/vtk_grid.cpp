@@ -19,6 +19,13 @@ namespace fem::detail {
 
 namespace {
 
+void check_ids(const std::vector<std::int64_t>& ids, std::size_t count, const char* kind) {
+  if (!ids.empty() && ids.size() != count) {
+    throw Error("output mesh: " + std::to_string(ids.size()) + " " + kind + " ids for " +
+                std::to_string(count) + " " + kind + "s (one each, or none)");
+  }
+}
+
 void check_mesh(const OutputMesh& mesh) {
   if (mesh.points.size() % 3 != 0) {
     throw Error("output mesh: " + std::to_string(mesh.points.size()) +
@@ -45,6 +52,8 @@ void check_mesh(const OutputMesh& mesh) {
                   std::to_string(num_points - 1));
     }
   }
+  check_ids(mesh.point_ids, static_cast<std::size_t>(num_points), "point");
+  check_ids(mesh.cell_ids, num_cells, "cell");
 }
 
 void check_field(const Field& field, vtkIdType tuples, const char* kind) {
@@ -95,6 +104,36 @@ vtkSmartPointer<vtkUnstructuredGrid> make_grid(const OutputMesh& mesh) {
                  id_array(mesh.connectivity));
   grid->SetCells(types, cells);
   return grid;
+}
+
+vtkSmartPointer<vtkIdTypeArray> make_global_ids(const std::vector<std::int64_t>& ids,
+                                                const char* name) {
+  if (ids.empty()) return nullptr;
+  vtkSmartPointer<vtkIdTypeArray> array = id_array(ids);
+  array->SetName(name);
+  return array;
+}
+
+void attach_global_ids(vtkDataSetAttributes* data, vtkIdTypeArray* ids) {
+  if (ids == nullptr) return;
+  if (data->HasArray(ids->GetName()) != 0) {
+    throw Error(std::string("a field is named '") + ids->GetName() +
+                "', the name under which the mesh's global ids are written");
+  }
+  data->SetGlobalIds(ids);
+}
+
+std::vector<std::int64_t> take_global_ids(vtkDataSetAttributes* data, std::vector<Field>& fields) {
+  vtkDataArray* array = data->GetGlobalIds();
+  if (array == nullptr) return {};
+  std::vector<std::int64_t> ids(static_cast<std::size_t>(array->GetNumberOfTuples()));
+  // Through double: exact for every id below 2^53, far more than any mesh has.
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    ids[i] = static_cast<std::int64_t>(array->GetComponent(static_cast<vtkIdType>(i), 0));
+  }
+  const std::string name = array->GetName() ? array->GetName() : "";
+  std::erase_if(fields, [&](const Field& f) { return f.name == name; });
+  return ids;
 }
 
 void attach_fields(vtkDataSetAttributes* data, const std::vector<Field>& fields, vtkIdType tuples,

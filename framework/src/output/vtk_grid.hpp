@@ -3,9 +3,11 @@
 #pragma once
 
 #include <vtkDataSetAttributes.h>
+#include <vtkIdTypeArray.h>
 #include <vtkSmartPointer.h>
 #include <vtkUnstructuredGrid.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -13,9 +15,27 @@
 
 namespace fem::detail {
 
+/// Names of the global-id arrays (OutputMesh::point_ids / cell_ids): those of VTK's Exodus
+/// reader, which ParaView's filters and users already know.
+inline constexpr const char* kPointGlobalIds = "GlobalNodeId";
+inline constexpr const char* kCellGlobalIds = "GlobalElementId";
+
 /// Points and cells of `mesh` as a grid without any arrays. Throws fem::Error if the mesh is
-/// inconsistent (offsets not matching the connectivity, node ids out of range...).
+/// inconsistent (offsets not matching the connectivity, node ids out of range, global ids not
+/// one per point or cell...).
 vtkSmartPointer<vtkUnstructuredGrid> make_grid(const OutputMesh& mesh);
+
+/// `ids` as a global-id array named `name`; nullptr where `ids` is empty.
+vtkSmartPointer<vtkIdTypeArray> make_global_ids(const std::vector<std::int64_t>& ids,
+                                                const char* name);
+
+/// Marks `ids` (if not null) as `data`'s global ids. Throws fem::Error if a field already has
+/// its name: VTK would silently replace one with the other.
+void attach_global_ids(vtkDataSetAttributes* data, vtkIdTypeArray* ids);
+
+/// The values of `data`'s global-id array (empty if it has none), removed from `fields`, where
+/// extract_fields() put it.
+std::vector<std::int64_t> take_global_ids(vtkDataSetAttributes* data, std::vector<Field>& fields);
 
 /// Adds `fields` to `data` as vtkDoubleArrays that point into the fields' own storage (no copy:
 /// a frame can be hundreds of MB). The caller must remove them (data->Initialize()) before the

@@ -5,11 +5,13 @@
 #include <vtkCellData.h>
 #include <vtkDoubleArray.h>
 #include <vtkFieldData.h>
+#include <vtkIdTypeArray.h>
 #include <vtkNew.h>
 #include <vtkPointData.h>
 #include <vtkXMLUnstructuredGridWriter.h>
 
 #include <filesystem>
+#include <functional>
 #include <system_error>
 #include <vector>
 
@@ -17,7 +19,9 @@
 
 #include "atomic_file.hpp"
 #include "fem/error.hpp"
+#include "fem/parallel/communicator.hpp"
 #include "pvd_index.hpp"
+#include "rank_agreement.hpp"
 #include "vtk_error_capture.hpp"
 #include "vtk_grid.hpp"
 
@@ -31,12 +35,17 @@ namespace {
 /// holds even when the write throws.
 class FrameOnGrid {
  public:
-  FrameOnGrid(vtkUnstructuredGrid* grid, const OutputFrame& frame) : grid_(grid) {
+  /// `point_ids` / `cell_ids`: the mesh's global ids, or nullptr for none.
+  FrameOnGrid(vtkUnstructuredGrid* grid, const OutputFrame& frame, vtkIdTypeArray* point_ids,
+              vtkIdTypeArray* cell_ids)
+      : grid_(grid) {
     try {
       detail::attach_fields(grid->GetPointData(), frame.point_fields, grid->GetNumberOfPoints(),
                             "point");
       detail::attach_fields(grid->GetCellData(), frame.cell_fields, grid->GetNumberOfCells(),
                             "cell");
+      detail::attach_global_ids(grid->GetPointData(), point_ids);
+      detail::attach_global_ids(grid->GetCellData(), cell_ids);
     } catch (...) {
       clear();
       throw;
@@ -81,77 +90,188 @@ void write_vtu(vtkUnstructuredGrid* grid, const std::string& path) {
   }
 }
 
+void remove_file(const std::string& path) {
+  std::error_code ignored;
+  fs::remove(path, ignored);
+}
+
+detail::PvtuArray id_declaration(vtkIdTypeArray* ids) {
+  // vtkXMLWriter writes vtkIdType arrays with its default IdType, vtkIdType's own width.
+  return {ids->GetName(), sizeof(vtkIdType) == 8 ? "Int64" : "Int32", 1, true};
+}
+
+/// The arrays a piece's file holds, as the .pvtu declares them: the frame's fields in double,
+/// then the global ids (attach_global_ids() appends them after the fields).
+void declare(std::vector<detail::PvtuArray>& out, std::string& global_ids,
+             const std::vector<Field>& fields, vtkIdTypeArray* ids) {
+  for (const Field& f : fields) out.push_back({f.name, "Float64", f.components});
+  if (ids == nullptr) return;
+  out.push_back(id_declaration(ids));
+  global_ids = ids->GetName();
+}
+
+/// "<stem>.vtu" -> "<stem>": write_single() names a piece's files after the stem.
+std::string without_vtu(const std::string& file_name) {
+  const std::string suffix = ".vtu";
+  if (file_name.size() > suffix.size() && file_name.ends_with(suffix)) {
+    return file_name.substr(0, file_name.size() - suffix.size());
+  }
+  return file_name;
+}
+
 }  // namespace
 
 struct VtkSeriesWriter::Impl {
   fs::path directory;
   std::string basename;
   vtkSmartPointer<vtkUnstructuredGrid> grid;  // static geometry; only the arrays change per frame
+  vtkSmartPointer<vtkIdTypeArray> point_ids;  // global ids; null when the mesh has none
+  vtkSmartPointer<vtkIdTypeArray> cell_ids;
+  parallel::Communicator* comm = nullptr;  ///< set only for a piece of several
   std::vector<detail::PvdEntry> entries;
   int next_index = 0;  ///< number of the next frame's file
+
+  [[nodiscard]] std::string path(const std::string& relative) const {
+    return (directory / relative).string();
+  }
+
+  void open(const OutputMesh& mesh);
+  void write_grid(const OutputFrame& frame, const std::string& path) {
+    const FrameOnGrid on_grid(grid, frame, point_ids, cell_ids);
+    write_vtu(grid, path);
+  }
+  void write_pvd(const std::vector<detail::PvdEntry>& series) const {
+    detail::write_file_atomically(path(basename + ".pvd"), detail::format_pvd(series));
+  }
+  [[nodiscard]] detail::PvtuLayout layout(const OutputFrame& frame) const {
+    detail::PvtuLayout l;
+    declare(l.point_arrays, l.point_global_ids, frame.point_fields, point_ids);
+    declare(l.cell_arrays, l.cell_global_ids, frame.cell_fields, cell_ids);
+    return l;
+  }
+  std::string write_pieces(const OutputFrame& frame, const std::string& stem,
+                           const std::function<void()>& then_on_rank0);
 };
+
+/// Creates the directory and the grid; the part of construction that may fail on one rank only.
+void VtkSeriesWriter::Impl::open(const OutputMesh& mesh) {
+  std::error_code ec;
+  fs::create_directories(directory, ec);
+  if (ec) {
+    throw Error("cannot create output directory '" + directory.string() + "': " + ec.message());
+  }
+  if (!fs::is_directory(directory, ec)) {
+    throw Error("cannot use output directory '" + directory.string() +
+                "': it exists and is not a directory");
+  }
+  grid = detail::make_grid(mesh);
+  point_ids = detail::make_global_ids(mesh.point_ids, detail::kPointGlobalIds);
+  cell_ids = detail::make_global_ids(mesh.cell_ids, detail::kCellGlobalIds);
+}
+
+/// Writes this rank's piece of `frame` as "<stem>/<leaf>_<rank>.vtu" and, once every piece is
+/// on disk, rank 0 writes "<stem>.pvtu" and runs `then_on_rank0` (the .pvd's update). Returns
+/// the .pvtu's path. The pieces go into a folder per .pvtu, as VTK's parallel writers put them.
+std::string VtkSeriesWriter::Impl::write_pieces(const OutputFrame& frame, const std::string& stem,
+                                                const std::function<void()>& then_on_rank0) {
+  const detail::PvtuLayout arrays = layout(frame);
+  // Rank 0 declares its own arrays for every piece: a rank with other fields would make a
+  // .pvtu that VTK cannot read, so it is refused before anything is written.
+  detail::require_same_on_all_ranks(*comm, detail::format_pvtu(arrays, {}), "output fields");
+
+  const std::string leaf = fs::path(stem).filename().string();
+  const auto source = [&](int rank) { return fmt::format("{}/{}_{}.vtu", leaf, leaf, rank); };
+  const std::string folder = path(stem);
+  const std::string piece = (fs::path(folder).parent_path() / source(comm->rank())).string();
+  const std::string pvtu = path(stem + ".pvtu");
+  detail::run_on_all_ranks(
+      *comm,
+      [&] {
+        std::error_code ec;
+        fs::create_directories(folder, ec);
+        if (ec) throw Error("cannot create folder '" + folder + "': " + ec.message());
+        write_grid(frame, piece);
+      },
+      [&] { remove_file(piece); });
+
+  // Every piece is complete: only now may the .pvtu, and the .pvd through it, refer to them.
+  detail::run_on_all_ranks(
+      *comm,
+      [&] {
+        if (comm->rank() != 0) return;
+        std::vector<std::string> sources;
+        for (int r = 0; r < comm->size(); ++r) sources.push_back(source(r));
+        detail::write_file_atomically(pvtu, detail::format_pvtu(arrays, sources));
+        then_on_rank0();
+      },
+      [&] {
+        remove_file(piece);
+        if (comm->rank() == 0) remove_file(pvtu);
+      });
+  return pvtu;
+}
 
 bool vtk_output_available() {
   return true;
 }
 
-VtkSeriesWriter::VtkSeriesWriter(std::string directory, std::string basename, OutputMesh mesh)
+VtkSeriesWriter::VtkSeriesWriter(std::string directory, std::string basename, OutputMesh mesh,
+                                 SeriesPiece piece)
     : impl_(std::make_unique<Impl>()) {
-  if (basename.empty() || basename.find('/') != std::string::npos) {
-    // The .pvd refers to frames by bare file name, which only works when they sit next to it.
-    throw Error("output basename '" + basename +
-                "' must be a non-empty file name without '/'; put folders in the directory");
+  if (piece.comm != nullptr && piece.comm->size() > 1) impl_->comm = piece.comm;
+  const auto open = [&] {
+    if (basename.empty() || basename.find('/') != std::string::npos) {
+      // The .pvd refers to frames by bare file name, which only works when they sit next to it.
+      throw Error("output basename '" + basename +
+                  "' must be a non-empty file name without '/'; put folders in the directory");
+    }
+    impl_->directory = directory.empty() ? fs::path(".") : fs::path(directory);
+    impl_->basename = std::move(basename);
+    impl_->open(mesh);
+  };
+  if (impl_->comm == nullptr) {
+    open();
+  } else {
+    detail::run_on_all_ranks(*impl_->comm, open, [] {});
   }
-  impl_->directory = directory.empty() ? fs::path(".") : fs::path(directory);
-  impl_->basename = std::move(basename);
-  std::error_code ec;
-  fs::create_directories(impl_->directory, ec);
-  if (ec) {
-    throw Error("cannot create output directory '" + impl_->directory.string() +
-                "': " + ec.message());
-  }
-  if (!fs::is_directory(impl_->directory, ec)) {
-    throw Error("cannot use output directory '" + impl_->directory.string() +
-                "': it exists and is not a directory");
-  }
-  impl_->grid = detail::make_grid(mesh);
 }
 
 VtkSeriesWriter::~VtkSeriesWriter() = default;
 
 std::string VtkSeriesWriter::write(const OutputFrame& frame) {
-  const std::string file_name = fmt::format("{}_{:06d}.vtu", impl_->basename, impl_->next_index);
-  const std::string path = (impl_->directory / file_name).string();
-  try {
-    const FrameOnGrid on_grid(impl_->grid, frame);
-    write_vtu(impl_->grid, path);
-  } catch (...) {
-    // A full disk leaves part of the file: remove it, the index never listed it.
-    std::error_code ignored;
-    fs::remove(path, ignored);
-    throw;
-  }
+  const std::string stem = fmt::format("{}_{:06d}", impl_->basename, impl_->next_index);
   // The index only ever lists frames that are completely on disk.
-  impl_->entries.push_back({frame.time, file_name});
-  try {
-    detail::write_file_atomically(pvd_path(), detail::format_pvd(impl_->entries));
-  } catch (...) {
-    impl_->entries.pop_back();
-    throw;
+  std::vector<detail::PvdEntry> series = impl_->entries;
+  std::string path;
+  if (impl_->comm != nullptr) {
+    series.push_back({frame.time, stem + ".pvtu"});
+    path = impl_->write_pieces(frame, stem, [&] { impl_->write_pvd(series); });
+  } else {
+    series.push_back({frame.time, stem + ".vtu"});
+    path = impl_->path(stem + ".vtu");
+    try {
+      impl_->write_grid(frame, path);
+    } catch (...) {
+      // A full disk leaves part of the file: remove it, the index never listed it.
+      remove_file(path);
+      throw;
+    }
+    impl_->write_pvd(series);
   }
+  impl_->entries = std::move(series);
   ++impl_->next_index;
   return path;
 }
 
 std::string VtkSeriesWriter::write_single(const OutputFrame& frame, const std::string& file_name) {
-  const std::string path = (impl_->directory / file_name).string();
-  const FrameOnGrid on_grid(impl_->grid, frame);
-  write_vtu(impl_->grid, path);
+  if (impl_->comm != nullptr) return impl_->write_pieces(frame, without_vtu(file_name), [] {});
+  const std::string path = impl_->path(file_name);
+  impl_->write_grid(frame, path);
   return path;
 }
 
 std::string VtkSeriesWriter::pvd_path() const {
-  return (impl_->directory / (impl_->basename + ".pvd")).string();
+  return impl_->path(impl_->basename + ".pvd");
 }
 
 int VtkSeriesWriter::frames_written() const {
@@ -169,7 +289,16 @@ int VtkSeriesWriter::next_index() const {
 void VtkSeriesWriter::resume(std::vector<SeriesFrame> frames, int next_index) {
   impl_->entries = std::move(frames);
   impl_->next_index = next_index;
-  detail::write_file_atomically(pvd_path(), detail::format_pvd(impl_->entries));
+  if (impl_->comm == nullptr) {
+    impl_->write_pvd(impl_->entries);
+    return;
+  }
+  detail::run_on_all_ranks(
+      *impl_->comm,
+      [&] {
+        if (impl_->comm->rank() == 0) impl_->write_pvd(impl_->entries);
+      },
+      [] {});
 }
 
 }  // namespace fem

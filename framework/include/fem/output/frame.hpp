@@ -20,6 +20,12 @@ struct OutputMesh {
   std::vector<std::uint8_t> cell_types;    ///< VTK cell type per cell (VTK_TETRA = 10, ...)
   std::vector<std::int64_t> offsets;       ///< size num_cells + 1 into connectivity
   std::vector<std::int64_t> connectivity;  ///< VTK node order
+  /// Optional ids of the points and cells in the whole model's numbering, for a piece of a
+  /// partitioned series: written as the point and cell global-id arrays ("GlobalNodeId",
+  /// "GlobalElementId") so that readers can match pieces to one another and to a one-process
+  /// run. Empty: no array is written (a one-process run's files do not change).
+  std::vector<std::int64_t> point_ids;
+  std::vector<std::int64_t> cell_ids;
   [[nodiscard]] std::int64_t num_cells() const {
     return static_cast<std::int64_t>(cell_types.size());
   }
