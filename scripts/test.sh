@@ -9,6 +9,13 @@ cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFEM_WARNINGS_AS
 cmake --build "$build_dir"
 # CalculiX and hypre are installed above, so their tests must run here, not skip.
 FEM_TEST_REQUIRE_CALCULIX=1 FEM_TEST_REQUIRE_HYPRE=1 ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)"
+# Without MPI and METIS fem still builds and runs as one process (docs/parallel.md): the library,
+# the program and the suites that touch the parallel code, built with -DFEM_WITH_MPI=OFF (and
+# without Kokkos, which the build above covers).
+cmake -S . -B "$build_dir-nompi" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFEM_WARNINGS_AS_ERRORS=ON \
+  -DFEM_WITH_MPI=OFF -DFEM_WITH_KOKKOS=OFF
+cmake --build "$build_dir-nompi" --target fem_tests_parallel fem_tests_cli fem_tests_physics
+ctest --test-dir "$build_dir-nompi" -L "parallel|cli|physics" --output-on-failure -j "$(nproc)"
 # The plugin SDK: install into a temporary prefix, move it, build plugins/ against it, run its
 # tests and cases on every backend here. Kokkos is installed above, so openmp and kokkos must
 # both run and agree.

@@ -20,6 +20,8 @@
 #include <optional>
 #include <thread>
 
+#include <fem/parallel/communicator.hpp>
+#include <fem/parallel/partitioned_problem.hpp>
 #include <fem/solver/byte_model.hpp>
 #include <fem/solver/explicit_system.hpp>
 #include <fem/solver/implicit_solver.hpp>
@@ -202,8 +204,12 @@ class Bench {
     const CaseSpec& spec = model.spec;
     const auto t0 = Clock::now();
     const ExplicitSetup setup = setup_explicit(model);
+    // Under mpirun every rank times its part of the same steps (the exchanges included).
+    parallel::Communicator& world = parallel::world();
     std::unique_ptr<ExplicitProblem> problem =
-        backend.create_explicit(setup.system, spec.precision);
+        world.size() > 1 ? std::make_unique<parallel::PartitionedProblem>(setup.system, backend,
+                                                                          spec.precision, world)
+                         : backend.create_explicit(setup.system, spec.precision);
     row.setup_s = seconds_since(t0);
     row.time_step = setup.system.time_step;
     row.bytes_per_element_step =
@@ -416,6 +422,15 @@ int bench_command(const BenchOptions& options) {
     report.solver = to_string(base.solver.type);
     report.date_utc = utc_now();
     report.machine = machine_description();
+    if (parallel::world().size() > 1) {
+      if (is_implicit(base.solver.type))
+        throw InputError(base.solver.where,
+                         fmt::format("fem bench of a {} case runs on one process, and this run "
+                                     "has {}",
+                                     to_string(base.solver.type), parallel::world().description()),
+                         "run it without mpirun");
+      report.machine += ", " + parallel::world().description();
+    }
     Bench bench(o, base, plugins);
     const std::vector<int> sizes = o.sizes.empty() ? std::vector<int>{0} : o.sizes;
     for (const int size : sizes)
@@ -442,6 +457,9 @@ int bench_command(const BenchOptions& options) {
               report.rows[i].speedup = report.rows[*reference].timed_s() / report.rows[i].timed_s();
       }
 
+    // Rank 0 of an MPI run runs the peer and writes and prints for every rank.
+    parallel::Communicator& world = parallel::world();
+    if (world.rank() != 0) return report.all_agree() ? kOk : kDisagreement;
     if (o.peer == "calculix") report.peers.push_back(run_calculix_peer(o, base, dir));
 
     std::filesystem::create_directories(dir);

@@ -9,6 +9,7 @@
 #include <fem/parallel/communicator.hpp>
 
 #include "commands.hpp"
+#include "interrupt.hpp"
 #include "out_of_memory.hpp"
 
 namespace fem::cli {
@@ -83,7 +84,14 @@ int report_error(const std::exception& e) {
   // one rank alone while the others wait in the next exchange: it says so and ends the run.
   if (dynamic_cast<const InputError*>(&e) || dynamic_cast<const PluginError*>(&e) ||
       dynamic_cast<const SolveError*>(&e)) {
-    if (world.rank() == 0) std::fprintf(stderr, "%s\n", message.c_str());
+    // mpirun ends every rank once one exits with an error: no rank leaves before rank 0 has
+    // said it, and a late SIGTERM ends a rank silently.
+    default_interrupts();
+    if (world.rank() == 0) {
+      std::fprintf(stderr, "%s\n", message.c_str());
+      std::fflush(stderr);
+    }
+    (void)world.all_reduce(std::int64_t{0}, parallel::Reduction::Max);
     return code;
   }
   std::fprintf(stderr, "rank %d of %d: %s\n", world.rank(), world.size(), message.c_str());

@@ -27,6 +27,11 @@ void on_signal(int /*signal*/) {
 
 }  // namespace
 
+void default_interrupts() {
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+}
+
 void install_interrupt_handlers(bool announce) {
   g_announce = announce;
   struct sigaction action;

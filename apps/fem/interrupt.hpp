@@ -10,6 +10,10 @@ namespace fem::cli {
 /// announce: the first signal prints that fem is stopping (rank 0 of an MPI run speaks for all).
 void install_interrupt_handlers(bool announce = true);
 
+/// SIGINT and SIGTERM end fem at once and silently from now on: an MPI rank whose run has ended
+/// (mpirun ends the others when one exits with an error).
+void default_interrupts();
+
 /// Whether SIGINT or SIGTERM came since install_interrupt_handlers().
 bool interrupt_requested();
 

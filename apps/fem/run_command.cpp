@@ -152,18 +152,25 @@ int run_command(const CaseOptions& options, bool quiet, bool time_verbs,
     };
     set_activity(fmt::format("running the {} solver", to_string(spec.solver.type)));
     const ExplicitRunReport r = solver.run(run);
-    if (!speaks) return r.interrupted ? kInterrupted : kOk;
     if (r.interrupted) {
-      fmt::print("interrupted at step {} (t = {} s); results so far in {}/\n", r.steps,
-                 static_cast<double>(r.steps) * r.time_step, run.output_directory);
-      if (!r.checkpoint.empty())
-        fmt::print("  continue with the same command and --restart {}\n", r.checkpoint);
+      // mpirun ends every rank once one exits with a non-zero code: rank 0 speaks first.
+      default_interrupts();
+      if (speaks) {
+        fmt::print("interrupted at step {} (t = {} s); results so far in {}/\n", r.steps,
+                   static_cast<double>(r.steps) * r.time_step, run.output_directory);
+        if (!r.checkpoint.empty())
+          fmt::print("  continue with the same command and --restart {}\n", r.checkpoint);
+        std::fflush(stdout);
+      }
+      (void)world.all_reduce(std::int64_t{0}, parallel::Reduction::Max);
       return kInterrupted;
     }
-    const std::string steps = r.fused_step_s > 0
-                                  ? fmt::format("time steps {:.3f} s", r.fused_step_s)
-                                  : fmt::format("element pass {:.3f} s, node pass {:.3f} s",
-                                                r.element_pass_s, r.node_pass_s);
+    if (!speaks) return kOk;
+    std::string steps = r.fused_step_s > 0
+                            ? fmt::format("time steps {:.3f} s", r.fused_step_s)
+                            : fmt::format("element pass {:.3f} s, node pass {:.3f} s",
+                                          r.element_pass_s, r.node_pass_s);
+    if (r.ranks > 1) steps += fmt::format(", exchange {:.3f} s (rank 0)", r.exchange_s);
     if (relaxation)
       fmt::print(
           "converged in {} iterations: estimated error {:.3g} m, relative force residual {:.3g}, "

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iterator>
 
+#include <fem/output/vtk_series.hpp>
 #include <fem/parallel/communicator.hpp>
 
 #include "support/run_fem.hpp"
@@ -39,14 +40,38 @@ std::string read_bytes(const fs::path& p) {
   return {std::istreambuf_iterator<char>(in), {}};
 }
 
-/// The files of `a` that differ from or are missing in `b`, except summary.json (timings).
+bool same(const std::vector<fem::Field>& a, const std::vector<fem::Field>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i].name != b[i].name || a[i].components != b[i].components || a[i].values != b[i].values)
+      return false;
+  return true;
+}
+
+/// Whether a one-process frame (.vtu) and the pieces of a partitioned one (.pvtu), read with
+/// VTK's readers and put in the global numbering, hold the same mesh and the same bits.
+bool same_frame(const fs::path& vtu, const fs::path& pvtu) {
+  if (!fs::exists(pvtu)) return false;
+  const fem::VtuContents one = fem::read_vtu(vtu.string());
+  const fem::VtuContents all = fem::in_global_numbering(fem::read_vtu(pvtu.string()));
+  return one.mesh.points == all.mesh.points && one.mesh.cell_types == all.mesh.cell_types &&
+         one.mesh.offsets == all.mesh.offsets && one.mesh.connectivity == all.mesh.connectivity &&
+         same(one.point_fields, all.point_fields) && same(one.cell_fields, all.cell_fields);
+}
+
+/// The files of the one-process output `a` that the run in `b` lacks or has other bytes of,
+/// except summary.json (timings); each .vtu frame of `a` is compared with the .pvtu pieces of
+/// `b` through VTK's readers, and the series index (.pvd, which lists those) is not compared.
 std::vector<std::string> differing_files(const fs::path& a, const fs::path& b) {
   std::vector<std::string> out;
   for (const auto& entry : fs::directory_iterator(a)) {
-    const std::string name = entry.path().filename().string();
-    if (name == "summary.json") continue;
-    if (!fs::exists(b / name) || read_bytes(entry.path()) != read_bytes(b / name))
-      out.push_back(name);
+    const fs::path name = entry.path().filename();
+    if (name == "summary.json" || name.extension() == ".pvd") continue;
+    const bool differs =
+        name.extension() == ".vtu"
+            ? !same_frame(entry.path(), b / fs::path(name).replace_extension(".pvtu"))
+            : !fs::exists(b / name) || read_bytes(entry.path()) != read_bytes(b / name);
+    if (differs) out.push_back(name.string());
   }
   return out;
 }

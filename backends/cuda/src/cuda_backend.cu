@@ -10,6 +10,7 @@
 // neither launches per step nor copies anything until the next output.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -66,7 +67,7 @@ __global__ void gather_kernel(std::int64_t count, const std::int32_t* nodes,
   for (int i = 0; i < 3; ++i) out[3 * k + i] = p[i];
 }
 
-/// u and u_prev at a list of nodes, in double.
+/// u and u_prev (when out_prev is not null) at a list of nodes, in double.
 template <class T>
 __global__ void pick_nodes_kernel(std::int64_t count, const std::int32_t* nodes, const T* u,
                                   const T* u_prev, double* out_u, double* out_prev) {
@@ -74,7 +75,9 @@ __global__ void pick_nodes_kernel(std::int64_t count, const std::int32_t* nodes,
   if (k >= count) return;
   for (int i = 0; i < 3; ++i) {
     out_u[3 * k + i] = static_cast<double>(u[3 * static_cast<std::int64_t>(nodes[k]) + i]);
-    out_prev[3 * k + i] = static_cast<double>(u_prev[3 * static_cast<std::int64_t>(nodes[k]) + i]);
+    if (out_prev)
+      out_prev[3 * k + i] =
+          static_cast<double>(u_prev[3 * static_cast<std::int64_t>(nodes[k]) + i]);
   }
 }
 
@@ -124,9 +127,16 @@ cudaAccessPolicyWindow persisting_window(const cudaDeviceProp& prop, void* base,
   return w;
 }
 
-int selected_device() {
+/// FEM_CUDA_DEVICE if set; otherwise, under an MPI launcher, the rank's place on its node
+/// modulo the GPUs there (one rank per GPU, ranks sharing them round robin when there are
+/// more); otherwise the first GPU.
+int selected_device(int count) {
   const char* env = std::getenv("FEM_CUDA_DEVICE");
-  return env && *env ? std::atoi(env) : 0;
+  if (env && *env) return std::atoi(env);
+  for (const char* local_rank : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"})
+    if (const char* value = std::getenv(local_rank); value && *value && count > 0)
+      return std::atoi(value) % count;
+  return 0;
 }
 
 template <class T>
@@ -380,6 +390,31 @@ class ExplicitProblemImpl final : public ExplicitProblem {
         count, set_nodes_.data(), set_values_.data(), current().data());
     FEM_CUDA_CHECK_LAUNCH();
     FEM_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+
+  void set_halo(const std::vector<std::int32_t>& send,
+                const std::vector<std::int32_t>& receive) override {
+    ExplicitProblem::set_halo(send, receive);
+    halo_send_nodes_.upload(send, stream_);
+    halo_send_values_.resize(3 * send.size());
+    halo_pinned_ = send.empty() ? nullptr : std::make_unique<PinnedArray<double>>(3 * send.size());
+    FEM_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+
+  /// The send half of a halo exchange, every step: the nodes' list stays on the device and the
+  /// values come back in one copy to page-locked memory.
+  void pack_halo(std::vector<double>& u) override {
+    const auto count = static_cast<std::int64_t>(halo_send_.size());
+    u.resize(3 * halo_send_.size());
+    if (count == 0) return;
+    pick_nodes_kernel<T><<<grid_for(count, kNodeThreads), kNodeThreads, 0, stream_>>>(
+        count, halo_send_nodes_.data(), current().data(), nullptr, halo_send_values_.data(),
+        nullptr);
+    FEM_CUDA_CHECK_LAUNCH();
+    FEM_CUDA_CHECK(cudaMemcpyAsync(halo_pinned_->data(), halo_send_values_.data(),
+                                   halo_pinned_->bytes(), cudaMemcpyDeviceToHost, stream_));
+    FEM_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    std::copy_n(halo_pinned_->data(), u.size(), u.begin());
   }
 
   std::array<double, 3> internal_force_sum(const std::vector<std::int32_t>& nodes) const override {
@@ -745,6 +780,9 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   bool forces_kept_ = false;
   /// set_nodal_displacements: the last list of nodes (host and device) and their values.
   std::vector<std::int32_t> set_nodes_host_;
+  DeviceArray<std::int32_t> halo_send_nodes_;  ///< set_halo's send list
+  DeviceArray<double> halo_send_values_;
+  std::unique_ptr<PinnedArray<double>> halo_pinned_;
   DeviceArray<std::int32_t> set_nodes_;
   DeviceArray<double> set_values_;
   std::map<std::pair<std::int64_t, int>, cudaGraphExec_t> graphs_;
@@ -787,7 +825,7 @@ class CudaBackend final : public Backend {
 Backend* create(char* why, int why_size) {
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
-  const int device = selected_device();
+  const int device = selected_device(count);
   std::string reason;
   if (status != cudaSuccess)
     reason = std::string("no usable CUDA device (cudaGetDeviceCount: ") +

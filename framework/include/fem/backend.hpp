@@ -159,6 +159,10 @@ struct PhaseTimes {
   double node_pass_s = 0.0;
   /// Steps timed as a whole (fused launches, graphs), not split by phase.
   double fused_step_s = 0.0;
+  /// A part of a partitioned mesh: the halo exchange after each step and the ranks' agreement
+  /// that the step succeeded (fem/parallel/partitioned_problem.hpp), waits for slower ranks
+  /// included.
+  double exchange_s = 0.0;
 };
 
 /// A running explicit problem inside a backend. Step k advances t_k = k dt to t_{k+1}.
@@ -241,6 +245,25 @@ class ExplicitProblem {
     set_displacement(all, all_prev);
   }
 
+  /// The halo exchange of one part of a partitioned mesh (fem/parallel/), in three calls: the
+  /// lists once (the owned nodes whose u_n other processes need, and the ghost nodes whose u_n
+  /// they send, both in this part's node ids), then after every step pack_halo (u_n at the send
+  /// nodes, 3 per node, in list order) and unpack_halo (u_n at the receive nodes). The defaults
+  /// go through nodal_displacements and set_nodal_displacements; a device backend keeps the
+  /// lists and staging buffers in its memory.
+  virtual void set_halo(const std::vector<std::int32_t>& send,
+                        const std::vector<std::int32_t>& receive) {
+    halo_send_ = send;
+    halo_receive_ = receive;
+  }
+  virtual void pack_halo(std::vector<double>& u) {
+    std::vector<double> u_prev;
+    nodal_displacements(halo_send_, u, u_prev);
+  }
+  virtual void unpack_halo(const std::vector<double>& u) {
+    set_nodal_displacements(halo_receive_, u);
+  }
+
   /// Sum of the internal forces of the last element pass (evaluated at u_{n-1}) over the nodes.
   virtual std::array<double, 3> internal_force_sum(
       const std::vector<std::int32_t>& nodes) const = 0;
@@ -267,6 +290,9 @@ class ExplicitProblem {
   /// Bytes this problem holds in the backend's own memory (device memory for a GPU backend, host
   /// arrays for a CPU one); 0 when the backend does not say.
   [[nodiscard]] virtual std::size_t memory_bytes() const { return 0; }
+
+ protected:
+  std::vector<std::int32_t> halo_send_, halo_receive_;  ///< set_halo's lists
 };
 
 class Backend {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 
 #include "fem/error.hpp"
 
@@ -79,6 +80,7 @@ PartitionedProblem::PartitionedProblem(const System& global, Backend& backend, P
     receive_all_.insert(receive_all_.end(), part_.receive_nodes[i].begin(),
                         part_.receive_nodes[i].end());
   }
+  part_problem_->set_halo(send_all_, receive_all_);
 
   report_.ranks = comm.size();
   report_.imbalance = partition_.imbalance;
@@ -99,102 +101,107 @@ PartitionedProblem::PartitionedProblem(const System& global, Backend& backend, P
 PartitionedProblem::~PartitionedProblem() = default;
 
 void PartitionedProblem::exchange_halo() {
-  std::vector<double> u, u_prev;
-  part_problem_->nodal_displacements(send_all_, u, u_prev);
-  std::vector<std::vector<double>> send(part_.neighbours.size()), receive(send.size());
-  std::size_t s = 0;
-  for (std::size_t i = 0; i < send.size(); ++i) {
-    const std::size_t count = 3 * part_.send_nodes[i].size();
-    send[i].assign(u.begin() + static_cast<std::ptrdiff_t>(s),
-                   u.begin() + static_cast<std::ptrdiff_t>(s + count));
-    s += count;
-    receive[i].resize(3 * part_.receive_nodes[i].size());
+  // Both directions straight from and into the one buffer of each: neighbour i's slice.
+  part_problem_->pack_halo(halo_out_);
+  halo_in_.resize(3 * receive_all_.size());
+  std::vector<std::pair<const void*, std::size_t>> send;
+  std::vector<std::pair<void*, std::size_t>> receive;
+  std::size_t s = 0, r = 0;
+  for (std::size_t i = 0; i < part_.neighbours.size(); ++i) {
+    const std::size_t out = 3 * part_.send_nodes[i].size(), in = 3 * part_.receive_nodes[i].size();
+    send.emplace_back(halo_out_.data() + s, out * sizeof(double));
+    receive.emplace_back(halo_in_.data() + r, in * sizeof(double));
+    s += out;
+    r += in;
   }
-  comm_.exchange(part_.neighbours, send, receive);
-  std::vector<double> received;
-  received.reserve(3 * receive_all_.size());
-  for (const auto& r : receive) received.insert(received.end(), r.begin(), r.end());
-  part_problem_->set_nodal_displacements(receive_all_, received);
+  comm_.exchange_bytes(part_.neighbours, send, receive);
+  part_problem_->unpack_halo(halo_in_);
+}
+
+AdvanceResult PartitionedProblem::run_steps(std::int64_t first_step, std::int64_t num_steps,
+                                            bool keep_last, StepNorms* norms) {
+  // This part's first failure: the rank goes on exchanging (its halo values no longer matter)
+  // so that no rank waits, and the ranks agree once, after the last step.
+  AdvanceResult mine;
+  mine.steps_done = num_steps;
+  double exchange_s = 0.0;
+  for (std::int64_t k = 0; k < num_steps; ++k) {
+    const bool last = k + 1 == num_steps;
+    if (mine.status == AdvanceResult::Status::Ok) {
+      const bool keep = last ? keep_last : norms != nullptr && k + 2 == num_steps;
+      const AdvanceResult r =
+          part_problem_->advance_step(first_step + k, keep, last ? norms : nullptr);
+      if (r.status != AdvanceResult::Status::Ok) {
+        mine = r;
+        mine.steps_done = k;
+        if (r.block >= 0 && r.element >= 0) {  // the element as the global block knows it
+          const std::vector<std::int64_t>& block =
+              part_.elements[static_cast<std::size_t>(r.block)];
+          mine.element = block[static_cast<std::size_t>(r.element)];
+        }
+      }
+    }
+    const auto t0 = Clock::now();
+    exchange_halo();
+    exchange_s += std::chrono::duration<double>(Clock::now() - t0).count();
+  }
+  const auto t0 = Clock::now();
+  // The earliest failed step, then the lowest rank at it, tells every rank what failed.
+  const std::int64_t none = std::numeric_limits<std::int64_t>::max();
+  const bool failed = mine.status != AdvanceResult::Status::Ok;
+  const std::int64_t first = comm_.all_reduce(
+      failed ? mine.steps_done * comm_.size() + comm_.rank() : none, Reduction::Min);
+  AdvanceResult result = mine;
+  if (first != none) {
+    double what[5] = {static_cast<double>(mine.status), static_cast<double>(mine.block),
+                      static_cast<double>(mine.element), mine.value,
+                      static_cast<double>(mine.steps_done)};
+    comm_.broadcast(what, sizeof what, static_cast<int>(first % comm_.size()));
+    result.status = static_cast<AdvanceResult::Status>(static_cast<int>(what[0]));
+    result.block = static_cast<int>(what[1]);
+    result.element = static_cast<std::int64_t>(what[2]);
+    result.value = what[3];
+    result.steps_done = static_cast<std::int64_t>(what[4]);
+  } else if (norms) {
+    combine(*norms);
+  }
+  report_.exchange_s += exchange_s + std::chrono::duration<double>(Clock::now() - t0).count();
+  return result;
+}
+
+void PartitionedProblem::combine(StepNorms& norms) const {
+  double largest[3] = {norms.increment_max, norms.residual_max, norms.internal_max};
+  comm_.all_reduce(largest, 3, Reduction::Max);
+  norms.increment_max = largest[0];
+  norms.residual_max = largest[1];
+  norms.internal_max = largest[2];
+  std::vector<double> sums = {norms.increment_sq, norms.residual_sq, norms.rayleigh_num,
+                              norms.rayleigh_den};
+  for (const auto& f : norms.contact_force) sums.insert(sums.end(), f.begin(), f.end());
+  comm_.all_reduce(sums.data(), static_cast<int>(sums.size()), Reduction::Sum);
+  norms.increment_sq = sums[0];
+  norms.residual_sq = sums[1];
+  norms.rayleigh_num = sums[2];
+  norms.rayleigh_den = sums[3];
+  for (std::size_t k = 0; k < norms.contact_force.size(); ++k)
+    for (int i = 0; i < 3; ++i) norms.contact_force[k][i] = sums[4 + 3 * k + i];
+  norms.contact_nodes = comm_.all_reduce(norms.contact_nodes, Reduction::Sum);
 }
 
 AdvanceResult PartitionedProblem::advance_step(std::int64_t step, bool keep_forces,
                                                StepNorms* norms) {
-  AdvanceResult r = part_problem_->advance_step(step, keep_forces, norms);
-  const auto t0 = Clock::now();
-  // Every rank stops at the same step: the lowest rank that failed tells what failed.
-  const bool failed = r.status != AdvanceResult::Status::Ok;
-  const std::int64_t first_failed = comm_.all_reduce(
-      static_cast<std::int64_t>(failed ? comm_.rank() : comm_.size()), Reduction::Min);
-  if (first_failed < comm_.size()) {
-    double what[4] = {
-        static_cast<double>(r.status), static_cast<double>(r.block),
-        failed ? static_cast<double>(part_.elements[static_cast<std::size_t>(std::max(
-                     r.block, 0))][static_cast<std::size_t>(std::max<std::int64_t>(r.element, 0))])
-               : 0.0,
-        r.value};
-    comm_.broadcast(what, sizeof what, static_cast<int>(first_failed));
-    r.status = static_cast<AdvanceResult::Status>(static_cast<int>(what[0]));
-    r.block = static_cast<int>(what[1]);
-    r.element = static_cast<std::int64_t>(what[2]);
-    r.value = what[3];
-    r.steps_done = 0;
-    report_.exchange_s += std::chrono::duration<double>(Clock::now() - t0).count();
-    return r;
-  }
-  exchange_halo();
-  if (norms) {
-    double largest[3] = {norms->increment_max, norms->residual_max, norms->internal_max};
-    comm_.all_reduce(largest, 3, Reduction::Max);
-    norms->increment_max = largest[0];
-    norms->residual_max = largest[1];
-    norms->internal_max = largest[2];
-    std::vector<double> sums = {norms->increment_sq, norms->residual_sq, norms->rayleigh_num,
-                                norms->rayleigh_den};
-    for (const auto& f : norms->contact_force) sums.insert(sums.end(), f.begin(), f.end());
-    comm_.all_reduce(sums.data(), static_cast<int>(sums.size()), Reduction::Sum);
-    norms->increment_sq = sums[0];
-    norms->residual_sq = sums[1];
-    norms->rayleigh_num = sums[2];
-    norms->rayleigh_den = sums[3];
-    for (std::size_t k = 0; k < norms->contact_force.size(); ++k)
-      for (int i = 0; i < 3; ++i) norms->contact_force[k][i] = sums[4 + 3 * k + i];
-    norms->contact_nodes = comm_.all_reduce(norms->contact_nodes, Reduction::Sum);
-  }
-  report_.exchange_s += std::chrono::duration<double>(Clock::now() - t0).count();
-  r.steps_done = 1;
-  return r;
+  if (norms) *norms = StepNorms{};
+  return run_steps(step, 1, keep_forces, norms);
 }
 
 AdvanceResult PartitionedProblem::advance(std::int64_t first_step, std::int64_t num_steps) {
-  AdvanceResult result;
-  for (std::int64_t k = 0; k < num_steps; ++k) {
-    const AdvanceResult r = advance_step(first_step + k, false, nullptr);
-    if (r.status != AdvanceResult::Status::Ok) {
-      AdvanceResult failed = r;
-      failed.steps_done = k;
-      return failed;
-    }
-    result.steps_done = k + 1;
-  }
-  return result;
+  return run_steps(first_step, num_steps, false, nullptr);
 }
 
 AdvanceResult PartitionedProblem::advance_measured(std::int64_t first_step, std::int64_t num_steps,
                                                    StepNorms& norms) {
-  AdvanceResult result;
   norms = StepNorms{};
-  for (std::int64_t k = 0; k < num_steps; ++k) {
-    const bool last = k + 1 == num_steps;
-    const AdvanceResult r =
-        advance_step(first_step + k, k + 2 == num_steps, last ? &norms : nullptr);
-    if (r.status != AdvanceResult::Status::Ok) {
-      AdvanceResult failed = r;
-      failed.steps_done = k;
-      return failed;
-    }
-    result.steps_done = k + 1;
-  }
-  return result;
+  return run_steps(first_step, num_steps, false, &norms);
 }
 
 void PartitionedProblem::set_node_update(const NodeUpdate& update) {

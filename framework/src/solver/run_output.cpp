@@ -97,7 +97,8 @@ OutputFrame make_frame(const CaseSpec& spec, std::int64_t step, double time,
   return frame;
 }
 
-std::unique_ptr<VtkSeriesWriter> open_vtk_series(const Model& model, const std::string& directory) {
+std::unique_ptr<VtkSeriesWriter> open_vtk_series(const Model& model, const std::string& directory,
+                                                 const OutputMesh* mesh, SeriesPiece piece) {
   if (!model.spec.output.vtk) return nullptr;
   if (!vtk_output_available()) {
     spdlog::warn(
@@ -105,7 +106,8 @@ std::unique_ptr<VtkSeriesWriter> open_vtk_series(const Model& model, const std::
         "this)");
     return nullptr;
   }
-  return std::make_unique<VtkSeriesWriter>(directory, model.spec.name, output_mesh(model));
+  return std::make_unique<VtkSeriesWriter>(directory, model.spec.name,
+                                           mesh ? *mesh : output_mesh(model), piece);
 }
 
 HistoryRecorder::HistoryRecorder(const Model& model, const HistorySpec& spec, std::int64_t every,

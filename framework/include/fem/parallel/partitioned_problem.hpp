@@ -75,6 +75,13 @@ class PartitionedProblem final : public ExplicitProblem {
   [[nodiscard]] std::vector<double> to_part(const std::vector<double>& global,
                                             std::size_t per) const;
   void exchange_halo();
+  /// Steps with a halo exchange after each and one agreement of the ranks at the end (the
+  /// earliest failed step stops all). keep_last: the last step keeps P(u_n); norms: the last
+  /// step is measured (the one before it keeps), and the ranks' norms are combined.
+  AdvanceResult run_steps(std::int64_t first_step, std::int64_t num_steps, bool keep_last,
+                          StepNorms* norms);
+  /// The ranks' norms: maxima of maxima, sums of sums.
+  void combine(StepNorms& norms) const;
 
   const System& global_;
   Communicator& comm_;
@@ -89,6 +96,7 @@ class PartitionedProblem final : public ExplicitProblem {
   /// owned elements.
   std::vector<std::vector<std::int64_t>> element_order_;
   std::vector<std::int32_t> send_all_, receive_all_;  ///< the halo lists, concatenated
+  std::vector<double> halo_out_, halo_in_;            ///< their displacements, 3 per node
   PartitionReport report_;
 };
 

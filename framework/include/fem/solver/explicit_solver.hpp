@@ -47,10 +47,11 @@ struct ExplicitRunReport {
   double element_pass_s = 0.0;  ///< backend, summed over steps
   double node_pass_s = 0.0;
   double fused_step_s = 0.0;  ///< backends that time whole steps (CUDA graphs)
+  double exchange_s = 0.0;    ///< several ranks: halo exchange and agreement (PhaseTimes)
   double output_s = 0.0;
   double total_s = 0.0;
   [[nodiscard]] double element_steps_per_second() const {
-    const double t = element_pass_s + node_pass_s + fused_step_s;
+    const double t = element_pass_s + node_pass_s + fused_step_s + exchange_s;
     return t > 0 ? static_cast<double>(num_elements) * static_cast<double>(steps) / t : 0.0;
   }
   std::vector<EnergySample> energies;  ///< at every output frame

@@ -70,7 +70,11 @@ OutputFrame make_frame(const CaseSpec& spec, std::int64_t step, double time,
 
 /// The VTK series of a run (null when output.vtk is off or VTK is not built in, which is
 /// warned about once), created in `directory`.
-std::unique_ptr<VtkSeriesWriter> open_vtk_series(const Model& model, const std::string& directory);
+/// With `piece` (a run on several ranks), this rank's piece of a .pvtu series: `mesh` is the
+/// piece's mesh (fem/parallel/output_piece.hpp), and every rank of piece.comm calls this.
+std::unique_ptr<VtkSeriesWriter> open_vtk_series(const Model& model, const std::string& directory,
+                                                 const OutputMesh* mesh = nullptr,
+                                                 SeriesPiece piece = {});
 
 /// One history of output.histories: its node set, cadence and CSV file.
 class HistoryRecorder {

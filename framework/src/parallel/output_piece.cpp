@@ -1,0 +1,66 @@
+#include "fem/parallel/output_piece.hpp"
+
+#include <algorithm>
+
+namespace fem::parallel {
+namespace {
+
+/// The field's values at the listed items.
+Field pick(const Field& f, const std::vector<std::int64_t>& items) {
+  Field out{f.name, f.components, {}};
+  const auto per = static_cast<std::size_t>(f.components);
+  out.values.reserve(items.size() * per);
+  for (const std::int64_t i : items) {
+    const auto first =
+        f.values.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(i) * per);
+    out.values.insert(out.values.end(), first, first + static_cast<std::ptrdiff_t>(per));
+  }
+  return out;
+}
+
+}  // namespace
+
+OutputPiece output_piece(const OutputMesh& mesh, const std::vector<std::int32_t>& cell_part,
+                         int rank) {
+  OutputPiece piece;
+  std::vector<std::uint8_t> used(mesh.points.size() / 3, 0);
+  for (std::int64_t c = 0; c < mesh.num_cells(); ++c) {
+    if (cell_part[static_cast<std::size_t>(c)] != rank) continue;
+    piece.cells.push_back(c);
+    for (std::int64_t k = mesh.offsets[c]; k < mesh.offsets[c + 1]; ++k)
+      used[static_cast<std::size_t>(mesh.connectivity[k])] = 1;
+  }
+  for (std::size_t p = 0; p < used.size(); ++p)
+    if (used[p]) piece.points.push_back(static_cast<std::int64_t>(p));
+  return piece;
+}
+
+OutputMesh piece_mesh(const OutputMesh& mesh, const OutputPiece& piece) {
+  OutputMesh out;
+  std::vector<std::int64_t> local(mesh.points.size() / 3, -1);
+  for (std::size_t i = 0; i < piece.points.size(); ++i) {
+    const auto p = static_cast<std::size_t>(piece.points[i]);
+    local[p] = static_cast<std::int64_t>(i);
+    out.points.insert(out.points.end(), mesh.points.begin() + static_cast<std::ptrdiff_t>(3 * p),
+                      mesh.points.begin() + static_cast<std::ptrdiff_t>(3 * p + 3));
+  }
+  out.offsets.push_back(0);
+  for (const std::int64_t c : piece.cells) {
+    out.cell_types.push_back(mesh.cell_types[static_cast<std::size_t>(c)]);
+    for (std::int64_t k = mesh.offsets[c]; k < mesh.offsets[c + 1]; ++k)
+      out.connectivity.push_back(local[static_cast<std::size_t>(mesh.connectivity[k])]);
+    out.offsets.push_back(static_cast<std::int64_t>(out.connectivity.size()));
+  }
+  out.point_ids = piece.points;
+  out.cell_ids = piece.cells;
+  return out;
+}
+
+OutputFrame piece_frame(const OutputFrame& frame, const OutputPiece& piece) {
+  OutputFrame out{frame.time, frame.step, {}, {}};
+  for (const Field& f : frame.point_fields) out.point_fields.push_back(pick(f, piece.points));
+  for (const Field& f : frame.cell_fields) out.cell_fields.push_back(pick(f, piece.cells));
+  return out;
+}
+
+}  // namespace fem::parallel

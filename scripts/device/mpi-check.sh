@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Runs on a GPU machine (through `device`, carrying .deps/device from scripts/device/pack-deps.sh,
+# which brings METIS): builds fem with CUDA and MPI (OpenMPI of the machine), without VTK or
+# Kokkos, then
+#   tests:  the parallel suite (partition; mpirun on 1-4 ranks on openmp) and the advance-step
+#           GPU tests;
+#   cuda:   the explicit cube on CUDA: the same 2 M-element model on 1 rank, 2 ranks sharing one
+#           GPU, and one rank per GPU (strong scaling), with histories compared byte for byte;
+#           then about 2 M elements per GPU on 1..G GPUs (weak scaling);
+#   openmp: strong scaling of a 2 M-element cube on the CPU cores: 1 rank x 16 threads, then
+#           2, 4, 8, 16 ranks x (16 / ranks) threads;
+# and prints a summary. PARTS selects (default "tests cuda openmp"). Logs go to $OUT.
+#   PARTS="cuda" bash scripts/device/mpi-check.sh
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+out=${OUT:-gpu-out}
+mkdir -p "$out"
+deps=$PWD/.deps/device
+export LD_LIBRARY_PATH=$deps/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+parts=${PARTS:-tests cuda openmp}
+stamp() { echo "== $(date -u +%H:%M:%S) $*"; }
+gpus=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)
+{ git log -1 --format='commit %h %s' 2>/dev/null || echo "commit: not a git checkout"; } | tee "$out/commit.txt"
+nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | tee "$out/gpu.txt"
+echo "gpus: $gpus, cpu cores: $(nproc), $(mpirun --version | head -1), $(date -u +%Y-%m-%d)"
+build=build-mpi
+generator="Unix Makefiles"
+command -v ninja > /dev/null && generator=Ninja
+stamp configure
+cmake -S . -B $build -G "$generator" -DCMAKE_BUILD_TYPE=Release -DFEM_WITH_VTK=OFF \
+  -DFEM_WITH_KOKKOS=OFF -DFEM_WITH_CUDA=ON -DFEM_WITH_MPI=ON -DCMAKE_PREFIX_PATH="$deps" \
+  > "$out/configure.log" 2>&1 || { tail -40 "$out/configure.log"; exit 1; }
+stamp build
+cmake --build $build -j "$(nproc)" --target fem_tests_parallel fem_tests_gpu > "$out/build.log" 2>&1 ||
+  { grep -E "error|Error" "$out/build.log" | head -40; exit 1; }
+fem=$PWD/$build/bin/fem
+run_mpi() {  # ranks threads args...
+  local ranks=$1 threads=$2
+  shift 2
+  OMP_NUM_THREADS=$threads timeout 300 mpirun --oversubscribe --bind-to none --mca btl self,vader \
+    -np "$ranks" "$fem" run "$@"
+}
+line() {  # label log: throughput and time split of one run
+  echo "$1: $(grep -E 'throughput|wall time' "$2" | tr -s ' ' | tr '\n' ' ')"
+}
+
+if [[ " $parts " == *" tests "* ]]; then
+  stamp "parallel tests"
+  OMP_NUM_THREADS=1 $build/bin/fem_tests_parallel > "$out/parallel-tests.log" 2>&1
+  grep -E "^\[  (PASSED|FAILED|SKIPPED) |FAILED  \]" "$out/parallel-tests.log"
+  timeout 300 $build/bin/fem_tests_gpu --gtest_filter='*AdvanceStep*:*Ghost*:*Nodal*' \
+    > "$out/gpu-step-tests.log" 2>&1
+  grep -E "^\[  (PASSED|FAILED|SKIPPED) |FAILED  \]" "$out/gpu-step-tests.log"
+fi
+
+cube=(cases/cube_compression.yaml -q --set output.vtk=false --set solver.assembly=deterministic
+      --set output.every_time=0.025)
+if [[ " $parts " == *" cuda "* ]]; then
+  stamp "cuda: the same 2 M-element cube (127^3 hex8r) on 1 rank, 2 ranks on one GPU, 1..$gpus GPUs"
+  for precision in single double; do
+    run_mpi 1 1 "${cube[@]}" --backend cuda --precision $precision --set mesh.divisions=127 \
+      --end-time 0.05 --output $build/c1 > $build/c1.log 2>&1
+    line "cuda $precision 1 rank" $build/c1.log
+    configs="2:0"  # ranks:FEM_CUDA_DEVICE (0: all ranks on GPU 0; empty: one per GPU)
+    for g in 2 4 8; do [ "$g" -le "$gpus" ] && configs="$configs $g:"; done
+    for config in $configs; do
+      ranks=${config%%:*}
+      device=${config#*:}
+      FEM_CUDA_DEVICE=$device run_mpi "$ranks" 1 "${cube[@]}" --backend cuda --precision $precision \
+        --set mesh.divisions=127 --end-time 0.05 --output $build/cn > $build/cn.log 2>&1
+      same=$(for f in energy.csv top.csv corner.csv; do cmp -s $build/c1/$f $build/cn/$f || echo -n "$f "; done)
+      line "cuda $precision $ranks ranks${device:+ on GPU $device} (differing: ${same:-none})" $build/cn.log
+    done
+  done | tee "$out/cuda.txt"
+  stamp "cuda weak scaling: about 2 M hex8r elements per GPU"
+  for g in 1 2 4 8; do
+    [ "$g" -le "$gpus" ] || continue
+    divisions=$(python3 -c "print(round(127 * $g ** (1 / 3)))")
+    run_mpi "$g" 1 "${cube[@]}" --backend cuda --set mesh.divisions=$divisions --end-time 0.05 \
+      --output $build/w > $build/w.log 2>&1
+    line "weak $g GPUs (${divisions}^3)" $build/w.log
+  done | tee "$out/cuda-weak.txt"
+fi
+
+if [[ " $parts " == *" openmp "* ]]; then
+  stamp "openmp strong scaling: 127^3 hex8r on $(nproc) cores"
+  cores=$(nproc)
+  for ranks in 1 2 4 8 16; do
+    [ "$ranks" -le "$cores" ] || continue
+    run_mpi "$ranks" $((cores / ranks)) "${cube[@]}" --backend openmp --set mesh.divisions=127 \
+      --end-time 0.01 --output $build/o > $build/o.log 2>&1
+    line "openmp $ranks ranks x $((cores / ranks)) threads" $build/o.log
+  done | tee "$out/openmp.txt"
+fi
+stamp done
