@@ -170,7 +170,7 @@ int run_command(const CaseOptions& options, bool quiet, bool time_verbs,
                             ? fmt::format("time steps {:.3f} s", r.fused_step_s)
                             : fmt::format("element pass {:.3f} s, node pass {:.3f} s",
                                           r.element_pass_s, r.node_pass_s);
-    if (r.ranks > 1) steps += fmt::format(", exchange {:.3f} s (rank 0)", r.exchange_s);
+    if (r.ranks > 1) steps += fmt::format(", exchange and waits {:.3f} s (rank 0)", r.exchange_s);
     if (relaxation)
       fmt::print(
           "converged in {} iterations: estimated error {:.3g} m, relative force residual {:.3g}, "

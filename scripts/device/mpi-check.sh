@@ -49,6 +49,7 @@ if [[ " $parts " == *" tests "* ]]; then
   stamp "parallel tests"
   OMP_NUM_THREADS=1 $build/bin/fem_tests_parallel > "$out/parallel-tests.log" 2>&1
   grep -E "^\[  (PASSED|FAILED|SKIPPED) |FAILED  \]" "$out/parallel-tests.log"
+  grep -B3 -A25 "Failure$" "$out/parallel-tests.log" | head -60
   timeout 300 $build/bin/fem_tests_gpu --gtest_filter='*AdvanceStep*:*Ghost*:*Nodal*' \
     > "$out/gpu-step-tests.log" 2>&1
   grep -E "^\[  (PASSED|FAILED|SKIPPED) |FAILED  \]" "$out/gpu-step-tests.log"

@@ -159,9 +159,9 @@ struct PhaseTimes {
   double node_pass_s = 0.0;
   /// Steps timed as a whole (fused launches, graphs), not split by phase.
   double fused_step_s = 0.0;
-  /// A part of a partitioned mesh: the halo exchange after each step and the ranks' agreement
-  /// that the step succeeded (fem/parallel/partitioned_problem.hpp), waits for slower ranks
-  /// included.
+  /// A part of a partitioned mesh (fem/parallel/partitioned_problem.hpp): the steps' wall time
+  /// beyond the part's own phases (halo exchange, the ranks' agreement, waits for slower ranks
+  /// or for a GPU the ranks share), so that the phases add up to the wall time.
   double exchange_s = 0.0;
 };
 

@@ -479,6 +479,7 @@ void ExplicitSolver::Run::write_summary(const std::string& status, const std::st
     s.set("parallel.max_part_nodes", r.max_part_nodes);
     s.set("parallel.max_ghost_nodes", r.max_ghost_nodes);
     s.set("parallel.max_halo_bytes_per_step", r.max_halo_bytes);
+    s.set("parallel.halo_exchange_s", r.exchange_s);
   }
   s.set("result.max_displacement_m", report_.max_displacement);
   if (relaxation_) add_relaxation(s);

@@ -25,7 +25,9 @@ struct PartitionReport {
   /// displacements one rank sends per step (bytes, double).
   std::int64_t max_part_nodes = 0, max_ghost_nodes = 0, max_part_elements = 0;
   std::int64_t max_halo_bytes = 0;
-  double exchange_s = 0.0;  ///< this rank's time in the halo exchange and step agreement
+  /// This rank's time in the halo exchange and the agreement on failed steps (waits for slower
+  /// ranks included).
+  double exchange_s = 0.0;
 };
 
 class PartitionedProblem final : public ExplicitProblem {
@@ -97,6 +99,7 @@ class PartitionedProblem final : public ExplicitProblem {
   std::vector<std::vector<std::int64_t>> element_order_;
   std::vector<std::int32_t> send_all_, receive_all_;  ///< the halo lists, concatenated
   std::vector<double> halo_out_, halo_in_;            ///< their displacements, 3 per node
+  double steps_wall_s_ = 0.0;  ///< wall time of the steps, exchanges and agreements included
   PartitionReport report_;
 };
 
