@@ -6,10 +6,11 @@
 #           GPU tests;
 #   cuda:   the explicit cube on CUDA: the same 2 M-element model on 1 rank, 2 ranks sharing one
 #           GPU, and one rank per GPU (strong scaling), with histories compared byte for byte;
-#           then about 2 M elements per GPU on 1..G GPUs (weak scaling);
+#   weak:   about 2 M elements per GPU on 1..G GPUs (weak scaling);
+#   strong16: a 16 M-element cube on 1..G GPUs (not in the default PARTS);
 #   openmp: strong scaling of a 2 M-element cube on the CPU cores: 1 rank x 16 threads, then
 #           2, 4, 8, 16 ranks x (16 / ranks) threads;
-# and prints a summary. PARTS selects (default "tests cuda openmp"). Logs go to $OUT.
+# PARTS selects (default "tests cuda weak openmp"). Logs go to $OUT.
 #   PARTS="cuda" bash scripts/device/mpi-check.sh
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -18,12 +19,13 @@ mkdir -p "$out"
 deps=$PWD/.deps/device
 export LD_LIBRARY_PATH=$deps/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-parts=${PARTS:-tests cuda openmp}
+parts=${PARTS:-tests cuda weak openmp}
 stamp() { echo "== $(date -u +%H:%M:%S) $*"; }
 gpus=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)
 { git log -1 --format='commit %h %s' 2>/dev/null || echo "commit: not a git checkout"; } | tee "$out/commit.txt"
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | tee "$out/gpu.txt"
 echo "gpus: $gpus, cpu cores: $(nproc), $(mpirun --version | head -1), $(date -u +%Y-%m-%d)"
+echo "CUDA-aware MPI: $(ompi_info --parsable --all 2>/dev/null | grep mpi_built_with_cuda_support:value | cut -d: -f7)"
 build=build-mpi
 generator="Unix Makefiles"
 command -v ninja > /dev/null && generator=Ninja
@@ -41,8 +43,13 @@ run_mpi() {  # ranks threads args...
   OMP_NUM_THREADS=$threads timeout 300 mpirun --oversubscribe --bind-to none --mca btl self,vader \
     -np "$ranks" "$fem" run "$@"
 }
-line() {  # label log: throughput and time split of one run
+line() {  # label log [dir]: throughput and time split of one run, the halo's share from summary.json
   echo "$1: $(grep -E 'throughput|wall time' "$2" | tr -s ' ' | tr '\n' ' ')"
+  [ -n "${3:-}" ] && [ -f "$3/summary.json" ] && python3 -c "
+import json, sys
+s = json.load(open('$3/summary.json'))
+p = s.get('parallel')
+if p: print('    halo', p['max_halo_bytes_per_step'], 'B/step, halo exchange', round(p['halo_exchange_s'], 3), 's, steps', s['time']['steps'], ', imbalance', round(p['imbalance'], 3))"
 }
 
 if [[ " $parts " == *" tests "* ]]; then
@@ -55,8 +62,12 @@ if [[ " $parts " == *" tests "* ]]; then
   grep -E "^\[  (PASSED|FAILED|SKIPPED) |FAILED  \]" "$out/gpu-step-tests.log"
 fi
 
+# Histories every 20 steps (compared byte for byte), frames only at the start and the end.
 cube=(cases/cube_compression.yaml -q --set output.vtk=false --set solver.assembly=deterministic
-      --set output.every_time=0.025)
+      --set output.every_time=1)
+compare() {  # dir_a dir_b: the files that differ
+  for f in energy.csv top.csv corner.csv; do cmp -s "$1/$f" "$2/$f" || echo -n "$f "; done
+}
 if [[ " $parts " == *" cuda "* ]]; then
   stamp "cuda: the same 2 M-element cube (127^3 hex8r) on 1 rank, 2 ranks on one GPU, 1..$gpus GPUs"
   for precision in single double; do
@@ -70,18 +81,30 @@ if [[ " $parts " == *" cuda "* ]]; then
       device=${config#*:}
       FEM_CUDA_DEVICE=$device run_mpi "$ranks" 1 "${cube[@]}" --backend cuda --precision $precision \
         --set mesh.divisions=127 --end-time 0.05 --output $build/cn > $build/cn.log 2>&1
-      same=$(for f in energy.csv top.csv corner.csv; do cmp -s $build/c1/$f $build/cn/$f || echo -n "$f "; done)
-      line "cuda $precision $ranks ranks${device:+ on GPU $device} (differing: ${same:-none})" $build/cn.log
+      same=$(compare $build/c1 $build/cn)
+      line "cuda $precision $ranks ranks${device:+ on GPU $device} (differing: ${same:-none})" $build/cn.log $build/cn
+      grep -E "mesh split" $build/cn.log | sed 's/^.*info: //'
     done
   done | tee "$out/cuda.txt"
+fi
+if [[ " $parts " == *" weak "* ]]; then
   stamp "cuda weak scaling: about 2 M hex8r elements per GPU"
   for g in 1 2 4 8; do
     [ "$g" -le "$gpus" ] || continue
     divisions=$(python3 -c "print(round(127 * $g ** (1 / 3)))")
     run_mpi "$g" 1 "${cube[@]}" --backend cuda --set mesh.divisions=$divisions --end-time 0.05 \
       --output $build/w > $build/w.log 2>&1
-    line "weak $g GPUs (${divisions}^3)" $build/w.log
+    line "weak $g GPUs (${divisions}^3)" $build/w.log $build/w
   done | tee "$out/cuda-weak.txt"
+fi
+if [[ " $parts " == *" strong16 "* ]]; then
+  stamp "cuda strong scaling: 16 M hex8r elements (252^3) on 1..$gpus GPUs"
+  for g in 1 2 4 8; do
+    [ "$g" -le "$gpus" ] || continue
+    run_mpi "$g" 1 "${cube[@]}" --backend cuda --set mesh.divisions=252 --end-time 0.01 \
+      --output $build/s$g > $build/s.log 2>&1
+    line "strong16 $g GPUs (differing from 1 GPU: $(compare $build/s1 $build/s$g))" $build/s.log $build/s$g
+  done | tee "$out/cuda-strong16.txt"
 fi
 
 if [[ " $parts " == *" openmp "* ]]; then
@@ -91,7 +114,7 @@ if [[ " $parts " == *" openmp "* ]]; then
     [ "$ranks" -le "$cores" ] || continue
     run_mpi "$ranks" $((cores / ranks)) "${cube[@]}" --backend openmp --set mesh.divisions=127 \
       --end-time 0.01 --output $build/o > $build/o.log 2>&1
-    line "openmp $ranks ranks x $((cores / ranks)) threads" $build/o.log
+    line "openmp $ranks ranks x $((cores / ranks)) threads" $build/o.log $build/o
   done | tee "$out/openmp.txt"
 fi
 stamp done

@@ -156,8 +156,10 @@ TEST_F(Mpirun, AnInvertedElementOnAnyRankStopsEveryRankWithOneMessageAndExitCode
   EXPECT_EQ(r.output.find("fem: stopping"), std::string::npos) << r.output;
   EXPECT_EQ(r.output.find("rank "), std::string::npos) << "a collective error names no rank\n"
                                                        << r.output;
-  EXPECT_TRUE(fs::exists(fs::temp_directory_path() / "fem_mpirun_fail" / "cube_compression.pvd"))
-      << "the frames written before stay";
+  if (fem::vtk_output_available()) {
+    EXPECT_TRUE(fs::exists(fs::temp_directory_path() / "fem_mpirun_fail" / "cube_compression.pvd"))
+        << "the frames written before stay";
+  }
   fs::remove_all(fs::temp_directory_path() / "fem_mpirun_fail");
 }
 

@@ -392,29 +392,49 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     FEM_CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
 
+  /// The halo's lists stay on the device, its values pass through page-locked buffers that MPI
+  /// reads and writes in place: one copy each way per step, no allocation.
   void set_halo(const std::vector<std::int32_t>& send,
                 const std::vector<std::int32_t>& receive) override {
-    ExplicitProblem::set_halo(send, receive);
+    halo_send_ = send;
+    halo_receive_ = receive;
     halo_send_nodes_.upload(send, stream_);
-    halo_send_values_.resize(3 * send.size());
-    halo_pinned_ = send.empty() ? nullptr : std::make_unique<PinnedArray<double>>(3 * send.size());
+    halo_receive_nodes_.upload(receive, stream_);
+    halo_send_device_.resize(3 * send.size());
+    halo_receive_device_.resize(3 * receive.size());
+    halo_send_host_ =
+        std::make_unique<PinnedArray<double>>(std::max<std::size_t>(1, 3 * send.size()));
+    halo_receive_host_ =
+        std::make_unique<PinnedArray<double>>(std::max<std::size_t>(1, 3 * receive.size()));
+    FEM_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+  double* halo_send_buffer() override { return halo_send_host_->data(); }
+  double* halo_receive_buffer() override { return halo_receive_host_->data(); }
+
+  void pack_halo() override {
+    const auto count = static_cast<std::int64_t>(halo_send_.size());
+    if (count == 0) return;
+    pick_nodes_kernel<T><<<grid_for(count, kNodeThreads), kNodeThreads, 0, stream_>>>(
+        count, halo_send_nodes_.data(), current().data(), nullptr, halo_send_device_.data(),
+        nullptr);
+    FEM_CUDA_CHECK_LAUNCH();
+    FEM_CUDA_CHECK(cudaMemcpyAsync(halo_send_host_->data(), halo_send_device_.data(),
+                                   3 * halo_send_.size() * sizeof(double), cudaMemcpyDeviceToHost,
+                                   stream_));
     FEM_CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
 
-  /// The send half of a halo exchange, every step: the nodes' list stays on the device and the
-  /// values come back in one copy to page-locked memory.
-  void pack_halo(std::vector<double>& u) override {
-    const auto count = static_cast<std::int64_t>(halo_send_.size());
-    u.resize(3 * halo_send_.size());
+  /// Queued on the stream without waiting: the next step follows it there, and the buffer is
+  /// written again only after the next pack_halo has waited for the stream.
+  void unpack_halo() override {
+    const auto count = static_cast<std::int64_t>(halo_receive_.size());
     if (count == 0) return;
-    pick_nodes_kernel<T><<<grid_for(count, kNodeThreads), kNodeThreads, 0, stream_>>>(
-        count, halo_send_nodes_.data(), current().data(), nullptr, halo_send_values_.data(),
-        nullptr);
+    FEM_CUDA_CHECK(cudaMemcpyAsync(halo_receive_device_.data(), halo_receive_host_->data(),
+                                   3 * halo_receive_.size() * sizeof(double),
+                                   cudaMemcpyHostToDevice, stream_));
+    put_nodes_kernel<T><<<grid_for(count, kNodeThreads), kNodeThreads, 0, stream_>>>(
+        count, halo_receive_nodes_.data(), halo_receive_device_.data(), current().data());
     FEM_CUDA_CHECK_LAUNCH();
-    FEM_CUDA_CHECK(cudaMemcpyAsync(halo_pinned_->data(), halo_send_values_.data(),
-                                   halo_pinned_->bytes(), cudaMemcpyDeviceToHost, stream_));
-    FEM_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    std::copy_n(halo_pinned_->data(), u.size(), u.begin());
   }
 
   std::array<double, 3> internal_force_sum(const std::vector<std::int32_t>& nodes) const override {
@@ -780,9 +800,9 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   bool forces_kept_ = false;
   /// set_nodal_displacements: the last list of nodes (host and device) and their values.
   std::vector<std::int32_t> set_nodes_host_;
-  DeviceArray<std::int32_t> halo_send_nodes_;  ///< set_halo's send list
-  DeviceArray<double> halo_send_values_;
-  std::unique_ptr<PinnedArray<double>> halo_pinned_;
+  DeviceArray<std::int32_t> halo_send_nodes_, halo_receive_nodes_;  ///< set_halo's lists
+  DeviceArray<double> halo_send_device_, halo_receive_device_;
+  std::unique_ptr<PinnedArray<double>> halo_send_host_, halo_receive_host_;
   DeviceArray<std::int32_t> set_nodes_;
   DeviceArray<double> set_values_;
   std::map<std::pair<std::int64_t, int>, cudaGraphExec_t> graphs_;

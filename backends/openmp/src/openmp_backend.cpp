@@ -103,6 +103,13 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     u_.assign(u.begin(), u.end());
     u_prev_.assign(u_prev.begin(), u_prev.end());
   }
+  void pack_halo() override {
+    for (std::size_t k = 0; k < halo_send_.size(); ++k)
+      for (int i = 0; i < 3; ++i)
+        halo_send_values_[3 * k + i] =
+            static_cast<double>(u_[3 * static_cast<std::size_t>(halo_send_[k]) + i]);
+  }
+
   void set_nodal_displacements(const std::vector<std::int32_t>& nodes,
                                const std::vector<double>& u) override {
     for (std::size_t k = 0; k < nodes.size(); ++k)

@@ -245,24 +245,28 @@ class ExplicitProblem {
     set_displacement(all, all_prev);
   }
 
-  /// The halo exchange of one part of a partitioned mesh (fem/parallel/), in three calls: the
-  /// lists once (the owned nodes whose u_n other processes need, and the ghost nodes whose u_n
-  /// they send, both in this part's node ids), then after every step pack_halo (u_n at the send
-  /// nodes, 3 per node, in list order) and unpack_halo (u_n at the receive nodes). The defaults
-  /// go through nodal_displacements and set_nodal_displacements; a device backend keeps the
-  /// lists and staging buffers in its memory.
+  /// The halo exchange of one part of a partitioned mesh (fem/parallel/). set_halo once: the
+  /// owned nodes whose u_n other processes need (send) and the ghost nodes whose u_n they send
+  /// (receive), in this part's node ids. Then after every step: pack_halo writes u_n at the send
+  /// nodes into halo_send_buffer() (3 doubles per node, in list order), the caller sends that
+  /// and receives the ghosts' values into halo_receive_buffer(), and unpack_halo sets them. The
+  /// buffers are host memory the problem owns (page-locked on a GPU, so that each copy is one
+  /// DMA and MPI reads and writes them in place). The defaults go through nodal_displacements
+  /// and set_nodal_displacements.
   virtual void set_halo(const std::vector<std::int32_t>& send,
                         const std::vector<std::int32_t>& receive) {
     halo_send_ = send;
     halo_receive_ = receive;
+    halo_send_values_.resize(3 * send.size());
+    halo_receive_values_.resize(3 * receive.size());
   }
-  virtual void pack_halo(std::vector<double>& u) {
+  virtual double* halo_send_buffer() { return halo_send_values_.data(); }
+  virtual double* halo_receive_buffer() { return halo_receive_values_.data(); }
+  virtual void pack_halo() {
     std::vector<double> u_prev;
-    nodal_displacements(halo_send_, u, u_prev);
+    nodal_displacements(halo_send_, halo_send_values_, u_prev);
   }
-  virtual void unpack_halo(const std::vector<double>& u) {
-    set_nodal_displacements(halo_receive_, u);
-  }
+  virtual void unpack_halo() { set_nodal_displacements(halo_receive_, halo_receive_values_); }
 
   /// Sum of the internal forces of the last element pass (evaluated at u_{n-1}) over the nodes.
   virtual std::array<double, 3> internal_force_sum(
@@ -292,7 +296,8 @@ class ExplicitProblem {
   [[nodiscard]] virtual std::size_t memory_bytes() const { return 0; }
 
  protected:
-  std::vector<std::int32_t> halo_send_, halo_receive_;  ///< set_halo's lists
+  std::vector<std::int32_t> halo_send_, halo_receive_;          ///< set_halo's lists
+  std::vector<double> halo_send_values_, halo_receive_values_;  ///< the default buffers
 };
 
 class Backend {

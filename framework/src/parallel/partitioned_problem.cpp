@@ -101,21 +101,21 @@ PartitionedProblem::PartitionedProblem(const System& global, Backend& backend, P
 PartitionedProblem::~PartitionedProblem() = default;
 
 void PartitionedProblem::exchange_halo() {
-  // Both directions straight from and into the one buffer of each: neighbour i's slice.
-  part_problem_->pack_halo(halo_out_);
-  halo_in_.resize(3 * receive_all_.size());
+  // MPI reads and writes the backend's halo buffers in place: neighbour i's slice of each.
+  part_problem_->pack_halo();
+  const double* out = part_problem_->halo_send_buffer();
+  double* in = part_problem_->halo_receive_buffer();
   std::vector<std::pair<const void*, std::size_t>> send;
   std::vector<std::pair<void*, std::size_t>> receive;
-  std::size_t s = 0, r = 0;
   for (std::size_t i = 0; i < part_.neighbours.size(); ++i) {
-    const std::size_t out = 3 * part_.send_nodes[i].size(), in = 3 * part_.receive_nodes[i].size();
-    send.emplace_back(halo_out_.data() + s, out * sizeof(double));
-    receive.emplace_back(halo_in_.data() + r, in * sizeof(double));
-    s += out;
-    r += in;
+    const std::size_t s = 3 * part_.send_nodes[i].size(), r = 3 * part_.receive_nodes[i].size();
+    send.emplace_back(out, s * sizeof(double));
+    receive.emplace_back(in, r * sizeof(double));
+    out += s;
+    in += r;
   }
   comm_.exchange_bytes(part_.neighbours, send, receive);
-  part_problem_->unpack_halo(halo_in_);
+  part_problem_->unpack_halo();
 }
 
 AdvanceResult PartitionedProblem::run_steps(std::int64_t first_step, std::int64_t num_steps,

@@ -98,7 +98,6 @@ class PartitionedProblem final : public ExplicitProblem {
   /// owned elements.
   std::vector<std::vector<std::int64_t>> element_order_;
   std::vector<std::int32_t> send_all_, receive_all_;  ///< the halo lists, concatenated
-  std::vector<double> halo_out_, halo_in_;            ///< their displacements, 3 per node
   double steps_wall_s_ = 0.0;  ///< wall time of the steps, exchanges and agreements included
   PartitionReport report_;
 };
