@@ -119,15 +119,6 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     copy_out(d_prev, u_prev);
   }
 
-  std::array<double, 3> internal_force_sum(const std::vector<std::int32_t>& nodes) const override {
-    std::vector<double> host;
-    nodal_internal_forces(nodes, host);
-    std::array<double, 3> sum = {0, 0, 0};
-    for (std::size_t k = 0; k < nodes.size(); ++k)
-      for (int i = 0; i < 3; ++i) sum[i] += host[3 * k + i];
-    return sum;
-  }
-
   void nodal_internal_forces(const std::vector<std::int32_t>& nodes,
                              std::vector<double>& out) const override {
     const auto d_nodes = upload<Space, std::int32_t>("fem::nodes", nodes);

@@ -125,17 +125,6 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     blocks_.blocks()[block].state = convert<T>(state);
   }
 
-  std::array<double, 3> internal_force_sum(const std::vector<std::int32_t>& nodes) const override {
-    // Each node's force first, then the nodes in set order: the order of the CUDA and Kokkos
-    // gathers, so that reactions agree bit for bit.
-    std::vector<double> p;
-    nodal_internal_forces(nodes, p);
-    std::array<double, 3> sum = {0, 0, 0};
-    for (std::size_t k = 0; k < nodes.size(); ++k)
-      for (int i = 0; i < 3; ++i) sum[i] += p[3 * k + i];
-    return sum;
-  }
-
   void nodal_internal_forces(const std::vector<std::int32_t>& nodes,
                              std::vector<double>& out) const override {
     // A node's slots in incidence order, summed in double.

@@ -268,20 +268,23 @@ class ExplicitProblem {
   }
   virtual void unpack_halo() { set_nodal_displacements(halo_receive_, halo_receive_values_); }
 
-  /// Sum of the internal forces of the last element pass (evaluated at u_{n-1}) over the nodes.
-  virtual std::array<double, 3> internal_force_sum(
-      const std::vector<std::int32_t>& nodes) const = 0;
-
-  /// The internal force of the last element pass at each of the given nodes (3 per node, in the
-  /// order given), each node's sum formed as internal_force_sum forms it, so that summing these
-  /// in order gives internal_force_sum's bits.
+  /// The internal force of the last element pass (evaluated at u_{n-1}) at each of the given
+  /// nodes (3 per node, in the order given, in double): each node's element-node slots summed in
+  /// incidence order, the same on every backend.
   virtual void nodal_internal_forces(const std::vector<std::int32_t>& nodes,
-                                     std::vector<double>& forces) const {
-    forces.resize(3 * nodes.size());
-    for (std::size_t k = 0; k < nodes.size(); ++k) {
-      const std::array<double, 3> p = internal_force_sum({nodes[k]});
-      for (int i = 0; i < 3; ++i) forces[3 * k + i] = p[i];
-    }
+                                     std::vector<double>& forces) const = 0;
+
+  /// Sum of the internal forces of the last element pass over the nodes: their
+  /// nodal_internal_forces added in the order given, so that backends and partitioned runs
+  /// agree bit for bit.
+  [[nodiscard]] std::array<double, 3> internal_force_sum(
+      const std::vector<std::int32_t>& nodes) const {
+    std::vector<double> forces;
+    nodal_internal_forces(nodes, forces);
+    std::array<double, 3> sum = {0, 0, 0};
+    for (std::size_t k = 0; k < nodes.size(); ++k)
+      for (int i = 0; i < 3; ++i) sum[i] += forces[3 * k + i];
+    return sum;
   }
 
   /// Internal nodal forces P(u) (one element pass plus gather); does not change the state.

@@ -2,20 +2,15 @@
 
 #include <algorithm>
 
+#include "pick.hpp"
+
 namespace fem::parallel {
 namespace {
 
 /// The field's values at the listed items.
 Field pick(const Field& f, const std::vector<std::int64_t>& items) {
-  Field out{f.name, f.components, {}};
-  const auto per = static_cast<std::size_t>(f.components);
-  out.values.reserve(items.size() * per);
-  for (const std::int64_t i : items) {
-    const auto first =
-        f.values.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(i) * per);
-    out.values.insert(out.values.end(), first, first + static_cast<std::ptrdiff_t>(per));
-  }
-  return out;
+  return {f.name, f.components,
+          detail::pick(f.values, items, static_cast<std::size_t>(f.components))};
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include "fem/error.hpp"
 #include "fem/solver/explicit_system.hpp"
+#include "pick.hpp"
 
 #ifndef FEM_WITH_MPI
 #define FEM_WITH_MPI 0
@@ -16,6 +17,8 @@
 
 namespace fem::parallel {
 namespace {
+
+using detail::pick;
 
 /// First global element index of each block (and the total at the end).
 std::vector<std::int64_t> block_starts(const System& sys) {
@@ -36,20 +39,6 @@ std::int64_t slot_element(const System& sys, const std::vector<std::int64_t>& st
 bool has_pressure_blocks(const System& sys) {
   return std::any_of(sys.blocks.begin(), sys.blocks.end(),
                      [](const BlockSystem& b) { return b.pressure_offset >= 0; });
-}
-
-/// Copies `per` values per item of `from` at the listed items.
-template <class T, class Index>
-std::vector<T> pick(const std::vector<T>& from, const std::vector<Index>& items, std::size_t per) {
-  std::vector<T> out;
-  if (from.empty()) return out;
-  out.reserve(items.size() * per);
-  for (const Index i : items) {
-    const auto first =
-        from.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(i) * per);
-    out.insert(out.end(), first, first + static_cast<std::ptrdiff_t>(per));
-  }
-  return out;
 }
 
 }  // namespace

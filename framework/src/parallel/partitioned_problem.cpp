@@ -5,9 +5,12 @@
 #include <limits>
 
 #include "fem/error.hpp"
+#include "pick.hpp"
 
 namespace fem::parallel {
 namespace {
+
+using detail::pick;
 
 using Clock = std::chrono::steady_clock;
 
@@ -38,21 +41,6 @@ void place(const std::vector<double>& gathered, const std::vector<Index>& order,
     std::copy_n(
         gathered.begin() + static_cast<std::ptrdiff_t>(i * per), per,
         out.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(order[i]) * per));
-}
-
-/// `per` values per listed item of `from`.
-template <class Index>
-std::vector<double> pick(const std::vector<double>& from, const std::vector<Index>& items,
-                         std::size_t per) {
-  std::vector<double> out;
-  if (from.empty()) return out;  // a field the backend leaves empty
-  out.reserve(items.size() * per);
-  for (const Index i : items) {
-    const auto first =
-        from.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(i) * per);
-    out.insert(out.end(), first, first + static_cast<std::ptrdiff_t>(per));
-  }
-  return out;
 }
 
 }  // namespace
@@ -323,17 +311,6 @@ void PartitionedProblem::nodal_internal_forces(const std::vector<std::int32_t>& 
       gather_listed(nodes, 3, [&](const std::vector<std::int32_t>& mine, std::vector<double>& v) {
         part_problem_->nodal_internal_forces(mine, v);
       });
-}
-
-std::array<double, 3> PartitionedProblem::internal_force_sum(
-    const std::vector<std::int32_t>& nodes) const {
-  // The nodes' forces in set order, as one process sums them.
-  std::vector<double> forces;
-  nodal_internal_forces(nodes, forces);
-  std::array<double, 3> sum = {0, 0, 0};
-  for (std::size_t k = 0; k < nodes.size(); ++k)
-    for (int i = 0; i < 3; ++i) sum[i] += forces[3 * k + i];
-  return sum;
 }
 
 void PartitionedProblem::internal_forces(const std::vector<double>& u,
