@@ -1,6 +1,8 @@
 // fem: run, check and compare finite-element cases described in YAML.
 #include <spdlog/spdlog.h>
+
 #include <CLI/CLI.hpp>
+#include <cstdio>
 
 #include <fem/parallel/communicator.hpp>
 
@@ -65,15 +67,23 @@ int main(int argc, char** argv) {
 
   // Under mpirun every rank runs the same command on its part; rank 0 speaks for the run (the
   // other ranks log errors only, and report_error prints what only they met).
-  if (fem::parallel::launched_by_mpi() && fem::parallel::world().rank() != 0)
-    spdlog::set_level(spdlog::level::err);
+  const bool speaks = !fem::parallel::launched_by_mpi() || fem::parallel::world().rank() == 0;
+  if (!speaks) spdlog::set_level(spdlog::level::err);
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     // CLI11's own exit codes (105, 106, 109, ...) lie outside fem's documented 0-4: a command line
     // that cannot be parsed is bad input, like a bad case. --help and --version exit with 0.
-    return app.exit(e) == 0 ? fem::cli::kOk : fem::cli::kBadInput;
+    // Every rank parses the same command line; under mpirun rank 0 says it, and no rank leaves
+    // before it has (mpirun ends the others once one exits with an error).
+    const int code = speaks ? app.exit(e) : e.get_exit_code();
+    if (fem::parallel::launched_by_mpi()) {
+      std::fflush(stdout);
+      std::fflush(stderr);
+      (void)fem::parallel::world().all_reduce(std::int64_t{0}, fem::parallel::Reduction::Max);
+    }
+    return code == 0 ? fem::cli::kOk : fem::cli::kBadInput;
   }
   for (int i = 0; i < argc; ++i)
     bench_options.command_line += (i ? " " : "") + std::string(argv[i]);

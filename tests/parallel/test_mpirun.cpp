@@ -175,6 +175,33 @@ TEST_F(Mpirun, AnImplicitCaseOnSeveralRanksIsRefusedOnceWithAHint) {
   EXPECT_NE(r.output.find("hint: run it without mpirun"), std::string::npos) << r.output;
 }
 
+TEST_F(Mpirun, BenchTimesThePartitionedRunAndRecordsTheRanks) {
+  const fs::path dir = fs::temp_directory_path() / "fem_mpirun_bench";
+  fs::remove_all(dir);
+  const FemResult r = mpirun(2, "bench " + std::string(FEM_SOURCE_DIR) +
+                                    "/cases/cube_compression.yaml --backends openmp --precision "
+                                    "single --steps 20 --repeats 2 --no-plots --output " +
+                                    dir.string());
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("2 ranks"), std::string::npos) << r.output;
+  const std::string json = read_bytes(dir / "bench.json");
+  EXPECT_NE(json.find("MPI"), std::string::npos) << json;
+  std::size_t tables = 0;  // rank 0 prints the table once
+  for (std::size_t at = r.output.find("elem-st/s"); at != std::string::npos;
+       at = r.output.find("elem-st/s", at + 1))
+    ++tables;
+  EXPECT_EQ(tables, 1U) << r.output;
+  fs::remove_all(dir);
+}
+
+TEST_F(Mpirun, ACommandLineThatDoesNotParseIsSaidOnce) {
+  const FemResult r = mpirun(2, "run --no-such-flag");
+  EXPECT_NE(r.code, 0) << r.output;
+  const std::size_t first = r.output.find("Run with --help");
+  ASSERT_NE(first, std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("Run with --help", first + 1), std::string::npos) << r.output;
+}
+
 TEST_F(Mpirun, PluginsSaysThisIsAnMpiBuildAndHowManyRanksRun) {
   const FemResult r = mpirun(2, "plugins");
   EXPECT_EQ(r.code, 0) << r.output;
