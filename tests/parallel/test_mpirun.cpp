@@ -3,6 +3,7 @@
 // a failed step on any rank stops every rank with one message and exit code 3.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -137,6 +138,28 @@ TEST_F(Mpirun, BrainShiftRelaxationWritesTheSameFieldsOnOneToFourRanks) {
   expect_same_files_on_any_rank_count(
       "brain_shift", "run " + std::string(FEM_SOURCE_DIR) + "/cases/brain_shift.yaml",
       {"convergence.csv", "contact.csv"});
+}
+
+TEST_F(Mpirun, ARestartOnThreeRanksEndsWithTheBytesOfAnUninterruptedRunOnOne) {
+  const fs::path base = fs::temp_directory_path() / "fem_mpirun_restart";
+  fs::remove_all(base);
+  const std::string args =
+      "run " + kCube + " -q --set 'output.checkpoint={every_time: 0.2, keep: 5}' --output ";
+  const FemResult one = fem::test::run_fem(args + (base / "1").string(), "OMP_NUM_THREADS=1");
+  ASSERT_EQ(one.code, 0) << one.output;
+  const fs::path dir = base / "3";
+  ASSERT_EQ(mpirun(3, args + dir.string()).code, 0);
+  // Continue from the first checkpoint: the steps after it run again, on three ranks.
+  std::vector<fs::path> checkpoints;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".checkpoint") checkpoints.push_back(e.path());
+  ASSERT_GE(checkpoints.size(), 2U);
+  std::sort(checkpoints.begin(), checkpoints.end());
+  const FemResult r = mpirun(3, args + dir.string() + " --restart " + checkpoints.front().string());
+  ASSERT_EQ(r.code, 0) << r.output;
+  for (const char* f : {"energy.csv", "top.csv", "corner.csv"})
+    EXPECT_EQ(read_bytes(base / "1" / f), read_bytes(dir / f)) << f;
+  fs::remove_all(base);
 }
 
 TEST_F(Mpirun, AnInvertedElementOnAnyRankStopsEveryRankWithOneMessageAndExitCode3) {
