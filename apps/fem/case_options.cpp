@@ -83,7 +83,7 @@ int report_error(const std::exception& e) {
   // and agree on every step): rank 0 says it once and all end with its code. Anything else met
   // one rank alone while the others wait in the next exchange: it says so and ends the run.
   if (dynamic_cast<const InputError*>(&e) || dynamic_cast<const PluginError*>(&e) ||
-      dynamic_cast<const SolveError*>(&e)) {
+      dynamic_cast<const SolveError*>(&e) || dynamic_cast<const CheckpointError*>(&e)) {
     // mpirun ends every rank once one exits with an error: no rank leaves before rank 0 has
     // said it, and a late SIGTERM ends a rank silently.
     default_interrupts();

@@ -162,6 +162,26 @@ TEST_F(Mpirun, ARestartOnThreeRanksEndsWithTheBytesOfAnUninterruptedRunOnOne) {
   fs::remove_all(base);
 }
 
+TEST_F(Mpirun, ACheckpointThatDoesNotFitIsRefusedOnceWithExitCode2) {
+  const fs::path dir = fs::temp_directory_path() / "fem_mpirun_refused";
+  fs::remove_all(dir);
+  const std::string args =
+      "run " + kCube + " -q --set 'output.checkpoint={every_time: 0.2}' --output " + dir.string();
+  ASSERT_EQ(mpirun(2, args).code, 0);
+  std::string checkpoint;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".checkpoint") checkpoint = e.path().string();
+  ASSERT_FALSE(checkpoint.empty());
+  // Another mesh: every rank refuses the checkpoint; rank 0 says so, once.
+  const FemResult r = mpirun(2, args + " --set mesh.divisions=5 --restart " + checkpoint);
+  EXPECT_EQ(r.code, 2) << r.output;
+  const std::size_t first = r.output.find("cannot restart from");
+  ASSERT_NE(first, std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("cannot restart from", first + 1), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("rank "), std::string::npos) << r.output;
+  fs::remove_all(dir);
+}
+
 TEST_F(Mpirun, AnInvertedElementOnAnyRankStopsEveryRankWithOneMessageAndExitCode3) {
   // A time step far above the critical one: elements invert within a few steps, on whichever
   // ranks hold them.

@@ -53,6 +53,13 @@ class SolveError : public Error {
   using Error::Error;
 };
 
+/// A checkpoint that cannot be read or continued (`fem run --restart`): bad input, which every
+/// rank of a run on several processes meets at once (they read the same file).
+class CheckpointError : public Error {
+ public:
+  using Error::Error;
+};
+
 /// "did you mean 'x'?" for the closest candidate within a small edit distance, or "".
 std::string did_you_mean(const std::string& word, const std::string* candidates_begin,
                          const std::string* candidates_end);

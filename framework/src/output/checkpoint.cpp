@@ -71,9 +71,10 @@ class Reader {
   }
   [[nodiscard]] bool done() const { return pos_ == bytes_.size(); }
   [[noreturn]] void corrupted() const {
-    throw Error("checkpoint '" + path_ +
-                "' is corrupted: its contents do not match their own sizes although the checksum "
-                "matches (written by a different program?)");
+    throw CheckpointError(
+        "checkpoint '" + path_ +
+        "' is corrupted: its contents do not match their own sizes although the checksum "
+        "matches (written by a different program?)");
   }
 
  private:
@@ -185,31 +186,32 @@ void write_checkpoint(const std::string& path, const Checkpoint& c) {
 
 Checkpoint read_checkpoint(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("cannot read checkpoint '" + path + "': " + std::strerror(errno));
+  if (!in) throw CheckpointError("cannot read checkpoint '" + path + "': " + std::strerror(errno));
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const std::string_view all(bytes);
   if (all.size() < kMagic.size() || all.substr(0, kMagic.size()) != kMagic)
-    throw Error("'" + path + "' is not a fem checkpoint (it does not start with " +
-                std::string(kMagic) + ")");
+    throw CheckpointError("'" + path + "' is not a fem checkpoint (it does not start with " +
+                          std::string(kMagic) + ")");
   if (all.size() < kHeaderBytes + kChecksumBytes)
-    throw Error("checkpoint '" + path + "' is truncated: " + std::to_string(all.size()) +
-                " bytes, less than its header");
+    throw CheckpointError("checkpoint '" + path + "' is truncated: " + std::to_string(all.size()) +
+                          " bytes, less than its header");
   const auto format = read_at<std::uint32_t>(all, 8);
   if (format != kCheckpointFormat)
-    throw Error("checkpoint '" + path + "' has format version " + std::to_string(format) +
-                "; this fem reads version " + std::to_string(kCheckpointFormat) +
-                "\n  hint: continue it with the fem version that wrote it, or start the run again");
+    throw CheckpointError(
+        "checkpoint '" + path + "' has format version " + std::to_string(format) +
+        "; this fem reads version " + std::to_string(kCheckpointFormat) +
+        "\n  hint: continue it with the fem version that wrote it, or start the run again");
   const auto payload_bytes = read_at<std::uint64_t>(all, 16);
   const std::uint64_t expected = kHeaderBytes + payload_bytes + kChecksumBytes;
   if (all.size() != expected)
-    throw Error("checkpoint '" + path + "' is " +
-                (all.size() < expected ? std::string("truncated") : std::string("corrupted")) +
-                ": " + std::to_string(all.size()) + " bytes where its header says " +
-                std::to_string(expected));
+    throw CheckpointError(
+        "checkpoint '" + path + "' is " +
+        (all.size() < expected ? std::string("truncated") : std::string("corrupted")) + ": " +
+        std::to_string(all.size()) + " bytes where its header says " + std::to_string(expected));
   const std::size_t body_end = all.size() - kChecksumBytes;
   if (detail::crc32(all.substr(0, body_end)) != read_at<std::uint32_t>(all, body_end))
-    throw Error("checkpoint '" + path +
-                "' is corrupted: its CRC-32 checksum does not match its contents");
+    throw CheckpointError("checkpoint '" + path +
+                          "' is corrupted: its CRC-32 checksum does not match its contents");
   return parse(all.substr(kHeaderBytes, payload_bytes), path);
 }
 

@@ -582,7 +582,7 @@ Checkpoint ExplicitSolver::Run::read_restart() const {
   Checkpoint c = read_checkpoint(path);
   check_checkpoint(c, path, checkpointed());
   const auto refuse = [&](const std::string& why) {
-    throw Error("cannot restart from '" + path + "': " + why);
+    throw CheckpointError("cannot restart from '" + path + "': " + why);
   };
   if (!c.vectors.contains("previous_displacement") ||
       c.vectors.at("previous_displacement").size() != c.displacement.size())

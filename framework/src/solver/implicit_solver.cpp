@@ -647,7 +647,7 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
       try {
         contact_->set_multipliers(multipliers);
       } catch (const Error& e) {
-        throw Error("cannot restart from '" + options_.restart_file + "': " + e.what());
+        throw CheckpointError("cannot restart from '" + options_.restart_file + "': " + e.what());
       }
     }
     t = restart->time;
@@ -906,7 +906,7 @@ Checkpoint ImplicitSolver::Run::read_restart() const {
   Checkpoint c = read_checkpoint(path);
   check_checkpoint(c, path, checkpointed());
   const auto refuse = [&](const std::string& why) {
-    throw Error("cannot restart from '" + path + "': " + why);
+    throw CheckpointError("cannot restart from '" + path + "': " + why);
   };
   // What the implicit state does not hold yet: the backend operator's committed material
   // history.

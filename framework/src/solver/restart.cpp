@@ -92,9 +92,10 @@ void remove_old_checkpoints(const std::string& directory, const std::string& nam
 // warning since the continuation then differs from an uninterrupted run in the last bits.
 void check_checkpoint(const Checkpoint& c, const std::string& path, const CheckpointedRun& run) {
   const auto refuse = [&](const std::string& why) {
-    throw Error("cannot restart from '" + path + "': " + why +
-                "\n  hint: restart with the case and --set options the checkpoint was written "
-                "with (it records them)");
+    throw CheckpointError(
+        "cannot restart from '" + path + "': " + why +
+        "\n  hint: restart with the case and --set options the checkpoint was written "
+        "with (it records them)");
   };
   const System& sys = run.system;
   const std::string solver = to_string(run.spec.solver.type);
