@@ -63,6 +63,15 @@ std::string parallel_line() {
   return "parallel: " + world.description();
 }
 
+void leave_together() {
+  parallel::Communicator& world = parallel::world();
+  if (world.size() == 1) return;
+  default_interrupts();
+  std::fflush(stdout);
+  std::fflush(stderr);
+  (void)world.all_reduce(std::int64_t{0}, parallel::Reduction::Max);
+}
+
 int report_error(const std::exception& e) {
   // Out of memory is a model too large for this machine, not a bug in fem: bad input.
   const bool out_of_memory = dynamic_cast<const std::bad_alloc*>(&e) != nullptr;
@@ -84,14 +93,8 @@ int report_error(const std::exception& e) {
   // one rank alone while the others wait in the next exchange: it says so and ends the run.
   if (dynamic_cast<const InputError*>(&e) || dynamic_cast<const PluginError*>(&e) ||
       dynamic_cast<const SolveError*>(&e) || dynamic_cast<const CheckpointError*>(&e)) {
-    // mpirun ends every rank once one exits with an error: no rank leaves before rank 0 has
-    // said it, and a late SIGTERM ends a rank silently.
-    default_interrupts();
-    if (world.rank() == 0) {
-      std::fprintf(stderr, "%s\n", message.c_str());
-      std::fflush(stderr);
-    }
-    (void)world.all_reduce(std::int64_t{0}, parallel::Reduction::Max);
+    if (world.rank() == 0) std::fprintf(stderr, "%s\n", message.c_str());
+    leave_together();
     return code;
   }
   std::fprintf(stderr, "rank %d of %d: %s\n", world.rank(), world.size(), message.c_str());

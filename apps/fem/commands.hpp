@@ -49,6 +49,11 @@ PreparedCase prepare_case(const CaseOptions& options);
 /// ranks run.
 std::string parallel_line();
 
+/// Under mpirun, before a command returns a code every rank returns: mpirun ends all ranks once
+/// one exits with a non-zero code, so the ranks leave together, after rank 0 has said what it
+/// says (its output flushed), and a late SIGTERM ends a rank silently. Nothing on one process.
+void leave_together();
+
 /// Prints an error the way every subcommand does and returns its exit code.
 int report_error(const std::exception& e);
 

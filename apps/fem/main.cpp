@@ -2,7 +2,6 @@
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
-#include <cstdio>
 
 #include <fem/parallel/communicator.hpp>
 
@@ -75,14 +74,9 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     // CLI11's own exit codes (105, 106, 109, ...) lie outside fem's documented 0-4: a command line
     // that cannot be parsed is bad input, like a bad case. --help and --version exit with 0.
-    // Every rank parses the same command line; under mpirun rank 0 says it, and no rank leaves
-    // before it has (mpirun ends the others once one exits with an error).
+    // Every rank parses the same command line; under mpirun rank 0 says it.
     const int code = speaks ? app.exit(e) : e.get_exit_code();
-    if (fem::parallel::launched_by_mpi()) {
-      std::fflush(stdout);
-      std::fflush(stderr);
-      (void)fem::parallel::world().all_reduce(std::int64_t{0}, fem::parallel::Reduction::Max);
-    }
+    fem::cli::leave_together();
     return code == 0 ? fem::cli::kOk : fem::cli::kBadInput;
   }
   for (int i = 0; i < argc; ++i)

@@ -153,16 +153,13 @@ int run_command(const CaseOptions& options, bool quiet, bool time_verbs,
     set_activity(fmt::format("running the {} solver", to_string(spec.solver.type)));
     const ExplicitRunReport r = solver.run(run);
     if (r.interrupted) {
-      // mpirun ends every rank once one exits with a non-zero code: rank 0 speaks first.
-      default_interrupts();
       if (speaks) {
         fmt::print("interrupted at step {} (t = {} s); results so far in {}/\n", r.steps,
                    static_cast<double>(r.steps) * r.time_step, run.output_directory);
         if (!r.checkpoint.empty())
           fmt::print("  continue with the same command and --restart {}\n", r.checkpoint);
-        std::fflush(stdout);
       }
-      (void)world.all_reduce(std::int64_t{0}, parallel::Reduction::Max);
+      leave_together();
       return kInterrupted;
     }
     if (!speaks) return kOk;

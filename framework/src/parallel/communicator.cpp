@@ -9,10 +9,7 @@
 
 #include "fem/error.hpp"
 
-#ifndef FEM_WITH_MPI
-#define FEM_WITH_MPI 0
-#endif
-#if FEM_WITH_MPI
+#if FEM_WITH_MPI  // 1 or 0 from framework/CMakeLists.txt
 #include <mpi.h>
 #endif
 

@@ -8,10 +8,7 @@
 #include "fem/solver/explicit_system.hpp"
 #include "pick.hpp"
 
-#ifndef FEM_WITH_MPI
-#define FEM_WITH_MPI 0
-#endif
-#if FEM_WITH_MPI
+#if FEM_WITH_MPI  // 1 or 0 from framework/CMakeLists.txt
 #include <metis.h>
 #endif
 
@@ -194,6 +191,11 @@ LocalPart local_part(const System& sys, const MeshPartition& partition, int rank
   return part;
 }
 
+std::int32_t LocalPart::local_node(std::int32_t n) const {
+  const auto it = std::lower_bound(nodes.begin(), nodes.end(), n);
+  return it != nodes.end() && *it == n ? static_cast<std::int32_t>(it - nodes.begin()) : -1;
+}
+
 std::vector<HaloRequest> halo_requests(const LocalPart& part) {
   std::vector<HaloRequest> requests;
   for (std::size_t i = 0; i < part.neighbours.size(); ++i)
@@ -210,11 +212,11 @@ void add_send_lists(LocalPart& part, const std::vector<HaloRequest>& requests,
     std::vector<std::int32_t> send;
     for (std::size_t k = first; k < end; ++k) {
       if (requests[k].owner != part.rank) continue;
-      const auto it = std::lower_bound(part.nodes.begin(), part.nodes.end(), requests[k].node);
-      if (it == part.nodes.end() || *it != requests[k].node)
+      const std::int32_t local = part.local_node(requests[k].node);
+      if (local < 0)
         throw Error("halo: part " + std::to_string(r) + " asks part " + std::to_string(part.rank) +
                     " for node " + std::to_string(requests[k].node) + ", which it does not hold");
-      send.push_back(static_cast<std::int32_t>(it - part.nodes.begin()));
+      send.push_back(local);
     }
     first = end;
     if (send.empty()) continue;

@@ -63,12 +63,14 @@ PartitionedProblem::PartitionedProblem(const System& global, Backend& backend, P
         partition_.element_part, first, static_cast<std::size_t>(b.num_elements), comm.size()));
     first += static_cast<std::size_t>(b.num_elements);
   }
+  // The backend packs and unpacks the halo as one list each, neighbour after neighbour.
+  std::vector<std::int32_t> send_all, receive_all;
   for (std::size_t i = 0; i < part_.neighbours.size(); ++i) {
-    send_all_.insert(send_all_.end(), part_.send_nodes[i].begin(), part_.send_nodes[i].end());
-    receive_all_.insert(receive_all_.end(), part_.receive_nodes[i].begin(),
-                        part_.receive_nodes[i].end());
+    send_all.insert(send_all.end(), part_.send_nodes[i].begin(), part_.send_nodes[i].end());
+    receive_all.insert(receive_all.end(), part_.receive_nodes[i].begin(),
+                       part_.receive_nodes[i].end());
   }
-  part_problem_->set_halo(send_all_, receive_all_);
+  part_problem_->set_halo(send_all, receive_all);
 
   report_.ranks = comm.size();
   report_.imbalance = partition_.imbalance;
@@ -78,7 +80,7 @@ PartitionedProblem::PartitionedProblem(const System& global, Backend& backend, P
   for (const auto& e : part_.elements) elements += static_cast<std::int64_t>(e.size());
   std::int64_t sizes[4] = {static_cast<std::int64_t>(part_.nodes.size()),
                            static_cast<std::int64_t>(part_.nodes.size() - owned_.size()), elements,
-                           static_cast<std::int64_t>(send_all_.size() * 3 * sizeof(double))};
+                           static_cast<std::int64_t>(send_all.size() * 3 * sizeof(double))};
   comm.all_reduce(sizes, 4, Reduction::Max);
   report_.max_part_nodes = sizes[0];
   report_.max_ghost_nodes = sizes[1];
@@ -216,10 +218,7 @@ std::vector<double> PartitionedProblem::gather_listed(const std::vector<std::int
                                                       std::size_t per, const Local& local) const {
   std::vector<std::int32_t> mine;
   for (const std::int32_t n : nodes)
-    if (partition_.node_owner[n] == comm_.rank()) {
-      const auto it = std::lower_bound(part_.nodes.begin(), part_.nodes.end(), n);
-      mine.push_back(static_cast<std::int32_t>(it - part_.nodes.begin()));
-    }
+    if (partition_.node_owner[n] == comm_.rank()) mine.push_back(part_.local_node(n));
   std::vector<double> values;
   if (!mine.empty()) local(mine, values);
   const std::vector<double> gathered = comm_.all_gather(values);
@@ -296,9 +295,9 @@ void PartitionedProblem::set_nodal_displacements(const std::vector<std::int32_t>
   std::vector<std::int32_t> mine;
   std::vector<double> values;
   for (std::size_t k = 0; k < nodes.size(); ++k) {
-    const auto it = std::lower_bound(part_.nodes.begin(), part_.nodes.end(), nodes[k]);
-    if (it == part_.nodes.end() || *it != nodes[k]) continue;
-    mine.push_back(static_cast<std::int32_t>(it - part_.nodes.begin()));
+    const std::int32_t local = part_.local_node(nodes[k]);
+    if (local < 0) continue;
+    mine.push_back(local);
     values.insert(values.end(), u.begin() + static_cast<std::ptrdiff_t>(3 * k),
                   u.begin() + static_cast<std::ptrdiff_t>(3 * k + 3));
   }

@@ -7,6 +7,7 @@
 // hypre is optional (cmake/femLinearSolvers.cmake): without it the factory refuses the case key
 // and says what to install. hypre and MPI headers stay in this file.
 #include "fem/error.hpp"
+#include "fem/parallel/communicator.hpp"
 #include "preconditioner_factories.hpp"
 
 #if FEM_WITH_HYPRE
@@ -40,14 +41,6 @@ namespace {
 #if FEM_HYPRE_MPI
 bool fem_initialised_mpi = false;
 
-/// Whether a launcher (mpirun, srun, hydra) started this process; its settings are then the
-/// launcher's, not ours to default.
-bool launched_by_mpi_launcher() {
-  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE"})
-    if (std::getenv(name) != nullptr) return true;
-  return false;
-}
-
 /// Open MPI settings for a process that runs alone (fem without mpirun: a singleton, whose only
 /// communicator partner is itself, MPI_COMM_SELF below), each unless the user set it:
 /// - ess_singleton_isolated: no orted daemon is forked to serve the singleton. The daemon's PMIx
@@ -61,7 +54,8 @@ bool launched_by_mpi_launcher() {
 ///   where there is none; nothing here uses IP.
 /// Other MPI implementations ignore OMPI_ variables.
 void default_singleton_settings() {
-  if (launched_by_mpi_launcher()) return;
+  // Under a launcher (mpirun, srun, hydra) the settings are the launcher's, not ours to default.
+  if (parallel::launched_by_mpi()) return;
   constexpr std::array<std::pair<const char*, const char*>, 4> settings = {{
       {"OMPI_MCA_ess_singleton_isolated", "1"},
       {"OMPI_MCA_pml", "ob1"},

@@ -49,6 +49,9 @@ struct LocalPart {
   /// the owned part nodes it sends there; both ascending in global id.
   std::vector<int> neighbours;
   std::vector<std::vector<std::int32_t>> receive_nodes, send_nodes;
+
+  /// The part-local id of global node `n`, or -1 when the part does not hold it.
+  [[nodiscard]] std::int32_t local_node(std::int32_t n) const;
 };
 
 /// The elements part `rank` computes: those it owns and every element touching one of its

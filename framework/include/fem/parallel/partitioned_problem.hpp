@@ -96,7 +96,6 @@ class PartitionedProblem final : public ExplicitProblem {
   /// Per block: global block-local element of each entry of the rank-ordered concatenation of
   /// owned elements.
   std::vector<std::vector<std::int64_t>> element_order_;
-  std::vector<std::int32_t> send_all_, receive_all_;  ///< the halo lists, concatenated
   double steps_wall_s_ = 0.0;  ///< wall time of the steps, exchanges and agreements included
   PartitionReport report_;
 };
