@@ -8,6 +8,8 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -17,6 +19,7 @@
 #include <fem/error.hpp>
 #include <fem/kernels/cg_scalars.hpp>
 #include <fem/kernels/pivots.hpp>
+#include <fem/kernels/wave_step.hpp>
 
 namespace fem::cuda {
 namespace {
@@ -625,6 +628,253 @@ std::unique_ptr<Recording> LinearAlgebraImpl<T>::do_record(const std::function<v
   cudaGraphDestroy(graph);
   FEM_CUDA_CHECK(instantiated);
   return std::make_unique<GraphRecording>(exec, stream_);
+}
+
+namespace {
+
+// The explicit elastodynamic step (seed 002). The step reads the whole matrix once per step and
+// little else, so its speed is the bandwidth at which the matrix streams in: the storage is
+// sliced ELL with slices of one warp (SELL-32, as Pogo arranges its nodes so that a warp's
+// loads coalesce, docs/waves.md). Node n is lane n % 32 of slice n / 32; the j-th block of each
+// row of a slice lies at the same place for the 32 rows, entry by entry, so that entry e of
+// block j is one contiguous load of 32 values for the warp:
+//   columns[slice_start + 32 j + lane], values[BS^2 slice_start + 32 (BS^2 j + e) + lane]
+// where slice_start counts the block slots of the slices before (32 times their widths, a
+// slice being as wide as its longest row). A row's padding (value 0, column the row itself) is
+// never read: each thread stops at its row's length, and the lanes that stop early issue no
+// loads.
+
+constexpr int kSliceRows = 32;
+static_assert(kThreads % kSliceRows == 0, "a block holds whole slices");
+
+/// The block matrix of wave_step in SELL-32, values in T.
+template <class T>
+class SellBlockMatrix final : public Matrix {
+ public:
+  SellBlockMatrix(const BlockCsrMatrix& m, cudaStream_t stream)
+      : Matrix(m.rows * m.block_size, m.rows * m.block_size),
+        block_size(m.block_size),
+        nodes(m.rows),
+        blocks(m.blocks()) {
+    const int bs2 = block_size * block_size;
+    const std::int64_t slices = (nodes + kSliceRows - 1) / kSliceRows;
+    std::vector<std::int64_t> starts(static_cast<std::size_t>(slices + 1), 0);
+    std::vector<std::int32_t> lengths(static_cast<std::size_t>(nodes));
+    for (std::int64_t s = 0; s < slices; ++s) {
+      std::int64_t width = 0;
+      for (std::int64_t n = s * kSliceRows; n < std::min(nodes, (s + 1) * kSliceRows); ++n) {
+        const std::int64_t length = m.offsets[n + 1] - m.offsets[n];
+        lengths[n] = static_cast<std::int32_t>(length);
+        width = std::max(width, length);
+      }
+      starts[s + 1] = starts[s] + kSliceRows * width;
+    }
+    stored_blocks = starts.back();
+    std::vector<std::int32_t> sell_columns(static_cast<std::size_t>(stored_blocks));
+    std::vector<double> sell_values(static_cast<std::size_t>(bs2 * stored_blocks), 0.0);
+    for (std::int64_t s = 0; s < slices; ++s) {
+      const std::int64_t width = (starts[s + 1] - starts[s]) / kSliceRows;
+      for (int lane = 0; lane < kSliceRows; ++lane) {
+        const std::int64_t n = s * kSliceRows + lane;
+        // Rows past the last node pad the last slice: their own index, as any padding.
+        const std::int64_t first = n < nodes ? m.offsets[n] : 0;
+        const std::int64_t length = n < nodes ? lengths[n] : 0;
+        for (std::int64_t j = 0; j < width; ++j) {
+          const std::int64_t slot = starts[s] + j * kSliceRows + lane;
+          sell_columns[slot] =
+              j < length ? m.columns[first + j] : static_cast<std::int32_t>(std::min(n, nodes - 1));
+          if (j >= length) continue;
+          for (int e = 0; e < bs2; ++e)
+            sell_values[bs2 * starts[s] + (bs2 * j + e) * kSliceRows + lane] =
+                m.values[bs2 * (first + j) + e];
+        }
+      }
+    }
+    slice_starts.upload(starts, stream);
+    row_lengths.upload(lengths, stream);
+    columns.upload(sell_columns, stream);
+    values.upload(sell_values, stream);
+  }
+
+  /// Bytes the matrix holds on the device.
+  [[nodiscard]] std::size_t bytes() const {
+    return slice_starts.bytes() + row_lengths.bytes() + columns.bytes() + values.bytes();
+  }
+  /// The fraction of the stored blocks that are padding (stored but never read).
+  [[nodiscard]] double padding() const {
+    return stored_blocks > 0
+               ? static_cast<double>(stored_blocks - blocks) / static_cast<double>(stored_blocks)
+               : 0.0;
+  }
+
+  int block_size;
+  std::int64_t nodes;
+  std::int64_t blocks;                     ///< the host matrix's
+  std::int64_t stored_blocks = 0;          ///< with the padding
+  DeviceArray<std::int64_t> slice_starts;  ///< slices + 1: block slots before each slice
+  DeviceArray<std::int32_t> row_lengths;   ///< blocks of each row
+  DeviceArray<std::int32_t> columns;       ///< block column of each slot
+  DeviceArray<T> values;                   ///< block_size^2 per slot, interleaved by lane
+};
+
+/// Positions in the algebra's vectors, with what the verbs need to know of them on the host.
+class DeviceIndices final : public Indices {
+ public:
+  explicit DeviceIndices(const std::vector<std::int64_t>& at, cudaStream_t stream)
+      : Indices(static_cast<std::int64_t>(at.size())) {
+    std::vector<std::int64_t> sorted = at;
+    std::sort(sorted.begin(), sorted.end());
+    if (!sorted.empty() && sorted.front() < 0)
+      throw Error("cuda backend: a negative vector position " + std::to_string(sorted.front()) +
+                  " (solver bug)");
+    distinct = std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end();
+    end = sorted.empty() ? 0 : sorted.back() + 1;
+    positions.upload(at, stream);
+  }
+  DeviceArray<std::int64_t> positions;
+  bool distinct = true;  ///< no position twice: the sources may act in parallel
+  std::int64_t end = 0;  ///< past the largest position
+};
+
+/// Whether FEM_CUDA_WAVE_REPORT asks block_matrix() to say how it stored a matrix.
+bool report_wave_layout() {
+  const char* env = std::getenv("FEM_CUDA_WAVE_REPORT");
+  return env && *env && std::string(env) != "0";
+}
+
+/// v_n <- (K u)_n + b_n v_n, u_next_n = u_n + v_n for node n = this thread, K in SELL-32.
+template <int BS, class T>
+__global__ void __launch_bounds__(kThreads)
+    wave_step_kernel(std::int64_t nodes, const std::int64_t* __restrict__ slice_starts,
+                     const std::int32_t* __restrict__ row_lengths,
+                     const std::int32_t* __restrict__ columns, const T* __restrict__ values,
+                     const T* __restrict__ b, const T* __restrict__ u, T* __restrict__ v,
+                     T* __restrict__ u_next) {
+  const std::int64_t n = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (n >= nodes) return;
+  const std::int64_t start = __ldg(slice_starts + n / kSliceRows);
+  const int lane = static_cast<int>(n % kSliceRows);
+  const std::int32_t* row_columns = columns + start + lane;
+  const T* row_values = values + BS * BS * start + lane;
+  T acc[BS];
+  kernels::wave_row_product<BS, T>(
+      n, 0, __ldg(row_lengths + n),
+      [row_values](std::int64_t j, int e) {
+        return __ldg(row_values + (BS * BS * j + e) * kSliceRows);
+      },
+      [row_columns](std::int64_t j) { return __ldg(row_columns + j * kSliceRows); }, u, acc);
+  kernels::wave_node_update<BS, T>(n, acc, b, u, v, u_next);
+}
+
+/// The sources at positions at[k], one per thread; a grid of one thread takes them in order
+/// (a list that names a position twice: as the host, the later acts after the earlier).
+template <class T>
+__global__ void wave_source_kernel(std::int64_t count, const std::int64_t* __restrict__ at,
+                                   const T* __restrict__ weights, T s, bool displacement,
+                                   const T* __restrict__ u, T* __restrict__ v,
+                                   T* __restrict__ u_next) {
+  const std::int64_t step = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; k < count;
+       k += step)
+    kernels::wave_source_at<T>(at[k], s * weights[k], displacement, u, v, u_next);
+}
+
+template <class T>
+__global__ void gather_kernel(std::int64_t count, const std::int64_t* __restrict__ at,
+                              const T* __restrict__ x, T* __restrict__ out) {
+  const std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (k < count) out[k] = x[at[k]];
+}
+
+void check_positions(const DeviceIndices& at, const Vector& x) {
+  if (at.end > x.size())
+    throw Error("cuda backend: a position " + std::to_string(at.end - 1) + " in a vector of " +
+                std::to_string(x.size()) + " entries (solver bug)");
+}
+
+}  // namespace
+
+template <class T>
+std::unique_ptr<Matrix> LinearAlgebraImpl<T>::do_block_matrix(const BlockCsrMatrix& host) {
+  if (host.block_size != 2 && host.block_size != 3)
+    throw Error("cuda backend: blocks of " + std::to_string(host.block_size) +
+                " rows; the wave step takes 2 or 3");
+  if (static_cast<std::int64_t>(host.offsets.size()) != host.rows + 1 ||
+      static_cast<std::int64_t>(host.values.size()) !=
+          host.block_size * host.block_size * host.blocks())
+    throw Error(
+        "cuda backend: a block matrix whose offsets or values do not match its rows and "
+        "blocks (solver bug)");
+  auto m = std::make_unique<SellBlockMatrix<T>>(host, stream_);
+  if (report_wave_layout())
+    std::fprintf(stderr,
+                 "cuda wave matrix: %lld nodes, %dx%d blocks, %lld blocks stored as %lld in "
+                 "SELL-%d (%.1f %% padding), %.1f MB\n",
+                 static_cast<long long>(m->nodes), m->block_size, m->block_size,
+                 static_cast<long long>(m->blocks), static_cast<long long>(m->stored_blocks),
+                 kSliceRows, 100.0 * m->padding(), static_cast<double>(m->bytes()) / 1e6);
+  return m;
+}
+
+template <class T>
+std::unique_ptr<Indices> LinearAlgebraImpl<T>::do_indices(const std::vector<std::int64_t>& host) {
+  return std::make_unique<DeviceIndices>(host, stream_);
+}
+
+template <class T>
+void LinearAlgebraImpl<T>::do_wave_step(const Matrix& k, const Vector& b, const Vector& u,
+                                        Vector& v, Vector& u_next) {
+  const auto& m = static_cast<const SellBlockMatrix<T>&>(k);
+  check_size(u, m.rows());
+  check_size(v, m.rows());
+  check_size(u_next, m.rows());
+  check_size(b, m.nodes);
+  if (m.nodes == 0) return;
+  const unsigned grid = grid_for(m.nodes, kThreads);
+  const auto launch = [&](auto kernel) {
+    kernel<<<grid, kThreads, 0, stream_>>>(
+        m.nodes, m.slice_starts.data(), m.row_lengths.data(), m.columns.data(), m.values.data(),
+        device_data<T>(b), device_data<T>(u), device_data<T>(v), device_data<T>(u_next));
+  };
+  if (m.block_size == 2)
+    launch(wave_step_kernel<2, T>);
+  else
+    launch(wave_step_kernel<3, T>);
+  FEM_CUDA_CHECK_LAUNCH();
+}
+
+template <class T>
+void LinearAlgebraImpl<T>::do_wave_source(const Indices& at, const Vector& weights, double s,
+                                          SourceMode mode, const Vector& u, Vector& v,
+                                          Vector& u_next) {
+  const auto& p = static_cast<const DeviceIndices&>(at);
+  check_size(weights, p.size());
+  check_size(v, u.size());
+  check_size(u_next, u.size());
+  check_positions(p, u);
+  if (p.size() == 0) return;
+  const unsigned grid = p.distinct ? grid_for(p.size(), kThreads) : 1;
+  const int threads = p.distinct ? kThreads : 1;
+  wave_source_kernel<T>
+      <<<grid, threads, 0, stream_>>>(p.size(), p.positions.data(), device_data<T>(weights),
+                                      static_cast<T>(s), mode == SourceMode::Displacement,
+                                      device_data<T>(u), device_data<T>(v), device_data<T>(u_next));
+  FEM_CUDA_CHECK_LAUNCH();
+}
+
+template <class T>
+void LinearAlgebraImpl<T>::do_gather(const Vector& x, const Indices& at, Vector& out,
+                                     std::int64_t offset) {
+  const auto& p = static_cast<const DeviceIndices&>(at);
+  check_positions(p, x);
+  if (offset < 0 || offset + p.size() > out.size())
+    throw Error("cuda backend: gather of " + std::to_string(p.size()) + " samples at offset " +
+                std::to_string(offset) + " into a vector of " + std::to_string(out.size()) +
+                " entries (solver bug)");
+  if (p.size() == 0) return;
+  gather_kernel<T><<<grid_for(p.size(), kThreads), kThreads, 0, stream_>>>(
+      p.size(), p.positions.data(), device_data<T>(x), device_data<T>(out) + offset);
+  FEM_CUDA_CHECK_LAUNCH();
 }
 
 template class LinearAlgebraImpl<float>;

@@ -122,6 +122,16 @@ class LinearAlgebraImpl final : public LinearAlgebra {
                                 Vector& p, CgScalars& s) override;
   /// Captures the stream into a CUDA graph and instantiates it.
   std::unique_ptr<Recording> do_record(const std::function<void()>& enqueue) override;
+  /// The block matrix in sliced ELL (SellBlockMatrix in linear_algebra.cu): a warp's loads of a
+  /// block entry are one coalesced transaction.
+  std::unique_ptr<Matrix> do_block_matrix(const BlockCsrMatrix& host) override;
+  std::unique_ptr<Indices> do_indices(const std::vector<std::int64_t>& host) override;
+  /// One thread per node, one launch; the host's order of the sums in a row.
+  void do_wave_step(const Matrix& k, const Vector& b, const Vector& u, Vector& v,
+                    Vector& u_next) override;
+  void do_wave_source(const Indices& at, const Vector& weights, double s, SourceMode mode,
+                      const Vector& u, Vector& v, Vector& u_next) override;
+  void do_gather(const Vector& x, const Indices& at, Vector& out, std::int64_t offset) override;
 
  private:
   cudaStream_t stream_ = nullptr;

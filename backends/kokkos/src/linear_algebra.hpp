@@ -11,6 +11,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -22,6 +23,7 @@
 #include <fem/error.hpp>
 #include <fem/kernels/cg_scalars.hpp>
 #include <fem/kernels/pivots.hpp>
+#include <fem/kernels/wave_step.hpp>
 #include <fem/operator.hpp>
 
 #include "runtime.hpp"
@@ -257,6 +259,50 @@ struct CgTurnUpdate {
   }
 };
 
+/// v_n <- (K u)_n + b_n v_n, u_next_n = u_n + v_n for node n, K in compressed block rows.
+template <class T, int BS>
+struct WaveStep {
+  const std::int64_t* offsets;
+  const std::int32_t* columns;
+  const T* values;
+  const T* b;
+  const T* u;
+  T* v;
+  T* u_next;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t n) const {
+    kernels::wave_node_step<BS, T>(n, offsets, columns, values, b, u, v, u_next);
+  }
+};
+
+/// The source at position at[k] for index k; with `in_order`, index 0 takes them all in order
+/// (a list that names a position twice: the later acts after the earlier, as on the host).
+template <class T>
+struct WaveSource {
+  std::int64_t count;
+  bool in_order;
+  const std::int64_t* at;
+  const T* weights;
+  T s;
+  bool displacement;
+  const T* u;
+  T* v;
+  T* u_next;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+    const std::int64_t last = in_order ? count : i + 1;
+    for (std::int64_t k = i; k < last; ++k)
+      kernels::wave_source_at<T>(at[k], s * weights[k], displacement, u, v, u_next);
+  }
+};
+
+/// out[k] = x[at[k]].
+template <class T>
+struct Gather {
+  const std::int64_t* at;
+  const T* x;
+  T* out;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const { out[k] = x[at[k]]; }
+};
+
 }  // namespace detail
 
 template <class Space, class T>
@@ -438,7 +484,115 @@ class LinearAlgebraImpl final : public LinearAlgebra {
     return kernels::cg::progress(impl.host.data());
   }
 
+  // The explicit elastodynamic step (seed 002): the block matrix in compressed block rows, one
+  // node per index of a parallel_for (kernels::wave_node_step, the reference's sums).
+
+  class BlockCsrImpl final : public Matrix {
+   public:
+    explicit BlockCsrImpl(const BlockCsrMatrix& m)
+        : Matrix(m.rows * m.block_size, m.rows * m.block_size),
+          block_size(m.block_size),
+          nodes(m.rows),
+          offsets(fem::kokkos::upload<Space, std::int64_t>("fem::bsr_offsets", m.offsets)),
+          columns(fem::kokkos::upload<Space, std::int32_t>("fem::bsr_columns", m.columns)),
+          values(fem::kokkos::upload<Space, T>("fem::bsr_values", m.values)) {}
+    int block_size;
+    std::int64_t nodes;
+    RuntimeRef runtime;  // declared before the Views: outlives them
+    View<Space, std::int64_t> offsets;
+    View<Space, std::int32_t> columns;
+    View<Space, T> values;
+  };
+
+  class IndicesImpl final : public Indices {
+   public:
+    explicit IndicesImpl(const std::vector<std::int64_t>& at)
+        : Indices(static_cast<std::int64_t>(at.size())),
+          positions(fem::kokkos::upload<Space, std::int64_t>("fem::indices", at)) {
+      std::vector<std::int64_t> sorted = at;
+      std::sort(sorted.begin(), sorted.end());
+      if (!sorted.empty() && sorted.front() < 0)
+        throw Error("kokkos backend: a negative vector position " + std::to_string(sorted.front()) +
+                    " (solver bug)");
+      distinct = std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end();
+      end = sorted.empty() ? 0 : sorted.back() + 1;
+    }
+    RuntimeRef runtime;  // declared before the Views: outlives them
+    View<Space, std::int64_t> positions;
+    bool distinct = true;  ///< no position twice: the sources may act in parallel
+    std::int64_t end = 0;  ///< past the largest position
+  };
+
+  std::unique_ptr<Matrix> do_block_matrix(const BlockCsrMatrix& m) override {
+    if (m.block_size != 2 && m.block_size != 3)
+      throw Error("kokkos backend: blocks of " + std::to_string(m.block_size) +
+                  " rows; the wave step takes 2 or 3");
+    if (static_cast<std::int64_t>(m.offsets.size()) != m.rows + 1 ||
+        static_cast<std::int64_t>(m.values.size()) != m.block_size * m.block_size * m.blocks())
+      throw Error(
+          "kokkos backend: a block matrix whose offsets or values do not match its rows "
+          "and blocks (solver bug)");
+    return std::make_unique<BlockCsrImpl>(m);
+  }
+  std::unique_ptr<Indices> do_indices(const std::vector<std::int64_t>& at) override {
+    return std::make_unique<IndicesImpl>(at);
+  }
+  void do_wave_step(const Matrix& k, const Vector& b, const Vector& u, Vector& v,
+                    Vector& u_next) override {
+    const auto& m = static_cast<const BlockCsrImpl&>(k);
+    check(u, m.rows());
+    check(v, m.rows());
+    check(u_next, m.rows());
+    check(b, m.nodes);
+    if (m.block_size == 2)
+      wave_step<2>(m, b, u, v, u_next);
+    else
+      wave_step<3>(m, b, u, v, u_next);
+  }
+  void do_wave_source(const Indices& at, const Vector& weights, double s, SourceMode mode,
+                      const Vector& u, Vector& v, Vector& u_next) override {
+    const auto& p = static_cast<const IndicesImpl&>(at);
+    check(weights, p.size());
+    check(v, u.size());
+    check(u_next, u.size());
+    check_positions(p, u);
+    Kokkos::parallel_for(
+        "fem::kokkos::wave_source",
+        Range<Space>(0, p.distinct ? p.size() : std::min<std::int64_t>(p.size(), 1)),
+        detail::WaveSource<T>{p.size(), !p.distinct, p.positions.data(),
+                              view_of<Space, T>(weights).data(), static_cast<T>(s),
+                              mode == SourceMode::Displacement, view_of<Space, T>(u).data(),
+                              view_of<Space, T>(v).data(), view_of<Space, T>(u_next).data()});
+  }
+  void do_gather(const Vector& x, const Indices& at, Vector& out, std::int64_t offset) override {
+    const auto& p = static_cast<const IndicesImpl&>(at);
+    check_positions(p, x);
+    if (offset < 0 || offset + p.size() > out.size())
+      throw Error("kokkos backend: gather of " + std::to_string(p.size()) + " samples at offset " +
+                  std::to_string(offset) + " into a vector of " + std::to_string(out.size()) +
+                  " entries (solver bug)");
+    Kokkos::parallel_for("fem::kokkos::gather", Range<Space>(0, p.size()),
+                         detail::Gather<T>{p.positions.data(), view_of<Space, T>(x).data(),
+                                           view_of<Space, T>(out).data() + offset});
+  }
+
  private:
+  template <int BS>
+  static void wave_step(const BlockCsrImpl& m, const Vector& b, const Vector& u, Vector& v,
+                        Vector& u_next) {
+    Kokkos::parallel_for(
+        "fem::kokkos::wave_step", Range<Space>(0, m.nodes),
+        detail::WaveStep<T, BS>{m.offsets.data(), m.columns.data(), m.values.data(),
+                                view_of<Space, T>(b).data(), view_of<Space, T>(u).data(),
+                                view_of<Space, T>(v).data(), view_of<Space, T>(u_next).data()});
+  }
+
+  static void check_positions(const IndicesImpl& at, const Vector& x) {
+    if (at.end > x.size())
+      throw Error("kokkos backend: a position " + std::to_string(at.end - 1) + " in a vector of " +
+                  std::to_string(x.size()) + " entries (solver bug)");
+  }
+
   /// Chunk sums of the PAIRS dot products a_k . b_k (vectors of one size) into partial_;
   /// returns the number of chunks.
   template <int PAIRS>
