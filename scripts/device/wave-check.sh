@@ -5,6 +5,8 @@
 #    sliced ELL, wave_step, wave_source and gather against the OpenMP reference in single and
 #    double precision, a recorded (CUDA graph) pair of steps against the same verbs run one by
 #    one, and the step's effective bandwidth against a device-to-device copy,
+#  - that bandwidth again with the matrix read by streaming loads (FEM_CUDA_WAVE_LOADS=stream,
+#    backends/cuda/src/tuning.hpp) instead of the read-only path,
 #  - the copy bandwidth on its own (scripts/device/copy_bandwidth.cu),
 # and prints a summary. Logs go to $OUT (or ./gpu-out).
 #   bash scripts/device/wave-check.sh
@@ -50,6 +52,13 @@ if grep -q "^\[  SKIPPED \]" "$out/gpu-waves.log"; then
   [ $status -eq 0 ] && status=3
 fi
 result "fem_tests_gpu --gtest_filter='*Wave*'" $status gpu-waves.log
+
+stamp "the step's bandwidth with streaming matrix loads (FEM_CUDA_WAVE_LOADS=stream)"
+FEM_CUDA_WAVE_LOADS=stream FEM_CUDA_WAVE_REPORT=1 timeout 200 $bin/fem_tests_gpu \
+  --gtest_filter='*CudaWaveVerbs.StepBandwidth*' > "$out/gpu-waves-stream.log" 2>&1
+status=$?
+grep -E "cuda waves, bandwidth|FAILED  \]|Failure" "$out/gpu-waves-stream.log"
+result "bandwidth with streaming loads" $status gpu-waves-stream.log
 
 stamp "device-to-device copy bandwidth"
 nvcc -O2 -arch=sm_90 -o $build/copy_bandwidth scripts/device/copy_bandwidth.cu > "$out/copy-bandwidth.log" 2>&1 &&

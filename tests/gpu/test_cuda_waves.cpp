@@ -49,10 +49,10 @@ TEST_P(CudaWaveVerbs, RecordedStepsMatchAndNeverWait) {
   }
 }
 
-/// The step on a hexahedral grid of 80^3 nodes (27 blocks a row, about 1 GB of matrix in
+/// The step on a hexahedral grid of 80^3 nodes (26 blocks a row, about 1 GB of matrix in
 /// double) and a quadrilateral grid of 1000^2: the effective bandwidth against a device copy's
 /// (the solver's target is 85 %). Printed, not checked: a measurement for
-/// scripts/device/wave-check.sh, which says where it stands.
+/// scripts/device/wave-check.sh, which runs it with each FEM_CUDA_WAVE_LOADS.
 TEST_P(CudaWaveVerbs, StepBandwidth) {
   FEM_SKIP_WITHOUT_CUDA();
   const PluginRegistry plugins;

@@ -29,11 +29,12 @@
 namespace fem::test {
 
 /// A block matrix of `nodes` block rows in the shape of a mesh's stiffness scaled for the
-/// increment form: a diagonal block near -0.5 I and off-diagonal blocks summing to at most 0.25
-/// in a row, so that 50 steps oscillate rather than grow and the comparisons stay relative to
-/// values of order one. Rows hold 5 to 27 blocks, mostly near the diagonal (a banded, reordered
-/// mesh) with a few far away; every 41st row and the rows 64 to 95 (a whole warp) are empty,
-/// and row 100 holds 60 blocks among rows of at most 27.
+/// increment form, without its diagonal blocks (kernels::wave_row_product sums K_nj (u_j - u_n)
+/// over the others): blocks near k I with k > 0 summing to about 0.5 in a row, a Laplacian that
+/// pulls a node towards its neighbours, so that 50 steps oscillate rather than grow and the
+/// comparisons stay relative to values of order one. Rows hold 5 to 27 blocks, mostly near the
+/// diagonal (a banded, reordered mesh) with a few far away; every 41st row and the rows 64 to 95
+/// (a whole warp) are empty, and row 100 holds 60 blocks among rows of at most 27.
 inline BlockCsrMatrix random_block_matrix(int block_size, std::int64_t nodes, unsigned seed) {
   std::mt19937 rng(seed);
   std::uniform_int_distribution<int> row_length(5, 27);
@@ -49,21 +50,20 @@ inline BlockCsrMatrix random_block_matrix(int block_size, std::int64_t nodes, un
     const bool empty = n % 41 == 7 || (n >= 64 && n < 96);
     if (!empty) {
       const int length = n == 100 ? 60 : row_length(rng);
-      columns.push_back(static_cast<std::int32_t>(n));
       while (static_cast<int>(columns.size()) < length) {
         const std::int64_t c = columns.size() % 5 == 4 ? far(rng) : n + near(rng);
-        if (c < 0 || c >= nodes) continue;
+        if (c < 0 || c >= nodes || c == n) continue;
         columns.push_back(static_cast<std::int32_t>(c));
         std::sort(columns.begin(), columns.end());
         columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
       }
     }
-    const double off_diagonal = 0.25 / (static_cast<double>(columns.size()) * block_size);
+    const double k = 0.5 / static_cast<double>(std::max<std::size_t>(columns.size(), 1));
     for (const std::int32_t c : columns) {
       m.columns.push_back(c);
       for (int e = 0; e < bs2; ++e) {
-        const bool diagonal_entry = c == n && e % (block_size + 1) == 0;
-        m.values.push_back(diagonal_entry ? -0.5 + 0.1 * unit(rng) : off_diagonal * unit(rng));
+        const bool diagonal_entry = e % (block_size + 1) == 0;
+        m.values.push_back(k * ((diagonal_entry ? 1.0 : 0.0) + 0.2 * unit(rng)));
       }
     }
     m.offsets.push_back(static_cast<std::int64_t>(m.columns.size()));
@@ -160,9 +160,10 @@ inline void expect_wave_verbs_match_openmp(const std::string& backend, Precision
   }
 }
 
-/// The block matrix of a structured grid of side `side`, in lexicographic order: a 27-point
-/// stencil of 3x3 blocks in 3D (the nodes of a hexahedral mesh), a 9-point stencil of 2x2
-/// blocks in 2D; values as random_block_matrix's. What the bandwidth of the step is measured on.
+/// The block matrix of a structured grid of side `side`, in lexicographic order: the 26
+/// neighbours of a node of a hexahedral mesh (3x3 blocks, 3D) or the 8 of a quadrilateral mesh
+/// (2x2 blocks, 2D), without the diagonal block (kernels::wave_row_product). What the bandwidth
+/// of the step is measured on.
 inline BlockCsrMatrix grid_block_matrix(int block_size, std::int64_t side) {
   const int dims = block_size;
   const std::int64_t nz = dims == 3 ? side : 1;
@@ -170,30 +171,28 @@ inline BlockCsrMatrix grid_block_matrix(int block_size, std::int64_t side) {
   m.block_size = block_size;
   m.rows = side * side * nz;
   const int bs2 = block_size * block_size;
-  const std::int64_t stencil = dims == 3 ? 27 : 9;
+  const std::int64_t neighbours = dims == 3 ? 26 : 8;
   m.offsets.reserve(static_cast<std::size_t>(m.rows + 1));
-  m.columns.reserve(static_cast<std::size_t>(m.rows * stencil));
-  m.values.reserve(static_cast<std::size_t>(m.rows * stencil * bs2));
+  m.columns.reserve(static_cast<std::size_t>(m.rows * neighbours));
+  m.values.reserve(static_cast<std::size_t>(m.rows * neighbours * bs2));
   m.offsets.push_back(0);
   const auto inside = [side](std::int64_t i) { return i >= 0 && i < side; };
   for (std::int64_t z = 0; z < nz; ++z)
     for (std::int64_t y = 0; y < side; ++y)
       for (std::int64_t x = 0; x < side; ++x) {
-        const std::int64_t n = (z * side + y) * side + x;
         const std::int64_t first = static_cast<std::int64_t>(m.columns.size());
         for (std::int64_t dz = dims == 3 ? -1 : 0; dz <= (dims == 3 ? 1 : 0); ++dz)
           for (std::int64_t dy = -1; dy <= 1; ++dy)
             for (std::int64_t dx = -1; dx <= 1; ++dx)
-              if ((dims == 2 || inside(z + dz)) && inside(y + dy) && inside(x + dx))
+              if ((dx != 0 || dy != 0 || dz != 0) && (dims == 2 || inside(z + dz)) &&
+                  inside(y + dy) && inside(x + dx))
                 m.columns.push_back(
                     static_cast<std::int32_t>(((z + dz) * side + y + dy) * side + x + dx));
         const std::int64_t length = static_cast<std::int64_t>(m.columns.size()) - first;
-        const double off_diagonal = 0.25 / (static_cast<double>(length) * block_size);
-        for (std::int64_t j = first; j < first + length; ++j)
+        const double k = 0.5 / static_cast<double>(length);
+        for (std::int64_t j = 0; j < length; ++j)
           for (int e = 0; e < bs2; ++e)
-            m.values.push_back(m.columns[j] == n && e % (block_size + 1) == 0
-                                   ? -0.5
-                                   : off_diagonal * (e % 2 == 0 ? 1.0 : -1.0));
+            m.values.push_back(e % (block_size + 1) == 0 ? k : 0.1 * k * (e % 2 == 0 ? 1 : -1));
         m.offsets.push_back(static_cast<std::int64_t>(m.columns.size()));
       }
   return m;

@@ -21,6 +21,8 @@
 #include <fem/kernels/pivots.hpp>
 #include <fem/kernels/wave_step.hpp>
 
+#include "tuning.hpp"
+
 namespace fem::cuda {
 namespace {
 
@@ -655,7 +657,8 @@ class SellBlockMatrix final : public Matrix {
       : Matrix(m.rows * m.block_size, m.rows * m.block_size),
         block_size(m.block_size),
         nodes(m.rows),
-        blocks(m.blocks()) {
+        blocks(m.blocks()),
+        streaming_loads(streaming_wave_loads()) {
     const int bs2 = block_size * block_size;
     const std::int64_t slices = (nodes + kSliceRows - 1) / kSliceRows;
     std::vector<std::int64_t> starts(static_cast<std::size_t>(slices + 1), 0);
@@ -711,6 +714,7 @@ class SellBlockMatrix final : public Matrix {
   std::int64_t nodes;
   std::int64_t blocks;                     ///< the host matrix's
   std::int64_t stored_blocks = 0;          ///< with the padding
+  bool streaming_loads;                    ///< FEM_CUDA_WAVE_LOADS=stream: __ldcs, not __ldg
   DeviceArray<std::int64_t> slice_starts;  ///< slices + 1: block slots before each slice
   DeviceArray<std::int32_t> row_lengths;   ///< blocks of each row
   DeviceArray<std::int32_t> columns;       ///< block column of each slot
@@ -742,8 +746,17 @@ bool report_wave_layout() {
   return env && *env && std::string(env) != "0";
 }
 
+/// A read of the matrix: through the read-only path, or streaming (STREAM: evict first).
+template <bool STREAM, class T>
+__device__ __forceinline__ T load_matrix(const T* p) {
+  if constexpr (STREAM)
+    return __ldcs(p);
+  else
+    return __ldg(p);
+}
+
 /// v_n <- (K u)_n + b_n v_n, u_next_n = u_n + v_n for node n = this thread, K in SELL-32.
-template <int BS, class T>
+template <int BS, class T, bool STREAM>
 __global__ void __launch_bounds__(kThreads)
     wave_step_kernel(std::int64_t nodes, const std::int64_t* __restrict__ slice_starts,
                      const std::int32_t* __restrict__ row_lengths,
@@ -760,9 +773,10 @@ __global__ void __launch_bounds__(kThreads)
   kernels::wave_row_product<BS, T>(
       n, 0, __ldg(row_lengths + n),
       [row_values](std::int64_t j, int e) {
-        return __ldg(row_values + (BS * BS * j + e) * kSliceRows);
+        return load_matrix<STREAM>(row_values + (BS * BS * j + e) * kSliceRows);
       },
-      [row_columns](std::int64_t j) { return __ldg(row_columns + j * kSliceRows); }, u, acc);
+      [row_columns](std::int64_t j) { return load_matrix<STREAM>(row_columns + j * kSliceRows); },
+      u, acc);
   kernels::wave_node_update<BS, T>(n, acc, b, u, v, u_next);
 }
 
@@ -809,10 +823,11 @@ std::unique_ptr<Matrix> LinearAlgebraImpl<T>::do_block_matrix(const BlockCsrMatr
   if (report_wave_layout())
     std::fprintf(stderr,
                  "cuda wave matrix: %lld nodes, %dx%d blocks, %lld blocks stored as %lld in "
-                 "SELL-%d (%.1f %% padding), %.1f MB\n",
+                 "SELL-%d (%.1f %% padding), %.1f MB, %s loads\n",
                  static_cast<long long>(m->nodes), m->block_size, m->block_size,
                  static_cast<long long>(m->blocks), static_cast<long long>(m->stored_blocks),
-                 kSliceRows, 100.0 * m->padding(), static_cast<double>(m->bytes()) / 1e6);
+                 kSliceRows, 100.0 * m->padding(), static_cast<double>(m->bytes()) / 1e6,
+                 m->streaming_loads ? "streaming" : "read-only");
   return m;
 }
 
@@ -837,9 +852,9 @@ void LinearAlgebraImpl<T>::do_wave_step(const Matrix& k, const Vector& b, const 
         device_data<T>(b), device_data<T>(u), device_data<T>(v), device_data<T>(u_next));
   };
   if (m.block_size == 2)
-    launch(wave_step_kernel<2, T>);
+    launch(m.streaming_loads ? wave_step_kernel<2, T, true> : wave_step_kernel<2, T, false>);
   else
-    launch(wave_step_kernel<3, T>);
+    launch(m.streaming_loads ? wave_step_kernel<3, T, true> : wave_step_kernel<3, T, false>);
   FEM_CUDA_CHECK_LAUNCH();
 }
 

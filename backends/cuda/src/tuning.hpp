@@ -99,6 +99,19 @@ inline std::size_t gather_blocks(const System& s) {
   return slots_per_node > 8.0 ? 2 : 0;
 }
 
+/// How the wave step loads its matrix (FEM_CUDA_WAVE_LOADS): `ldg` through the read-only path
+/// (__ldg), the default; `stream` as streaming loads (__ldcs: evict first from L1 and L2), which
+/// may leave the L2 to the vectors the step gathers and updates and that the next step reads
+/// again. Not measured yet: the knob is there so that the two can be compared with one build
+/// (tests/gpu/test_cuda_waves.cpp, StepBandwidth; scripts/device/wave-check.sh runs both).
+inline bool streaming_wave_loads() {
+  const char* env = std::getenv("FEM_CUDA_WAVE_LOADS");
+  if (!env || !*env || std::string(env) == "ldg") return false;
+  if (std::string(env) == "stream") return true;
+  throw Error("FEM_CUDA_WAVE_LOADS='" + std::string(env) +
+              "' is not a way to load the wave matrix: use ldg (the default) or stream");
+}
+
 template <class T>
 inline bool warp_aggregated_atomics(AtomicMode mode, const BlockSystem& block) {
   if (mode != AtomicMode::Auto) return mode == AtomicMode::Warp;
