@@ -9,7 +9,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev libfmt-dev libspdlog-dev nlohmann-json3-dev
   libtrilinos-kokkos-dev
-  libhypre-dev libsuitesparse-dev libopenmpi-dev openmpi-bin libmetis-dev
+  libhypre-dev libsuitesparse-dev libopenmpi-dev openmpi-bin libmetis-dev libhdf5-dev
   clang-format
   clang-14 libclang-rt-14-dev libomp-14-dev
   python3-matplotlib calculix-ccx

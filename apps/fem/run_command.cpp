@@ -8,6 +8,7 @@
 #include <fem/parallel/communicator.hpp>
 #include <fem/solver/explicit_solver.hpp>
 #include <fem/solver/implicit_solver.hpp>
+#include <fem/solver/wave_solver.hpp>
 
 #include "commands.hpp"
 #include "interrupt.hpp"
@@ -94,6 +95,50 @@ int run_implicit(const Model& model, Backend& backend, bool time_verbs, const Ca
   return kOk;
 }
 
+/// Linear waves (seed 002): the stability limit, the step, throughput and effective bandwidth.
+int run_waves(const Model& model, Backend& backend) {
+  const CaseSpec& spec = model.spec;
+  WaveSolver solver(model, backend, spec.backend);
+  const WaveSetup& w = solver.setup();
+  spdlog::info(
+      "elastodynamic: time step {:.4g} s (stability limit {:.4g} s x {:.3g}), {} steps to t = {} "
+      "s; stiffness {} node blocks, {} sources, {} receivers",
+      w.time_step, w.limit.critical_time_step, w.time_step / w.limit.critical_time_step,
+      w.num_steps, spec.solver.end_time, w.matrix.blocks(), w.sources.size(),
+      spec.output.receivers.size());
+  WaveRunOptions run;
+  run.output_directory = output_directory(spec);
+  install_interrupt_handlers();
+  run.stop_requested = interrupt_requested;
+  const auto start = std::chrono::steady_clock::now();
+  run.progress = [&](std::int64_t step, std::int64_t steps, double t) {
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    spdlog::info("[{:3.0f}%] step {}/{}  t = {:.4g} s  wall {:.1f} s",
+                 100.0 * static_cast<double>(step) / static_cast<double>(steps), step, steps, t,
+                 wall);
+  };
+  set_activity("running the elastodynamic solver");
+  const WaveRunReport r = solver.run(run);
+  if (r.interrupted) {
+    fmt::print("interrupted at step {} (t = {} s); results so far in {}/\n", r.steps,
+               static_cast<double>(r.steps) * r.time_step, run.output_directory);
+    return kInterrupted;
+  }
+  fmt::print(
+      "completed {} steps of {:.4g} s to t = {} s on {} ({}, {} precision)\n"
+      "  elements {}, nodes {}, dofs {}, stiffness blocks {}\n"
+      "  wall time: setup {:.3f} s, time steps {:.3f} s, output {:.3f} s, total {:.3f} s\n"
+      "  throughput: {:.4g} dof updates/s, effective bandwidth {:.4g} GB/s ({:.0f} bytes/step)\n"
+      "  results in {}/ (summary.json{}{})\n",
+      r.steps, r.time_step, r.end_time, r.backend, r.execution_space, r.precision, r.num_elements,
+      r.num_nodes, r.dofs, r.matrix_blocks, r.setup_s, r.step_s, r.output_s, r.total_s,
+      r.dof_updates_per_second(), r.effective_bandwidth() / 1e9, r.bytes_per_step,
+      run.output_directory, spec.output.vtk ? ", " + spec.name + ".pvd" : "",
+      spec.output.receivers.empty() ? "" : ", receiver traces");
+  return kOk;
+}
+
 }  // namespace
 
 int run_command(const CaseOptions& options, bool quiet, bool time_verbs,
@@ -118,6 +163,18 @@ int run_command(const CaseOptions& options, bool quiet, bool time_verbs,
                          "run it without mpirun; explicit and dynamic relaxation cases run on "
                          "several ranks");
       return run_implicit(model, *backend, time_verbs, options, restart_file);
+    }
+    if (spec.solver.type == SolverType::Elastodynamic) {
+      if (world.size() > 1)
+        throw InputError(spec.solver.where,
+                         fmt::format("solver.type elastodynamic runs on one process, and this run "
+                                     "has {}",
+                                     world.description()),
+                         "run it without mpirun");
+      if (!restart_file.empty())
+        throw InputError(spec.solver.where, "solver type elastodynamic does not restart",
+                         "run the case again without --restart");
+      return run_waves(model, *backend);
     }
     ExplicitSolver solver(model, *backend, spec.backend, &world);
     const bool speaks = world.rank() == 0;  // rank 0 reports for every rank

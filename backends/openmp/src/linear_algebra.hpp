@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <fem/error.hpp>
+#include <fem/kernels/wave_step.hpp>
 #include <fem/operator.hpp>
 
 namespace fem::openmp {
@@ -172,7 +173,75 @@ class LinearAlgebraImpl final : public LinearAlgebra {
     }
   }
 
+  class BlockCsrImpl final : public Matrix {
+   public:
+    explicit BlockCsrImpl(const BlockCsrMatrix& m)
+        : Matrix(m.rows * m.block_size, m.rows * m.block_size),
+          block_size(m.block_size),
+          offsets(m.offsets),
+          columns(m.columns),
+          values(m.values.begin(), m.values.end()) {}
+    int block_size;
+    std::vector<std::int64_t> offsets;
+    std::vector<std::int32_t> columns;
+    std::vector<T> values;
+  };
+
+  class IndicesImpl final : public Indices {
+   public:
+    explicit IndicesImpl(const std::vector<std::int64_t>& at)
+        : Indices(static_cast<std::int64_t>(at.size())), positions(at) {}
+    std::vector<std::int64_t> positions;
+  };
+
+  std::unique_ptr<Matrix> do_block_matrix(const BlockCsrMatrix& m) override {
+    return std::make_unique<BlockCsrImpl>(m);
+  }
+  std::unique_ptr<Indices> do_indices(const std::vector<std::int64_t>& at) override {
+    return std::make_unique<IndicesImpl>(at);
+  }
+  void do_wave_step(const Matrix& k, const Vector& b, const Vector& u, Vector& v,
+                    Vector& u_next) override {
+    const auto& m = static_cast<const BlockCsrImpl&>(k);
+    check(u, m.rows());
+    check(v, m.rows());
+    check(u_next, m.rows());
+    check(b, m.rows() / m.block_size);
+    if (m.block_size == 2)
+      wave_step<2>(m, host<T>(b).data(), host<T>(u).data(), host<T>(v).data(),
+                   host<T>(u_next).data());
+    else
+      wave_step<3>(m, host<T>(b).data(), host<T>(u).data(), host<T>(v).data(),
+                   host<T>(u_next).data());
+  }
+  void do_wave_source(const Indices& at, const Vector& weights, double s, SourceMode mode,
+                      const Vector& u, Vector& v, Vector& u_next) override {
+    const std::vector<std::int64_t>& p = static_cast<const IndicesImpl&>(at).positions;
+    const T* w = host<T>(weights).data();
+    const T st = static_cast<T>(s);
+    for (std::size_t k = 0; k < p.size(); ++k)
+      kernels::wave_source_at<T>(p[k], st * w[k], mode == SourceMode::Displacement,
+                                 host<T>(u).data(), host<T>(v).data(), host<T>(u_next).data());
+  }
+  void do_gather(const Vector& x, const Indices& at, Vector& out, std::int64_t offset) override {
+    const std::vector<std::int64_t>& p = static_cast<const IndicesImpl&>(at).positions;
+    const T* xs = host<T>(x).data();
+    T* os = host<T>(out).data() + offset;
+    for (std::size_t k = 0; k < p.size(); ++k) os[k] = xs[p[k]];
+  }
+
  private:
+  template <int BS>
+  static void wave_step(const BlockCsrImpl& m, const T* b, const T* u, T* v, T* u_next) {
+    const std::int64_t nodes = m.rows() / BS;
+    const std::int64_t* offsets = m.offsets.data();
+    const std::int32_t* columns = m.columns.data();
+    const T* values = m.values.data();
+#pragma omp parallel for schedule(static) if (nodes >= kMinParallelEntries / BS)
+    for (std::int64_t n = 0; n < nodes; ++n)
+      kernels::wave_node_step<BS, T>(n, offsets, columns, values, b, u, v, u_next);
+  }
+
   static void check(const Vector& x, std::int64_t size) {
     if (x.size() != size)
       throw Error("openmp backend: a vector of " + std::to_string(x.size()) + " entries where " +

@@ -4,6 +4,8 @@
 // inside its fused node kernel without calling back into the host.
 #pragma once
 
+#include <cmath>
+
 #include "fem/config.hpp"
 
 namespace fem {
@@ -13,6 +15,15 @@ enum class AmplitudeKind : int {
   Linear = 1,      ///< 0 before start, linear ramp to 1 at end, 1 after
   SmoothStep = 2,  ///< Abaqus SMOOTH STEP: xi^3 (10 - 15 xi + 6 xi^2), xi = (t-start)/(end-start)
   Tabular = 3,     ///< piecewise linear through (time, value) points; held constant outside
+  /// Hann-windowed tone burst of `cycles` cycles at `frequency` from `start`, 0 outside:
+  /// sin(2 pi f tau) (1 - cos(2 pi f tau / cycles)) / 2, tau = t - start.
+  ToneBurst = 4,
+  /// exp(-(t - start)^2 / (2 width^2)): seed 002's exp(-1000 (t - 0.25)^2) is start 0.25,
+  /// width 1 / sqrt(2000).
+  Gaussian = 5,
+  /// Ricker wavelet (the second derivative of a Gaussian) peaking at `start`:
+  /// (1 - 2 a) exp(-a), a = (pi frequency (t - start))^2.
+  Ricker = 6,
 };
 
 /// Maximum number of points of a tabular amplitude (keeps the struct trivially copyable).
@@ -22,6 +33,9 @@ struct Amplitude {
   AmplitudeKind kind = AmplitudeKind::Constant;
   double start = 0.0;
   double end = 0.0;
+  double frequency = 0.0;  ///< Hz: ToneBurst, Ricker
+  double cycles = 0.0;     ///< ToneBurst
+  double width = 0.0;      ///< s: Gaussian
   int num_points = 0;
   double time[kMaxAmplitudePoints] = {};
   double value[kMaxAmplitudePoints] = {};
@@ -52,6 +66,20 @@ FEM_INLINE double evaluate(const Amplitude& a, double t) {
         }
       }
       return a.value[a.num_points - 1];
+    }
+    case AmplitudeKind::ToneBurst: {
+      const double tau = t - a.start;
+      if (tau <= 0.0 || tau >= a.cycles / a.frequency) return 0.0;
+      const double phase = 2.0 * 3.14159265358979323846 * a.frequency * tau;
+      return sin(phase) * 0.5 * (1.0 - cos(phase / a.cycles));
+    }
+    case AmplitudeKind::Gaussian: {
+      const double x = (t - a.start) / a.width;
+      return exp(-0.5 * x * x);
+    }
+    case AmplitudeKind::Ricker: {
+      const double x = 3.14159265358979323846 * a.frequency * (t - a.start);
+      return (1.0 - 2.0 * x * x) * exp(-x * x);
     }
   }
   return 0.0;

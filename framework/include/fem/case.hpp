@@ -124,6 +124,8 @@ enum class SolverType {
   DynamicRelaxation,  ///< seed 003's iteration to the static equilibrium
   Static,             ///< load stepping, Newton-Raphson, a linear solver (docs/implicit.md)
   ImplicitDynamic,    ///< Newmark, HHT-alpha or backward Euler with Newton per step
+  /// Linear elastodynamics with a precomputed stiffness (seed 002, docs/waves.md)
+  Elastodynamic,
 };
 const char* to_string(SolverType t);
 /// Static and implicit dynamic: the solvers that linearize (Newton, linear solves).
@@ -172,6 +174,17 @@ struct IncrementSpec {
   int easy_iterations = 4;  ///< Newton iterations at most for an increment to count as easy
 };
 
+/// An absorbing layer of the elastodynamic solver: graded mass-proportional damping
+/// d = max_damping (x / thickness)^power at the nodes within `thickness` of the set's nodes,
+/// x the depth into the layer (thickness minus the distance to the nearest node of the set).
+struct AbsorbingLayerSpec {
+  SourceLocation where;
+  std::string set;
+  double thickness = 0.0;    ///< m
+  double max_damping = 0.0;  ///< 1/s, at the outer edge
+  double power = 3.0;
+};
+
 struct SolverSpec {
   SourceLocation where;
   SolverType type = SolverType::Explicit;
@@ -199,6 +212,8 @@ struct SolverSpec {
   double gamma = 0.5;                  ///< Newmark
   double alpha = 0.0;                  ///< HHT-alpha, in [-1/3, 0]
   double stiffness_damping = 0.0;      ///< Rayleigh: C = mass_damping M + stiffness_damping K, s
+  // elastodynamic
+  std::vector<AbsorbingLayerSpec> absorbing_layers;
 };
 
 /// A rigid contact surface and the mesh nodes that must not penetrate it.
@@ -240,6 +255,17 @@ struct HistorySpec {
   double every_time = 0.0;  ///< s
 };
 
+/// A receiver of the elastodynamic solver: the traces of every node of a set (or of the node
+/// nearest a point), sampled on the device every `every_steps` steps.
+struct ReceiverSpec {
+  SourceLocation where;
+  std::string name;
+  std::string set;  ///< empty when `point` is given
+  std::optional<std::array<double, 3>> point;
+  std::vector<std::string> quantities = {"displacement"};  ///< displacement, velocity
+  int every_steps = 1;
+};
+
 /// output.checkpoint: the run's complete state, written every so often for `fem run --restart`.
 struct CheckpointSpec {
   SourceLocation where;
@@ -257,6 +283,10 @@ struct OutputSpec {
                                      "cauchy_stress", "von_mises", "block_id"};
   bool vtk = true;
   std::vector<HistorySpec> histories;
+  std::vector<ReceiverSpec> receivers;  ///< elastodynamic only
+  /// Receiver trace files: csv, hdf5 (fem built with HDF5), or both; empty: hdf5 where fem has
+  /// it, csv otherwise.
+  std::vector<std::string> receiver_formats;
   std::optional<CheckpointSpec> checkpoint;  ///< none: only a stop by a signal writes one
 };
 

@@ -55,7 +55,19 @@ struct CsrMatrix {
   [[nodiscard]] std::int64_t nonzeros() const { return static_cast<std::int64_t>(values.size()); }
 };
 
-/// A sparse matrix uploaded to a backend (LinearAlgebra::matrix).
+/// A sparse matrix of square node blocks (block_size x block_size: 2 in plane strain, 3 in 3D)
+/// in compressed block rows, on the host, in double: the precomputed stiffness of the
+/// elastodynamic solver (LinearAlgebra::block_matrix, wave_step).
+struct BlockCsrMatrix {
+  int block_size = 3;
+  std::int64_t rows = 0;              ///< block rows (nodes); the matrix is square
+  std::vector<std::int64_t> offsets;  ///< rows + 1
+  std::vector<std::int32_t> columns;  ///< block columns, sorted within a row
+  std::vector<double> values;         ///< block_size^2 per block, row-major
+  [[nodiscard]] std::int64_t blocks() const { return static_cast<std::int64_t>(columns.size()); }
+};
+
+/// A sparse matrix uploaded to a backend (LinearAlgebra::matrix, block_matrix).
 class Matrix {
  public:
   virtual ~Matrix() = default;
@@ -69,6 +81,28 @@ class Matrix {
 
  private:
   std::int64_t rows_, cols_;
+};
+
+/// A list of vector positions in a backend's memory (LinearAlgebra::indices): where sources act
+/// and receivers read.
+class Indices {
+ public:
+  virtual ~Indices() = default;
+  Indices(const Indices&) = delete;
+  Indices& operator=(const Indices&) = delete;
+  [[nodiscard]] std::int64_t size() const { return size_; }
+
+ protected:
+  explicit Indices(std::int64_t size) : size_(size) {}
+
+ private:
+  std::int64_t size_;
+};
+
+/// How a source acts at its positions (LinearAlgebra::wave_source).
+enum class SourceMode {
+  Force,         ///< adds its (already scaled) increment: v += s w, u_next += s w
+  Displacement,  ///< prescribes the displacement: u_next = s w, v = u_next - u
 };
 
 /// Wall time and calls of one verb.
@@ -94,6 +128,7 @@ struct VerbTimes {
   VerbTime diagonal;   ///< diagonal and block_diagonal
   VerbTime assemble;   ///< assemble
   VerbTime replay;     ///< recorded verbs run again as one (LinearAlgebra::record, replay)
+  VerbTime wave;       ///< wave_step, wave_source and gather (the elastodynamic solver)
   VerbTimes& operator+=(const VerbTimes& o);
 };
 
@@ -274,6 +309,43 @@ class LinearAlgebra {
     do_sparse_multiply(a, x, y);
   }
 
+  // The explicit elastodynamic step (seed 002), in increment form: docs/waves.md. Vectors hold
+  // block_size entries per node; `b` one per node.
+
+  /// A block matrix in the backend's memory, precision and layout (the backend may reorder
+  /// its storage for bandwidth; products use the host's numbering).
+  std::unique_ptr<Matrix> block_matrix(const BlockCsrMatrix& host) {
+    detail::VerbTimer t(*this, times_.transfer);
+    return do_block_matrix(host);
+  }
+  /// Positions in vectors of this algebra.
+  std::unique_ptr<Indices> indices(const std::vector<std::int64_t>& host) {
+    detail::VerbTimer t(*this, times_.transfer);
+    return do_indices(host);
+  }
+  /// One step, fused into one pass over the nodes: with K a block matrix (block_matrix) of a
+  /// translation-invariant operator, stored without its diagonal blocks (rows sum to zero, so
+  /// (K u)_n = sum over j != n of K_nj (u_j - u_n): fem/kernels/wave_step.hpp),
+  ///   v_n <- (K u)_n + b_n v_n,   u_next_n = u_n + v_n
+  /// for every node n (u_next must not alias u or v). Exchange point: after it u_next is
+  /// complete at owned nodes.
+  void wave_step(const Matrix& k, const Vector& b, const Vector& u, Vector& v, Vector& u_next) {
+    detail::VerbTimer t(*this, times_.wave);
+    do_wave_step(k, b, u, v, u_next);
+  }
+  /// A source at positions `at` with weights w, at signal value s: mode Force adds d = s w_k
+  /// to v and u_next there; Displacement sets u_next = s w_k and v = u_next - u there.
+  void wave_source(const Indices& at, const Vector& weights, double s, SourceMode mode,
+                   const Vector& u, Vector& v, Vector& u_next) {
+    detail::VerbTimer t(*this, times_.wave);
+    do_wave_source(at, weights, s, mode, u, v, u_next);
+  }
+  /// out[offset + k] = x[at[k]]: receivers' samples kept where the vectors are.
+  void gather(const Vector& x, const Indices& at, Vector& out, std::int64_t offset) {
+    detail::VerbTimer t(*this, times_.wave);
+    do_gather(x, at, out, offset);
+  }
+
   /// Records the verbs that `enqueue` issues on this algebra and on the operators built on it,
   /// without running them, so that replay() runs them again in one go: on a GPU, one launch of
   /// a graph instead of a launch per verb, where launches cost more than the small kernels of a
@@ -342,6 +414,15 @@ class LinearAlgebra {
                                         Vector& z, Vector& p, CgScalars& s);
   /// Default: nullptr, nothing recorded (enqueue not called).
   virtual std::unique_ptr<Recording> do_record(const std::function<void()>& enqueue);
+  /// Defaults: the matrix and indices on the host, the verbs through host copies (correct and
+  /// slow: a backend overrides them).
+  virtual std::unique_ptr<Matrix> do_block_matrix(const BlockCsrMatrix& host);
+  virtual std::unique_ptr<Indices> do_indices(const std::vector<std::int64_t>& host);
+  virtual void do_wave_step(const Matrix& k, const Vector& b, const Vector& u, Vector& v,
+                            Vector& u_next);
+  virtual void do_wave_source(const Indices& at, const Vector& weights, double s, SourceMode mode,
+                              const Vector& u, Vector& v, Vector& u_next);
+  virtual void do_gather(const Vector& x, const Indices& at, Vector& out, std::int64_t offset);
 
   VerbTimes times_;
 

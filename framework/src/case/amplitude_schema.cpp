@@ -5,11 +5,15 @@ namespace fem::case_io {
 
 namespace {
 
-const std::vector<std::string> kTypes = {"constant", "linear", "smooth_step", "tabular"};
+const std::vector<std::string> kTypes = {"constant",   "linear",   "smooth_step", "tabular",
+                                         "tone_burst", "gaussian", "ricker"};
 
 bool applies(const std::string& key, const std::string& type) {
   if (type == "linear" || type == "smooth_step") return key == "start" || key == "end";
   if (type == "tabular") return key == "points";
+  if (type == "tone_burst") return key == "frequency" || key == "cycles" || key == "start";
+  if (type == "gaussian") return key == "centre" || key == "width";
+  if (type == "ricker") return key == "frequency" || key == "centre";
   return false;
 }
 
@@ -41,7 +45,7 @@ void read_points(const Value& v, Amplitude& curve) {
 }
 
 AmplitudeSpec read_curve(const Value& v, const std::string& name) {
-  const Mapping m(v, {"type", "start", "end", "points"});
+  const Mapping m(v, {"type", "start", "end", "points", "frequency", "cycles", "centre", "width"});
   AmplitudeSpec a;
   a.where = v.key_where();
   a.name = name;
@@ -49,14 +53,32 @@ AmplitudeSpec read_curve(const Value& v, const std::string& name) {
   for (const Value& e : m.entries())
     if (e.name() != "type" && !applies(e.name(), type))
       e.fail_at_key("'" + e.name() + "' does not apply to a " + type + " amplitude",
-                    "linear and smooth_step take start and end; tabular takes points; constant "
-                    "takes nothing");
+                    "linear and smooth_step take start and end; tabular takes points; tone_burst "
+                    "takes frequency, cycles and start; gaussian takes centre and width; ricker "
+                    "takes frequency and centre; constant takes nothing");
   if (type == "constant") {
     a.curve.kind = AmplitudeKind::Constant;
   } else if (type == "tabular") {
     a.curve.kind = AmplitudeKind::Tabular;
     read_points(m.required("points", "a list of [time, value] pairs, e.g. [[0, 0], [1, 1]]"),
                 a.curve);
+  } else if (type == "tone_burst") {
+    a.curve.kind = AmplitudeKind::ToneBurst;
+    a.curve.frequency = positive(m.required("frequency", "the centre frequency in Hz"));
+    a.curve.cycles = 5.0;
+    if (auto c = m.get("cycles")) a.curve.cycles = positive(*c);
+    if (auto s = m.get("start")) a.curve.start = non_negative(*s);
+  } else if (type == "gaussian") {
+    a.curve.kind = AmplitudeKind::Gaussian;
+    a.curve.start = as_number(m.required("centre", "the time of the peak in seconds"));
+    a.curve.width = positive(m.required(
+        "width", "the standard deviation in seconds (exp(-k (t - c)^2) has width 1/sqrt(2 k))"));
+  } else if (type == "ricker") {
+    a.curve.kind = AmplitudeKind::Ricker;
+    a.curve.frequency = positive(m.required("frequency", "the peak frequency in Hz"));
+    // A wavelet centred at 1.5 / f starts at 1e-4 of its peak: the run begins at rest.
+    a.curve.start = 1.5 / a.curve.frequency;
+    if (auto c = m.get("centre")) a.curve.start = non_negative(*c);
   } else {
     a.curve.kind = type == "linear" ? AmplitudeKind::Linear : AmplitudeKind::SmoothStep;
     if (auto s = m.get("start")) a.curve.start = non_negative(*s);

@@ -118,6 +118,26 @@ std::vector<PluginPathSpec> read_plugin_paths(const Value& v, const std::string&
   return paths;
 }
 
+/// What the linear wave solver does not model, said where the case asks for it.
+void refuse_outside_elastodynamics(const CaseSpec& spec) {
+  const std::string why = "solver type elastodynamic is linear small-strain wave propagation";
+  if (!spec.contacts.empty())
+    throw InputError(spec.contacts.front().where, "contact does not apply to " + why,
+                     "use solver type explicit for contact");
+  if (spec.gravity)
+    throw InputError(spec.gravity->where, "gravity does not apply to " + why,
+                     "waves are perturbations about the loaded state: leave gravity out");
+  if (!spec.output.histories.empty())
+    throw InputError(spec.output.histories.front().where,
+                     "output.histories do not apply to solver type elastodynamic",
+                     "record node traces with output.receivers: [{set: <set>, quantities: "
+                     "[displacement, velocity]}]");
+  if (spec.output.checkpoint)
+    throw InputError(spec.output.checkpoint->where,
+                     "checkpoints are not written by solver type elastodynamic",
+                     "leave output.checkpoint out: a wave run restarts from its beginning");
+}
+
 CaseSpec read_case(const Value& root, const std::string& file) {
   if (root.is_null())
     throw InputError({file, 1, 1}, "the case file is empty",
@@ -155,7 +175,7 @@ CaseSpec read_case(const Value& root, const std::string& file) {
   if (auto v = top.get("gravity")) read_gravity(*v, spec);
   if (auto v = top.get("initial_conditions")) read_initial_conditions(*v, spec);
   if (auto v = top.get("contact")) read_contacts(*v, spec);
-  read_solver(top.required("solver"), spec.solver);
+  read_solver(top.required("solver"), spec);
   if (spec.solver.type == SolverType::DynamicRelaxation && !spec.initial_velocities.empty())
     throw InputError(spec.initial_velocities.front().where,
                      "initial_conditions do not apply to solver type dynamic_relaxation",
@@ -179,6 +199,7 @@ CaseSpec read_case(const Value& root, const std::string& file) {
     }
   close_open_amplitudes(spec);
   read_output(top.get("output"), spec);
+  if (spec.solver.type == SolverType::Elastodynamic) refuse_outside_elastodynamics(spec);
   return spec;
 }
 

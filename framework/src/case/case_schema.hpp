@@ -36,7 +36,8 @@ void read_loads(const Value& v, CaseSpec& spec);
 void read_gravity(const Value& v, CaseSpec& spec);
 void read_initial_conditions(const Value& v, CaseSpec& spec);
 
-void read_solver(const Value& v, SolverSpec& solver);
+/// Reads `solver:` into spec.solver (the node sets, already read, resolve absorbing layers).
+void read_solver(const Value& v, CaseSpec& spec);
 /// `contact:` (after node sets and amplitudes).
 void read_contacts(const Value& v, CaseSpec& spec);
 /// Also fills the defaults that depend on the rest of the case when `output:` is absent.

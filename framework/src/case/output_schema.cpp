@@ -49,6 +49,39 @@ HistorySpec read_history(const Value& item, CaseSpec& spec) {
   return h;
 }
 
+const std::vector<std::string> kReceiverQuantities = {"displacement", "velocity"};
+const std::vector<std::string> kReceiverFormats = {"csv", "hdf5"};
+
+ReceiverSpec read_receiver(const Value& item, CaseSpec& spec) {
+  const Mapping m(item, {"name", "set", "point", "quantities", "every_steps"});
+  ReceiverSpec r;
+  r.where = item.where();
+  const std::optional<Value> set = m.get("set");
+  const std::optional<Value> point = m.get("point");
+  if (set.has_value() == point.has_value())
+    item.fail(
+        "'" + item.path() + "' needs either 'set' or 'point'",
+        "set: a node set whose every node is recorded; point: [x, y, z], the node nearest it");
+  if (set) {
+    r.set = read_set_ref(*set, spec, "'" + item.path() + "'");
+    r.name = r.set;
+  } else {
+    r.point = as_vector3(*point);
+  }
+  if (auto n = m.get("name"))
+    r.name = non_empty_string(*n);
+  else if (!set)
+    item.fail("'" + item.path() + "' with a 'point' needs a 'name'",
+              "the traces are written under that name");
+  if (auto q = m.get("quantities")) {
+    r.quantities = read_words(*q, kReceiverQuantities);
+    if (r.quantities.empty())
+      q->fail("'quantities' must list at least one of " + join(kReceiverQuantities));
+  }
+  if (auto e = m.get("every_steps")) r.every_steps = as_int(*e, 1);
+  return r;
+}
+
 CheckpointSpec read_checkpoint(const Value& v) {
   const Mapping m(v, {"every_steps", "every_time", "keep"});
   CheckpointSpec c;
@@ -79,9 +112,11 @@ void read_cadence(const Mapping& m, int& every_steps, double& every_time) {
 void read_output(const std::optional<Value>& v, CaseSpec& spec) {
   OutputSpec& out = spec.output;
   out.directory = spec.name + "_results";
+  // Linear waves have no nonlinear strain or stress to speak of by default; they can be asked for.
+  if (spec.solver.type == SolverType::Elastodynamic) out.fields = {"displacement", "velocity"};
   if (!v) return;
-  const Mapping m(
-      *v, {"directory", "every_steps", "every_time", "vtk", "fields", "histories", "checkpoint"});
+  const Mapping m(*v, {"directory", "every_steps", "every_time", "vtk", "fields", "histories",
+                       "receivers", "receiver_formats", "checkpoint"});
   out.where = v->key_where();
   // Relative directories stay relative: the command line resolves them against its own folder.
   if (auto d = m.get("directory")) out.directory = non_empty_string(*d);
@@ -99,6 +134,27 @@ void read_output(const std::optional<Value>& v, CaseSpec& spec) {
             "each history is written to <name>.csv: give each its own name:");
       out.histories.push_back(h);
     }
+  }
+  if (auto rs = m.get("receivers")) {
+    if (spec.solver.type != SolverType::Elastodynamic)
+      rs->fail_at_key("'receivers' apply to solver type elastodynamic, not " +
+                          std::string(to_string(spec.solver.type)),
+                      "record node sets with output.histories instead");
+    std::map<std::string, SourceLocation> names;
+    for (const Value& item : as_list(*rs)) {
+      ReceiverSpec r = read_receiver(item, spec);
+      const auto [first, inserted] = names.emplace(r.name, r.where);
+      if (!inserted)
+        item.fail(
+            "receiver name '" + r.name + "' is used twice (first at " + first->second.str() + ")",
+            "each receiver's traces are stored under its name: give each its own");
+      out.receivers.push_back(r);
+    }
+  }
+  if (auto f = m.get("receiver_formats")) {
+    out.receiver_formats = read_words(*f, kReceiverFormats);
+    if (out.receiver_formats.empty())
+      f->fail("'receiver_formats' must list at least one of " + join(kReceiverFormats));
   }
   if (auto c = m.get("checkpoint")) out.checkpoint = read_checkpoint(*c);
 }

@@ -14,6 +14,8 @@ const char* to_string(SolverType t) {
       return "static";
     case SolverType::ImplicitDynamic:
       return "implicit_dynamic";
+    case SolverType::Elastodynamic:
+      return "elastodynamic";
   }
   return "?";
 }
@@ -101,6 +103,20 @@ void read_increments(const Value& v, IncrementSpec& inc, bool dynamic) {
            format_number(inc.maximum));
 }
 
+AbsorbingLayerSpec read_absorbing_layer(const Value& item, const CaseSpec& spec) {
+  const Mapping m(item, {"set", "thickness", "max_damping", "power"});
+  AbsorbingLayerSpec a;
+  a.where = item.where();
+  // The set is resolved against the node sets when the model is built (build_model).
+  a.set = read_set_ref(m.required("set", "the boundary node set the layer lies along"), spec,
+                       "'" + item.path() + "'");
+  a.thickness = positive(m.required("thickness", "the layer's depth in metres (2-3 wavelengths)"));
+  a.max_damping = positive(m.required(
+      "max_damping", "the mass-proportional damping at the outer edge, 1/s (docs/waves.md)"));
+  if (auto p = m.get("power")) a.power = in_range(*p, 1.0, 8.0, true, true);
+  return a;
+}
+
 void read_implicit(const Mapping& m, SolverSpec& solver) {
   read_common(m, solver);
   if (auto n = m.get("newton")) read_newton(*n, solver.newton);
@@ -111,13 +127,15 @@ void read_implicit(const Mapping& m, SolverSpec& solver) {
 
 }  // namespace
 
-void read_solver(const Value& v, SolverSpec& solver) {
+void read_solver(const Value& v, CaseSpec& spec) {
+  SolverSpec& solver = spec.solver;
   solver.where = v.key_where();
   std::string type = "explicit";
   {
     const Mapping probe(v, {});
     if (auto t = probe.get("type"))
-      type = as_choice(*t, {"explicit", "dynamic_relaxation", "static", "implicit_dynamic"});
+      type = as_choice(
+          *t, {"explicit", "dynamic_relaxation", "static", "implicit_dynamic", "elastodynamic"});
   }
   if (type == "explicit") {
     solver.type = SolverType::Explicit;
@@ -128,6 +146,23 @@ void read_solver(const Value& v, SolverSpec& solver) {
     if (auto s = m.get("safety_factor")) solver.safety_factor = in_range(*s, 0.0, 1.0, false, true);
     if (auto d = m.get("mass_damping")) solver.mass_damping = non_negative(*d);
     read_common(m, solver);
+    return;
+  }
+  if (type == "elastodynamic") {
+    // Linear waves with a precomputed stiffness (seed 002): docs/waves.md.
+    solver.type = SolverType::Elastodynamic;
+    solver.safety_factor = 0.9;
+    const Mapping m(v, {"type", "end_time", "time_step", "safety_factor", "mass_damping",
+                        "absorbing_layers", "node_ordering"});
+    solver.end_time = positive(m.required("end_time", "the simulated duration in seconds"));
+    if (auto dt = m.get("time_step")) read_time_step(*dt, solver);
+    if (auto s = m.get("safety_factor")) solver.safety_factor = in_range(*s, 0.0, 1.0, false, true);
+    if (auto d = m.get("mass_damping")) solver.mass_damping = non_negative(*d);
+    if (auto layers = m.get("absorbing_layers"))
+      for (const Value& item : as_list(*layers))
+        solver.absorbing_layers.push_back(read_absorbing_layer(item, spec));
+    if (auto o = m.get("node_ordering"))
+      solver.node_ordering = as_choice(*o, {"auto", "rcm", "input", "shuffled"});
     return;
   }
   if (type == "static") {

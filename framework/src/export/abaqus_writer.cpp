@@ -84,6 +84,41 @@ void write_amplitude(std::ostream& out, const std::string& name, const Amplitude
     case AmplitudeKind::Tabular:
       for (int i = 0; i < a.num_points; ++i) tv.emplace_back(a.time[i], a.value[i]);
       break;
+    case AmplitudeKind::ToneBurst:
+    case AmplitudeKind::Gaussian:
+    case AmplitudeKind::Ricker: {
+      // Wave signals: sampled over where they are not negligible, 40 points per period (or per
+      // Gaussian width), zero outside.
+      double from = 0.0, to = end_time, spacing = 0.0;
+      if (a.kind == AmplitudeKind::ToneBurst) {
+        from = a.start;
+        to = a.start + a.cycles / a.frequency;
+        spacing = 1.0 / (40.0 * a.frequency);
+      } else if (a.kind == AmplitudeKind::Gaussian) {
+        from = a.start - 6.0 * a.width;
+        to = a.start + 6.0 * a.width;
+        spacing = a.width / 10.0;
+      } else {
+        from = a.start - 2.0 / a.frequency;
+        to = a.start + 2.0 / a.frequency;
+        spacing = 1.0 / (40.0 * a.frequency);
+      }
+      from = std::max(0.0, from);
+      to = std::min(end_time, to);
+      fmt::print(out, "** {} signal sampled every {} s from {} s to {} s\n",
+                 a.kind == AmplitudeKind::ToneBurst  ? "tone burst"
+                 : a.kind == AmplitudeKind::Gaussian ? "Gaussian"
+                                                     : "Ricker",
+                 real(spacing), real(from), real(to));
+      if (from > 0.0) tv.emplace_back(0.0, 0.0);
+      const int count = std::max(2, static_cast<int>(std::ceil((to - from) / spacing)) + 1);
+      for (int i = 0; i < count; ++i) {
+        const double t = from + (to - from) * i / (count - 1);
+        tv.emplace_back(t, evaluate(a, t));
+      }
+      if (to < end_time) tv.emplace_back(end_time, 0.0);
+      break;
+    }
   }
   // Abaqus wants increasing times; drop repeated ones (a ramp starting at 0).
   std::vector<std::pair<double, double>> clean;

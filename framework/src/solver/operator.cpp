@@ -9,6 +9,7 @@
 #include "fem/backend.hpp"
 #include "fem/kernels/cg_scalars.hpp"
 #include "fem/kernels/pivots.hpp"
+#include "fem/kernels/wave_step.hpp"
 #include "fem/operator_assembly.hpp"
 
 namespace fem {
@@ -24,6 +25,7 @@ VerbTimes& VerbTimes::operator+=(const VerbTimes& o) {
   diagonal += o.diagonal;
   assemble += o.assemble;
   replay += o.replay;
+  wave += o.wave;
   return *this;
 }
 
@@ -73,7 +75,82 @@ class HostMatrix final : public Matrix {
   CsrMatrix csr;
 };
 
+/// The default block matrix and indices: kept on the host.
+class HostBlockMatrix final : public Matrix {
+ public:
+  explicit HostBlockMatrix(const BlockCsrMatrix& m)
+      : Matrix(m.rows * m.block_size, m.rows * m.block_size), bsr(m) {}
+  BlockCsrMatrix bsr;
+};
+
+class HostIndices final : public Indices {
+ public:
+  explicit HostIndices(const std::vector<std::int64_t>& at)
+      : Indices(static_cast<std::int64_t>(at.size())), positions(at) {}
+  std::vector<std::int64_t> positions;
+};
+
+template <int BS>
+void host_wave_step(const BlockCsrMatrix& k, const std::vector<double>& b,
+                    const std::vector<double>& u, std::vector<double>& v,
+                    std::vector<double>& u_next) {
+  for (std::int64_t n = 0; n < k.rows; ++n)
+    kernels::wave_node_step<BS, double>(n, k.offsets.data(), k.columns.data(), k.values.data(),
+                                        b.data(), u.data(), v.data(), u_next.data());
+}
+
 }  // namespace
+
+std::unique_ptr<Matrix> LinearAlgebra::do_block_matrix(const BlockCsrMatrix& host) {
+  return std::make_unique<HostBlockMatrix>(host);
+}
+
+std::unique_ptr<Indices> LinearAlgebra::do_indices(const std::vector<std::int64_t>& host) {
+  return std::make_unique<HostIndices>(host);
+}
+
+void LinearAlgebra::do_wave_step(const Matrix& k, const Vector& b, const Vector& u, Vector& v,
+                                 Vector& u_next) {
+  const auto* m = dynamic_cast<const HostBlockMatrix*>(&k);
+  if (m == nullptr) throw Error("wave_step: the matrix was not made by block_matrix (solver bug)");
+  std::vector<double> hb, hu, hv, hn;
+  do_download(b, hb);
+  do_download(u, hu);
+  do_download(v, hv);
+  hn.resize(hu.size());
+  if (m->bsr.block_size == 2)
+    host_wave_step<2>(m->bsr, hb, hu, hv, hn);
+  else
+    host_wave_step<3>(m->bsr, hb, hu, hv, hn);
+  do_upload(hv, v);
+  do_upload(hn, u_next);
+}
+
+void LinearAlgebra::do_wave_source(const Indices& at, const Vector& weights, double s,
+                                   SourceMode mode, const Vector& u, Vector& v, Vector& u_next) {
+  const auto& p = static_cast<const HostIndices&>(at).positions;
+  std::vector<double> hw, hu, hv, hn;
+  do_download(weights, hw);
+  do_download(u, hu);
+  do_download(v, hv);
+  do_download(u_next, hn);
+  for (std::size_t k = 0; k < p.size(); ++k)
+    kernels::wave_source_at<double>(p[k], s * hw[k], mode == SourceMode::Displacement, hu.data(),
+                                    hv.data(), hn.data());
+  do_upload(hv, v);
+  do_upload(hn, u_next);
+}
+
+void LinearAlgebra::do_gather(const Vector& x, const Indices& at, Vector& out,
+                              std::int64_t offset) {
+  const auto& p = static_cast<const HostIndices&>(at).positions;
+  std::vector<double> hx, ho;
+  do_download(x, hx);
+  do_download(out, ho);
+  for (std::size_t k = 0; k < p.size(); ++k)
+    ho[static_cast<std::size_t>(offset) + k] = hx[static_cast<std::size_t>(p[k])];
+  do_upload(ho, out);
+}
 
 std::unique_ptr<Matrix> LinearAlgebra::do_matrix(const CsrMatrix& host) {
   return std::make_unique<HostMatrix>(host);

@@ -1,8 +1,10 @@
 // Reading isotropic elastic constants in whichever pair the user knows.
 //
-// Accepted pairs: youngs_modulus + poisson_ratio, shear_modulus + bulk_modulus, or
-// lame_lambda + shear_modulus. Exactly one pair; the result is checked for physical admissibility
-// (shear and bulk modulus positive, Poisson's ratio in (-1, 0.5)).
+// Accepted pairs: youngs_modulus + poisson_ratio, shear_modulus + bulk_modulus,
+// lame_lambda + shear_modulus, or p_wave_speed + s_wave_speed (m/s, with the material's density:
+// mu = rho c_s^2, lambda = rho c_p^2 - 2 mu, as seismic models give rocks). Exactly one pair; the
+// result is checked for physical admissibility (shear and bulk modulus positive, Poisson's ratio in
+// (-1, 0.5)).
 #pragma once
 
 #include <string>
@@ -24,15 +26,27 @@ inline IsotropicConstants read_isotropic_constants(ParamReader& in) {
   const bool has_mu = in.has("shear_modulus");
   const bool has_k = in.has("bulk_modulus");
   const bool has_lambda = in.has("lame_lambda");
-  const int pairs = (has_e || has_nu) + (has_k || (has_mu && !has_lambda)) + has_lambda;
+  const bool has_speeds = in.has("p_wave_speed") || in.has("s_wave_speed");
+  const int pairs =
+      (has_e || has_nu) + (has_k || (has_mu && !has_lambda)) + has_lambda + has_speeds;
   const std::string hint =
       "give exactly one pair: youngs_modulus + poisson_ratio, shear_modulus + bulk_modulus, "
-      "or lame_lambda + shear_modulus";
+      "lame_lambda + shear_modulus, or p_wave_speed + s_wave_speed";
   if (pairs != 1 || (has_e && has_mu))
     in.fail_here("elastic constants are ambiguous or missing", hint);
 
   IsotropicConstants c;
-  if (has_e || has_nu) {
+  if (has_speeds) {
+    const double cp = in.number("p_wave_speed");
+    const double cs = in.number("s_wave_speed");
+    in.require_positive("s_wave_speed", cs);
+    if (!(cp * cp > 4.0 / 3.0 * cs * cs))
+      in.fail("p_wave_speed",
+              "p_wave_speed must exceed sqrt(4/3) s_wave_speed (a positive bulk modulus)");
+    const double rho = in.number("density", 1000.0);
+    c.mu = rho * cs * cs;
+    c.lambda = rho * cp * cp - 2.0 * c.mu;
+  } else if (has_e || has_nu) {
     const double E = in.number("youngs_modulus");
     const double nu = in.number("poisson_ratio");
     in.require_positive("youngs_modulus", E);

@@ -1,0 +1,458 @@
+// The elastodynamic solver (fem/solver/wave_solver.hpp): setup, the stepping loop over the
+// backend's wave verbs, receivers, frames and the summary.
+#include "fem/solver/wave_solver.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <utility>
+
+#include "fem/error.hpp"
+#include "fem/output/receiver_traces.hpp"
+#include "fem/solver/run_output.hpp"
+
+namespace fem {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+/// The element (block, element) with node n, for messages.
+std::string element_at_node(const Model& model, std::int32_t n) {
+  for (const ModelBlock& b : model.blocks) {
+    const int npe = b.element->num_nodes;
+    for (std::int64_t e = 0; e < b.num_elements(); ++e)
+      for (int a = 0; a < npe; ++a)
+        if (b.connectivity[e * npe + a] == n) return element_label(model, b, e);
+  }
+  return "node " + std::to_string(model.mesh.input_node_id(n));
+}
+
+void refuse_families(const Model& model) {
+  for (const ModelBlock& b : model.blocks)
+    if (b.element->family != Family::Isoparametric)
+      throw InputError(b.spec->where,
+                       "block '" + b.spec->name + "' uses element '" + b.spec->element + "' (" +
+                           to_string(b.element->family) +
+                           "), and solver type elastodynamic integrates the element stiffness "
+                           "exactly: isoparametric elements only",
+                       "use element hex8 (full integration) or tet4");
+}
+
+/// A receiver resolved to nodes.
+struct ReceiverNodes {
+  std::vector<std::int32_t> nodes;
+};
+
+ReceiverNodes receiver_nodes(const Model& model, const ReceiverSpec& r) {
+  ReceiverNodes out;
+  if (!r.set.empty()) {
+    const auto it = model.mesh.node_sets.find(r.set);
+    if (it == model.mesh.node_sets.end() || it->second.empty())
+      throw InputError(
+          r.where,
+          "receiver '" + r.name + "': node set '" + r.set + "' matches no node of the mesh",
+          "check the set's selector against the mesh's extent (fem check prints "
+          "the bounding box)");
+    out.nodes = it->second;
+    return out;
+  }
+  // The node nearest the point; a point outside the mesh's box (1 % of its diagonal of slack)
+  // is a mistake, not a request for the nearest corner.
+  const std::array<double, 3> p = *r.point;
+  const auto box = model.mesh.bounds();
+  const double slack =
+      0.01 * std::hypot(box[1][0] - box[0][0], box[1][1] - box[0][1], box[1][2] - box[0][2]);
+  for (int i = 0; i < 3; ++i)
+    if (p[i] < box[0][i] - slack || p[i] > box[1][i] + slack)
+      throw InputError(r.where,
+                       fmt::format("receiver '{}': point [{}, {}, {}] lies outside the mesh, "
+                                   "whose box is [{}, {}, {}] to [{}, {}, {}]",
+                                   r.name, p[0], p[1], p[2], box[0][0], box[0][1], box[0][2],
+                                   box[1][0], box[1][1], box[1][2]),
+                       "give a point inside the body (its nearest node is recorded)");
+  double best = std::numeric_limits<double>::max();
+  std::int32_t node = 0;
+  for (std::int64_t n = 0; n < model.mesh.num_nodes(); ++n) {
+    const auto q = model.mesh.node(n);
+    const double d = std::hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]);
+    if (d < best) {
+      best = d;
+      node = static_cast<std::int32_t>(n);
+    }
+  }
+  out.nodes = {node};
+  return out;
+}
+
+bool wants_cell_fields(const CaseSpec& spec) {
+  for (const std::string& f : spec.output.fields)
+    if (f != "displacement" && f != "velocity") return true;
+  return false;
+}
+
+}  // namespace
+
+double wave_step_bytes(const BlockCsrMatrix& m, int value_bytes) {
+  const double bs = m.block_size;
+  const double blocks = static_cast<double>(m.blocks());
+  const double rows = static_cast<double>(m.rows);
+  return blocks * (bs * bs * value_bytes + 4.0) + (rows + 1.0) * 8.0 +
+         rows * bs * value_bytes * 4.0 + rows * value_bytes;
+}
+
+WaveSetup setup_waves(const Model& model, Backend& backend) {
+  const Clock::time_point start = Clock::now();
+  const CaseSpec& spec = model.spec;
+  refuse_families(model);
+  WaveSetup w;
+  w.explicit_setup = setup_explicit(model);
+  const System& sys = w.explicit_setup.system;
+  const std::int64_t nn = sys.num_nodes;
+  for (std::size_t b = 0; b < model.blocks.size(); ++b) {
+    w.tangents.push_back(elastic_tangent(backend, model, b));
+    w.wave_speeds.push_back(
+        largest_wave_speed(w.tangents.back(), model.blocks[b].material_spec->density));
+  }
+  w.matrix = assemble_wave_stiffness(sys, w.tangents);
+
+  std::vector<bool> free_dof(static_cast<std::size_t>(3 * nn));
+  for (std::int64_t d = 0; d < 3 * nn; ++d) {
+    free_dof[d] = sys.prescribed_amplitude[d] < 0;
+    w.free_dofs += free_dof[d] ? 1 : 0;
+  }
+  w.limit = stability_limit(w.matrix, sys.lumped_mass, free_dof);
+  const double critical = w.limit.critical_time_step;
+  double dt =
+      spec.solver.time_step > 0.0 ? spec.solver.time_step : spec.solver.safety_factor * critical;
+  if (spec.solver.time_step > 0.0 && critical > 0.0 && spec.solver.time_step > critical)
+    throw InputError(
+        spec.solver.where,
+        fmt::format("solver.time_step {:.6g} s exceeds the stability limit {:.6g} s of this mesh "
+                    "(2 / sqrt(largest eigenvalue of M^-1 K), set around {})",
+                    spec.solver.time_step, critical, element_at_node(model, w.limit.node)),
+        fmt::format("use time_step: auto (safety_factor x the limit) or at most {:.6g} s",
+                    critical));
+  if (!(dt > 0.0)) dt = spec.solver.end_time;  // nothing moves: one step
+  w.num_steps = std::max<std::int64_t>(
+      1, static_cast<std::int64_t>(std::ceil(spec.solver.end_time / dt - 1e-9)));
+  w.time_step = spec.solver.end_time / static_cast<double>(w.num_steps);
+  dt = w.time_step;
+
+  // Per node: damping d, a = 2 dt^2 / (m (2 + d dt)), b = (2 - d dt) / (2 + d dt); K rows
+  // scaled by -a, the rows of prescribed dofs zero (they move only by their sources).
+  w.damping = absorbing_damping(model);
+  for (double& d : w.damping) d += spec.solver.mass_damping;
+  std::vector<double> a(static_cast<std::size_t>(nn));
+  w.b.resize(static_cast<std::size_t>(nn));
+  for (std::int64_t n = 0; n < nn; ++n) {
+    const double dd = w.damping[n] * dt;
+    a[n] = 2.0 * dt * dt / (sys.lumped_mass[n] * (2.0 + dd));
+    w.b[n] = (2.0 - dd) / (2.0 + dd);
+  }
+  // The step's matrix: -a K without the diagonal blocks (the rows of K sum to zero:
+  // fem/kernels/wave_step.hpp), rows of prescribed dofs zero.
+  const BlockCsrMatrix full = std::move(w.matrix);
+  BlockCsrMatrix& k = w.matrix;
+  k.block_size = 3;
+  k.rows = nn;
+  k.offsets.assign(static_cast<std::size_t>(nn + 1), 0);
+  for (std::int64_t n = 0; n < nn; ++n)
+    k.offsets[n + 1] = k.offsets[n] + (full.offsets[n + 1] - full.offsets[n]) - 1;
+  k.columns.resize(static_cast<std::size_t>(k.offsets[nn]));
+  k.values.resize(9 * k.columns.size());
+#pragma omp parallel for schedule(static)
+  for (std::int64_t n = 0; n < nn; ++n) {
+    std::int64_t p = k.offsets[n];
+    for (std::int64_t j = full.offsets[n]; j < full.offsets[n + 1]; ++j) {
+      if (full.columns[j] == n) continue;
+      k.columns[p] = full.columns[j];
+      for (int i = 0; i < 3; ++i)
+        for (int c = 0; c < 3; ++c)
+          k.values[9 * p + 3 * i + c] =
+              free_dof[3 * n + i] ? -a[n] * full.values[9 * j + 3 * i + c] : 0.0;
+      ++p;
+    }
+  }
+
+  std::map<std::pair<int, std::int32_t>, WaveSource> sources;
+  for (std::int64_t d = 0; d < 3 * nn; ++d) {
+    if (sys.load_amplitude[d] >= 0 && sys.load_value[d] != 0.0 && free_dof[d]) {
+      WaveSource& s = sources[{0, sys.load_amplitude[d]}];
+      s.mode = SourceMode::Force;
+      s.amplitude = sys.load_amplitude[d];
+      s.dofs.push_back(d);
+      s.weights.push_back(a[d / 3] * sys.load_value[d]);
+    }
+    if (sys.prescribed_amplitude[d] >= 0 && sys.prescribed_value[d] != 0.0) {
+      WaveSource& s = sources[{1, sys.prescribed_amplitude[d]}];
+      s.mode = SourceMode::Displacement;
+      s.amplitude = sys.prescribed_amplitude[d];
+      s.dofs.push_back(d);
+      s.weights.push_back(sys.prescribed_value[d]);
+    }
+  }
+  for (auto& [key, s] : sources) w.sources.push_back(std::move(s));
+
+  // The explicit setup's u_{-1} = u_0 - dt_explicit v_0: the increment scales with the step.
+  w.initial_displacement = sys.initial_displacement;
+  w.initial_increment.resize(static_cast<std::size_t>(3 * nn));
+  for (std::int64_t d = 0; d < 3 * nn; ++d)
+    w.initial_increment[d] =
+        free_dof[d] ? (sys.initial_displacement[d] - sys.initial_previous_displacement[d]) * dt /
+                          sys.time_step
+                    : 0.0;
+  w.setup_s = seconds_since(start);
+  return w;
+}
+
+WaveSolver::WaveSolver(const Model& model, Backend& backend, std::string backend_name)
+    : model_(model),
+      backend_(backend),
+      backend_name_(std::move(backend_name)),
+      setup_(setup_waves(model, backend)) {}
+
+WaveSolver::WaveSolver(const Model& model, Backend& backend, std::string backend_name,
+                       WaveSetup setup)
+    : model_(model),
+      backend_(backend),
+      backend_name_(std::move(backend_name)),
+      setup_(std::move(setup)) {}
+
+WaveRunReport WaveSolver::run(const WaveRunOptions& options) {
+  const Clock::time_point start = Clock::now();
+  const CaseSpec& spec = model_.spec;
+  const System& sys = setup_.explicit_setup.system;
+  const std::int64_t nn = sys.num_nodes;
+  const double dt = setup_.time_step;
+  const std::int64_t steps = setup_.num_steps;
+  WaveRunReport report;
+  report.time_step = dt;
+  report.critical_time_step = setup_.limit.critical_time_step;
+  report.end_time = spec.solver.end_time;
+  report.num_nodes = nn;
+  report.num_elements = model_.num_elements();
+  report.dofs = 3 * nn;
+  report.matrix_blocks = setup_.matrix.blocks();
+  report.backend = backend_name_;
+  report.execution_space = backend_.execution_space();
+  report.precision = to_string(spec.precision);
+  report.bytes_per_step =
+      wave_step_bytes(setup_.matrix, spec.precision == Precision::Single ? 4 : 8);
+
+  std::unique_ptr<LinearAlgebra> la = backend_.create_linear_algebra(spec.precision);
+  la->set_timing(false);
+  const std::unique_ptr<Matrix> k = la->block_matrix(setup_.matrix);
+  auto b = la->vector(nn), u = la->vector(3 * nn), v = la->vector(3 * nn),
+       u_next = la->vector(3 * nn);
+  la->upload(setup_.b, *b);
+  la->upload(setup_.initial_displacement, *u);
+  la->upload(setup_.initial_increment, *v);
+  struct DeviceSource {
+    const WaveSource* source;
+    std::unique_ptr<Indices> at;
+    std::unique_ptr<Vector> weights;
+  };
+  std::vector<DeviceSource> sources;
+  for (const WaveSource& s : setup_.sources) {
+    DeviceSource d{&s, la->indices(s.dofs),
+                   la->vector(static_cast<std::int64_t>(s.weights.size()))};
+    la->upload(s.weights, *d.weights);
+    sources.push_back(std::move(d));
+  }
+
+  // Receivers: dofs on the device, samples gathered into a device buffer, flushed when full.
+  const bool files = !options.output_directory.empty();
+  if (files) std::filesystem::create_directories(options.output_directory);
+  std::vector<std::string> formats = spec.output.receiver_formats;
+  if (formats.empty()) formats = {hdf5_output_available() ? "hdf5" : "csv"};
+  std::unique_ptr<ReceiverTraces> writer;
+  if (files && !spec.output.receivers.empty())
+    writer = std::make_unique<ReceiverTraces>(options.output_directory, formats);
+  struct DeviceReceiver {
+    const ReceiverSpec* spec;
+    std::int64_t dofs = 0, row = 0, capacity = 0, count = 0;
+    std::unique_ptr<Indices> at;
+    std::unique_ptr<Vector> buffer;
+    std::vector<double> times;
+    std::vector<std::int64_t> steps;
+    int index = -1;
+  };
+  std::vector<DeviceReceiver> receivers;
+  for (const ReceiverSpec& r : spec.output.receivers) {
+    const ReceiverNodes nodes = receiver_nodes(model_, r);
+    DeviceReceiver d;
+    d.spec = &r;
+    std::vector<std::int64_t> dofs;
+    std::vector<std::int32_t> ids;
+    std::vector<double> coords;
+    for (const std::int32_t n : nodes.nodes) {
+      for (int i = 0; i < 3; ++i) dofs.push_back(3 * static_cast<std::int64_t>(n) + i);
+      ids.push_back(model_.mesh.input_node_id(n));
+      const auto x = model_.mesh.node(n);
+      coords.insert(coords.end(), x.begin(), x.end());
+    }
+    d.dofs = static_cast<std::int64_t>(dofs.size());
+    d.row = d.dofs * static_cast<std::int64_t>(r.quantities.size());
+    // Up to 1024 samples or 32 MiB a flush.
+    d.capacity = std::clamp<std::int64_t>((std::int64_t{32} << 20) / (8 * d.row), 1, 1024);
+    d.at = la->indices(dofs);
+    d.buffer = la->vector(d.capacity * d.row);
+    if (writer) d.index = writer->add(r.name, ids, coords, r.quantities);
+    receivers.push_back(std::move(d));
+  }
+  report.traces.resize(receivers.size());
+  report.trace_times.resize(receivers.size());
+  std::vector<double> host;
+  const auto flush = [&](DeviceReceiver& d, std::size_t r) {
+    if (d.count == 0) return;
+    la->download(*d.buffer, host);
+    host.resize(static_cast<std::size_t>(d.count * d.row));
+    for (std::int64_t s = 0; s < d.count; ++s)
+      for (std::size_t q = 0; q < d.spec->quantities.size(); ++q)
+        if (d.spec->quantities[q] == "velocity")
+          for (std::int64_t i = 0; i < d.dofs; ++i)
+            host[s * d.row + static_cast<std::int64_t>(q) * d.dofs + i] /= dt;
+    if (writer) writer->append(d.index, d.times, d.steps, host);
+    if (options.keep_traces) {
+      report.traces[r].insert(report.traces[r].end(), host.begin(), host.end());
+      report.trace_times[r].insert(report.trace_times[r].end(), d.times.begin(), d.times.end());
+    }
+    d.count = 0;
+    d.times.clear();
+    d.steps.clear();
+  };
+  const auto sample = [&](std::int64_t step) {
+    for (std::size_t r = 0; r < receivers.size(); ++r) {
+      DeviceReceiver& d = receivers[r];
+      if (step % d.spec->every_steps != 0) continue;
+      for (std::size_t q = 0; q < d.spec->quantities.size(); ++q)
+        la->gather(d.spec->quantities[q] == "velocity" ? *v : *u, *d.at, *d.buffer,
+                   d.count * d.row + static_cast<std::int64_t>(q) * d.dofs);
+      d.times.push_back(static_cast<double>(step) * dt);
+      d.steps.push_back(step);
+      if (++d.count == d.capacity) flush(d, r);
+    }
+  };
+
+  // Frames: displacement and the step's mean velocity; element results when asked for.
+  std::unique_ptr<VtkSeriesWriter> series;
+  if (files) series = open_vtk_series(model_, options.output_directory);
+  std::unique_ptr<LinearAlgebra> results_algebra;
+  std::unique_ptr<NonlinearOperator> results_operator;
+  const std::int64_t frame_every = output_cadence(spec.output.every_steps, spec.output.every_time,
+                                                  dt, std::max<std::int64_t>(1, steps / 20));
+  double output_s = 0.0;
+  std::vector<double> hu, hv;
+  const auto frame = [&](std::int64_t step) {
+    const Clock::time_point t0 = Clock::now();
+    la->download(*u, hu);
+    for (const double x : hu)
+      if (!std::isfinite(x))
+        throw SolveError(fmt::format(
+            "the wave solution is not finite at step {} (t = {:.6g} s): time step {:.6g} s, "
+            "stability limit {:.6g} s\n  hint: report this with the case: a step below the limit "
+            "should not diverge",
+            step, static_cast<double>(step) * dt, dt, setup_.limit.critical_time_step));
+    if (series) {
+      la->download(*v, hv);
+      for (double& x : hv) x /= dt;
+      std::vector<BlockResults> results;
+      if (wants_cell_fields(spec)) {
+        if (!results_operator) {
+          results_algebra = backend_.create_linear_algebra(spec.precision);
+          results_operator = backend_.create_operator(sys, *results_algebra);
+        }
+        results_operator->element_results(hu, results);
+      }
+      series->write(make_frame(spec, step, static_cast<double>(step) * dt, hu, &hv, results));
+    }
+    output_s += seconds_since(t0);
+  };
+
+  report.setup_s = setup_.setup_s + seconds_since(start);
+  frame(0);
+  sample(0);
+  const Clock::time_point loop = Clock::now();
+  double excluded = 0.0;  // frames and flushes inside the loop
+  std::int64_t step = 0;
+  const std::int64_t progress_every = std::max<std::int64_t>(1, steps / 10);
+  for (; step < steps; ++step) {
+    const double t = static_cast<double>(step) * dt;
+    la->wave_step(*k, *b, *u, *v, *u_next);
+    for (const DeviceSource& s : sources) {
+      const Amplitude& curve = sys.amplitudes[static_cast<std::size_t>(s.source->amplitude)];
+      // A force acts at t_n (eq. 2 of seed 002); a prescribed displacement is u(t_{n+1}).
+      const double value = evaluate(curve, s.source->mode == SourceMode::Force ? t : t + dt);
+      la->wave_source(*s.at, *s.weights, value, s.source->mode, *u, *v, *u_next);
+    }
+    std::swap(u, u_next);
+    const std::int64_t done = step + 1;
+    sample(done);
+    if (done % frame_every == 0 || done == steps) {
+      la->synchronize();
+      const Clock::time_point t0 = Clock::now();
+      frame(done);
+      excluded += seconds_since(t0);
+    }
+    if (options.progress && done % progress_every == 0)
+      options.progress(done, steps, static_cast<double>(done) * dt);
+    if (options.stop_requested && done % 256 == 0 && options.stop_requested()) {
+      report.interrupted = true;
+      ++step;
+      break;
+    }
+  }
+  la->synchronize();
+  report.step_s = seconds_since(loop) - excluded;
+  report.steps = step;
+  const Clock::time_point t0 = Clock::now();
+  for (std::size_t r = 0; r < receivers.size(); ++r) flush(receivers[r], r);
+  output_s += seconds_since(t0);
+  if (report.interrupted) frame(step);
+  la->download(*u, report.final_displacement);
+  for (const double x : report.final_displacement)
+    report.max_displacement = std::max(report.max_displacement, std::abs(x));
+  report.output_s = output_s;
+  if (writer) report.files = writer->files();
+  report.total_s = seconds_since(start) + setup_.setup_s;
+
+  if (files) {
+    RunSummary s =
+        summary_header(spec, report.interrupted ? "interrupted" : "completed", "",
+                       {report.backend, report.execution_space, report.precision, report.num_nodes,
+                        report.num_elements, setup_.explicit_setup.total_mass,
+                        setup_.explicit_setup.total_volume});
+    s.set("time.end_time_s", report.end_time);
+    s.set("time.time_step_s", dt);
+    s.set("time.critical_time_step_s", report.critical_time_step);
+    s.set("time.critical_node", model_.mesh.input_node_id(setup_.limit.node));
+    s.set("time.steps", report.steps);
+    s.set("waves.dofs", report.dofs);
+    s.set("waves.matrix_blocks", report.matrix_blocks);
+    s.set("waves.lambda_max", setup_.limit.lambda_max);
+    s.set("waves.lanczos_iterations", setup_.limit.iterations);
+    for (std::size_t bl = 0; bl < model_.blocks.size(); ++bl)
+      s.set("waves.p_wave_speed_m_per_s." + model_.blocks[bl].spec->name, setup_.wave_speeds[bl]);
+    s.set("waves.bytes_per_step", report.bytes_per_step);
+    s.set("timing.setup_s", report.setup_s);
+    s.set("timing.step_s", report.step_s);
+    s.set("timing.output_s", report.output_s);
+    s.set("timing.total_s", report.total_s);
+    s.set("throughput.dof_updates_per_s", report.dof_updates_per_second());
+    s.set("throughput.effective_bandwidth_gb_per_s", report.effective_bandwidth() / 1e9);
+    s.set("result.max_displacement_m", report.max_displacement);
+    report.files.push_back(write_summary_file(s, {}, options.output_directory));
+  }
+  return report;
+}
+
+}  // namespace fem

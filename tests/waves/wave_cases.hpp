@@ -1,0 +1,118 @@
+// Cases of the elastodynamic tests: a column of hexahedra one element across, its lateral
+// motion held (rollers) so that it carries plane waves: P waves at sqrt((lambda + 2 mu) / rho)
+// with the transverse dofs fixed, S waves at sqrt(mu / rho) with the axial and one transverse dof
+// fixed. Steel-like: rho 7800, E 200 GPa, nu 0.3.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fem/case.hpp>
+#include <fem/model.hpp>
+#include <fem/plugin_registry.hpp>
+#include <fem/solver/wave_solver.hpp>
+
+namespace fem::test {
+
+inline constexpr double kDensity = 7800.0, kYoung = 2.0e11, kPoisson = 0.3;
+inline double lame_mu() {
+  return kYoung / (2.0 * (1.0 + kPoisson));
+}
+inline double lame_lambda() {
+  return kYoung * kPoisson / ((1.0 + kPoisson) * (1.0 - 2.0 * kPoisson));
+}
+inline double p_speed() {
+  return std::sqrt((lame_lambda() + 2.0 * lame_mu()) / kDensity);
+}
+inline double s_speed() {
+  return std::sqrt(lame_mu() / kDensity);
+}
+
+/// A column [0, length] x [0, h]^2 of `cells` hexahedra along x. `wave` "p": u_y = u_z = 0
+/// everywhere; "s": u_x = u_z = 0. Sets `all`, `left` (x = 0) and `right` (x = length), plus
+/// `sets` (YAML lines under node_sets); `conditions` are more boundary_conditions lines;
+/// `extra` more top-level keys (amplitudes, loads).
+struct Column {
+  double length = 1.0;
+  int cells = 100;
+  std::string wave = "p";
+  std::string solver = "{type: elastodynamic, end_time: 1.0e-4}";
+  std::string sets, conditions, extra;
+  std::string output = "{vtk: false}";
+  std::string precision = "double";
+  std::string backend = "openmp";
+  [[nodiscard]] std::string yaml() const {
+    const double h = length / cells;
+    return fmt::format(R"(
+name: column
+backend: {backend}
+precision: {precision}
+mesh: {{generator: box, cells: hex8, size: [{length}, {h}, {h}], divisions: [{cells}, 1, 1]}}
+materials:
+  steel: {{type: linear_elastic, density: {rho}, youngs_modulus: {E}, poisson_ratio: {nu}}}
+blocks:
+  - {{name: bar, element: hex8, material: steel}}
+node_sets:
+  all: {{box: {{min: [-1, -1, -1], max: [{far}, 1, 1]}}}}
+  left: {{plane: {{point: [0, 0, 0], normal: [1, 0, 0]}}}}
+  right: {{plane: {{point: [{length}, 0, 0], normal: [1, 0, 0]}}}}
+{sets}
+boundary_conditions:
+  - {{set: all, fixed: [{fixed}]}}
+{conditions}
+solver: {solver}
+output: {output}
+{extra}
+)",
+                       fmt::arg("backend", backend), fmt::arg("precision", precision),
+                       fmt::arg("length", length), fmt::arg("h", h), fmt::arg("cells", cells),
+                       fmt::arg("rho", kDensity), fmt::arg("E", kYoung), fmt::arg("nu", kPoisson),
+                       fmt::arg("far", 2.0 * length + 1.0), fmt::arg("sets", sets),
+                       fmt::arg("fixed", wave == "p" ? "y, z" : "x, z"),
+                       fmt::arg("conditions", conditions), fmt::arg("solver", solver),
+                       fmt::arg("output", output), fmt::arg("extra", extra));
+  }
+};
+
+/// A model ready for the wave solver, with the plugins and backend it runs on.
+struct WaveRun {
+  std::unique_ptr<PluginRegistry> plugins;
+  Model model;
+  std::unique_ptr<Backend> backend;
+};
+
+inline WaveRun wave_model(const std::string& yaml) {
+  WaveRun r;
+  r.plugins = std::make_unique<PluginRegistry>();
+  r.model = build_model(parse_case(yaml, "<test>"), *r.plugins);
+  r.backend = r.plugins->create_backend(r.model.spec.backend);
+  return r;
+}
+
+/// Runs the case in memory (no files), keeping the receivers' traces.
+inline WaveRunReport run_waves(WaveRun& r) {
+  WaveSolver solver(r.model, *r.backend, r.model.spec.backend);
+  WaveRunOptions options;
+  options.keep_traces = true;
+  return solver.run(options);
+}
+
+/// The time of the largest |value| of a trace, refined by a parabola through its neighbours.
+inline double peak_time(const std::vector<double>& times, const std::vector<double>& values,
+                        std::size_t stride = 1, std::size_t offset = 0) {
+  std::size_t best = 0;
+  const std::size_t n = times.size();
+  for (std::size_t s = 0; s < n; ++s)
+    if (std::abs(values[s * stride + offset]) > std::abs(values[best * stride + offset])) best = s;
+  if (best == 0 || best + 1 >= n) return times[best];
+  const double a = values[(best - 1) * stride + offset], b = values[best * stride + offset],
+               c = values[(best + 1) * stride + offset];
+  const double shift = 0.5 * (a - c) / (a - 2.0 * b + c);
+  return times[best] + shift * (times[best + 1] - times[best]);
+}
+
+}  // namespace fem::test
