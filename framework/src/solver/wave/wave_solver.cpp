@@ -3,6 +3,7 @@
 #include "fem/solver/wave_solver.hpp"
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <chrono>
@@ -114,7 +115,13 @@ WaveSetup setup_waves(const Model& model, Backend& backend) {
   const CaseSpec& spec = model.spec;
   refuse_families(model);
   WaveSetup w;
+  Clock::time_point phase = start;
+  const auto done = [&phase](const char* what) {
+    spdlog::debug("elastodynamic setup: {} {:.3f} s", what, seconds_since(phase));
+    phase = Clock::now();
+  };
   w.explicit_setup = setup_explicit(model);
+  done("geometry and conditions");
   const System& sys = w.explicit_setup.system;
   const std::int64_t nn = sys.num_nodes;
   for (std::size_t b = 0; b < model.blocks.size(); ++b) {
@@ -122,7 +129,9 @@ WaveSetup setup_waves(const Model& model, Backend& backend) {
     w.wave_speeds.push_back(
         largest_wave_speed(w.tangents.back(), model.blocks[b].material_spec->density));
   }
+  done("material tangents");
   w.matrix = assemble_wave_stiffness(sys, w.tangents);
+  done("stiffness");
 
   std::vector<bool> free_dof(static_cast<std::size_t>(3 * nn));
   for (std::int64_t d = 0; d < 3 * nn; ++d) {
@@ -130,6 +139,7 @@ WaveSetup setup_waves(const Model& model, Backend& backend) {
     w.free_dofs += free_dof[d] ? 1 : 0;
   }
   w.limit = stability_limit(w.matrix, sys.lumped_mass, free_dof);
+  done(fmt::format("stability limit ({} Lanczos iterations)", w.limit.iterations).c_str());
   const double critical = w.limit.critical_time_step;
   double dt =
       spec.solver.time_step > 0.0 ? spec.solver.time_step : spec.solver.safety_factor * critical;
@@ -201,6 +211,7 @@ WaveSetup setup_waves(const Model& model, Backend& backend) {
     }
   }
   for (auto& [key, s] : sources) w.sources.push_back(std::move(s));
+  done("step matrix, damping and sources");
 
   // The explicit setup's u_{-1} = u_0 - dt_explicit v_0: the increment scales with the step.
   w.initial_displacement = sys.initial_displacement;
