@@ -1,4 +1,5 @@
 // fem: run, check and compare finite-element cases described in YAML.
+#include <spdlog/cfg/env.h>
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
@@ -67,6 +68,8 @@ int main(int argc, char** argv) {
   // Under mpirun every rank runs the same command on its part; rank 0 speaks for the run (the
   // other ranks log errors only, and report_error prints what only they met).
   const bool speaks = !fem::parallel::launched_by_mpi() || fem::parallel::world().rank() == 0;
+  // SPDLOG_LEVEL=debug shows the solvers' debug lines (setup phases and their times).
+  spdlog::cfg::load_env_levels();
   if (!speaks) spdlog::set_level(spdlog::level::err);
 
   try {

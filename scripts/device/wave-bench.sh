@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine after scripts/device/wave-check.sh has built build-waves-gpu (or builds
+# it): the elastodynamic solver on cases/wave_block.yaml at the sizes in SIZES (cells along x and
+# y, and 25/120 of that along z, the case's proportions), on CUDA in single and double precision
+# and on OpenMP (all cores; OPENMP= skips it), without files, to STEPS_TIME of simulated time. Prints each run's dofs, time steps, dof updates/s and effective
+# bandwidth (the bytes of docs/waves.md), and keeps the logs in $OUT.
+#   SIZES="240 480" bash scripts/device/wave-bench.sh
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 1
+out=${OUT:-gpu-out}
+mkdir -p "$out"
+deps=$PWD/.deps/device
+export LD_LIBRARY_PATH=$deps/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+build="build-waves-gpu"
+if [ ! -x $build/bin/fem ]; then
+  generator="Unix Makefiles"
+  command -v ninja > /dev/null && generator=Ninja
+  cmake -S . -B $build -G "$generator" -DCMAKE_BUILD_TYPE=Release -DFEM_WITH_VTK=OFF \
+    -DFEM_WITH_KOKKOS=OFF -DFEM_WITH_CUDA=ON -DCMAKE_PREFIX_PATH="$deps" > "$out/configure.log" 2>&1 &&
+    cmake --build $build -j 16 --target fem_tests_gpu > "$out/build.log" 2>&1 ||
+    { tail -40 "$out/build.log"; exit 1; }
+fi
+fem=$build/bin/fem
+steps_time=${STEPS_TIME:-1.0e-5}
+
+run() {  # label backend precision nx nz threads
+  local label=$1 backend=$2 precision=$3 nx=$4 nz=$5
+  local log="$out/wave-$label.log"
+  SPDLOG_LEVEL=debug OMP_NUM_THREADS=${6:-16} timeout 560 $fem run cases/wave_block.yaml --set backend="$backend" \
+    --set precision="$precision" --set "mesh.divisions=[$nx,$nx,$nz]" --set output.vtk=false \
+    --set 'output.receivers=[]' --set solver.end_time="$steps_time" > "$log" 2>&1
+  local status=$?
+  local dofs steps rate bw setup
+  dofs=$(grep -oE "dofs [0-9]+" "$log" | head -1 | cut -d' ' -f2)
+  steps=$(grep -oE "^completed [0-9]+" "$log" | cut -d' ' -f2)
+  rate=$(grep -oE "[0-9.e+]+ dof updates/s" "$log" | cut -d' ' -f1)
+  bw=$(grep -oE "effective bandwidth [0-9.e+]+ GB/s" "$log" | cut -d' ' -f3)
+  setup=$(grep -oE "setup [0-9.]+ s" "$log" | head -1 | cut -d' ' -f2)
+  printf '%-28s exit %d  dofs %s  steps %s  setup %s s  %s dof/s  %s GB/s\n' "$label" $status \
+    "$dofs" "$steps" "$setup" "$rate" "$bw" | tee -a "$out/wave-bench.txt"
+  grep -E "elastodynamic setup" "$log" | sed 's/^/    /'
+  [ $status -ne 0 ] && tail -5 "$log"
+}
+
+echo "$(nvidia-smi --query-gpu=name --format=csv,noheader), $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ)" |
+  tee "$out/wave-bench.txt"
+for n in ${SIZES:-240}; do
+  nz=$((n * 25 / 120))
+  run "cuda-single-$n" cuda single "$n" "$nz"
+  run "cuda-double-$n" cuda double "$n" "$nz"
+  [ -n "${OPENMP-1}" ] && run "openmp-single-$n" openmp single "$n" "$nz"
+done
