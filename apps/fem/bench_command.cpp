@@ -25,6 +25,7 @@
 #include <fem/solver/byte_model.hpp>
 #include <fem/solver/explicit_system.hpp>
 #include <fem/solver/implicit_solver.hpp>
+#include <fem/solver/wave_solver.hpp>
 
 #include "bench.hpp"
 #include "commands.hpp"
@@ -128,7 +129,8 @@ class Bench {
         base_(base),
         plugins_(plugins),
         perturb_(test_perturbation()),
-        implicit_(is_implicit(base.solver.type)) {
+        implicit_(is_implicit(base.solver.type)),
+        waves_(base.solver.type == SolverType::Elastodynamic) {
     if (!perturb_.label.empty())
       spdlog::warn(
           "test hook FEM_BENCH_TEST_PERTURB: the displacements read back from '{}' are "
@@ -162,6 +164,8 @@ class Bench {
       const bool rss_reset = reset_peak_rss();
       if (implicit_)
         time_implicit(model, *backend, row, u_out);
+      else if (waves_)
+        time_waves(model, *backend, row, u_out);
       else
         time_explicit(model, *backend, row, u_out);
       if (!perturb_.label.empty() && perturb_.label == c.label) shift(u_out, perturb_.eps);
@@ -191,6 +195,7 @@ class Bench {
     // The implicit solve records histories in memory even without files: none, so that the
     // timed solve does only the solve.
     if (implicit_) v.push_back({"output.histories", "[]"});
+    if (waves_) v.push_back({"output.receivers", "[]"});
     v.push_back({"backend", c.backend});
     v.push_back({"precision", to_string(c.precision)});
     if (c.size > 0)
@@ -248,6 +253,46 @@ class Bench {
     row.backend_memory_bytes = static_cast<double>(problem->memory_bytes());
     if (row.backend_memory_bytes <= 0) row.backend_memory_bytes = kNaN;
     problem->displacement(u_out);
+  }
+
+  /// Elastodynamic steps: the setup (stiffness, stability limit) once, then one run of --warmup
+  /// + --repeats x --steps steps with a lap after each block; bytes per step as docs/waves.md
+  /// counts them.
+  void time_waves(const Model& model, Backend& backend, BenchRow& row,
+                  std::vector<double>& u_out) const {
+    const auto t0 = Clock::now();
+    WaveSolver solver(model, backend, model.spec.backend);
+    row.setup_s = seconds_since(t0);
+    const WaveSetup& w = solver.setup();
+    row.time_step = w.time_step;
+    const double bytes =
+        wave_step_bytes(w.matrix, model.spec.precision == Precision::Single ? 4 : 8);
+    row.bytes_per_element_step = bytes / static_cast<double>(row.elements);
+    row.warmup_steps = o_.warmup;
+    row.steps_per_repeat = o_.steps > 0 ? o_.steps
+                           : o_.end_time > 0
+                               ? std::max<std::int64_t>(1, std::llround(o_.end_time / w.time_step))
+                               : 100;
+    WaveRunOptions run;
+    for (int k = 0; k <= o_.repeats; ++k)
+      if (k > 0 || o_.warmup > 0) run.lap_steps.push_back(o_.warmup + k * row.steps_per_repeat);
+    run.steps = o_.warmup + o_.repeats * row.steps_per_repeat;
+    const WaveRunReport r = solver.run(run);
+    double previous = o_.warmup > 0 ? r.lap_seconds.front() : 0.0;
+    for (std::size_t k = o_.warmup > 0 ? 1 : 0; k < r.lap_seconds.size(); ++k) {
+      row.step_s.push_back((r.lap_seconds[k] - previous) /
+                           static_cast<double>(row.steps_per_repeat));
+      previous = r.lap_seconds[k];
+    }
+    row.total_steps = r.steps;
+    const Spread s = spread(row.step_s);
+    row.median_step_s = s.median;
+    row.min_step_s = s.min;
+    row.max_step_s = s.max;
+    row.element_steps_per_s = static_cast<double>(row.elements) / row.median_step_s;
+    row.effective_gb_per_s = bytes / row.median_step_s * 1e-9;
+    row.backend_memory_bytes = kNaN;
+    u_out = r.final_displacement;
   }
 
   /// The whole implicit solve to solver.end_time, no files, once per repeat (each with its own
@@ -324,6 +369,7 @@ class Bench {
   PluginRegistry& plugins_;
   Perturbation perturb_;
   bool implicit_;
+  bool waves_;
   std::map<std::string, std::unique_ptr<Backend>> backends_;
   std::map<std::string, std::string> reasons_;
 };
@@ -423,7 +469,7 @@ int bench_command(const BenchOptions& options) {
     report.date_utc = utc_now();
     report.machine = machine_description();
     if (parallel::world().size() > 1) {
-      if (is_implicit(base.solver.type))
+      if (is_implicit(base.solver.type) || base.solver.type == SolverType::Elastodynamic)
         throw InputError(base.solver.where,
                          fmt::format("fem bench of a {} case runs on one process, and this run "
                                      "has {}",

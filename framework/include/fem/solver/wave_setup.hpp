@@ -49,7 +49,9 @@ StabilityLimit stability_limit(const BlockCsrMatrix& k, const std::vector<double
                                const std::vector<bool>& free_dof);
 
 /// Mass-proportional damping per node, 1/s, of the case's absorbing layers
-/// (solver.absorbing_layers): the largest over the layers a node lies in.
-std::vector<double> absorbing_damping(const Model& model);
+/// (solver.absorbing_layers): the largest over the layers a node lies in. A node's depth comes
+/// from its distance to the nearest node of the layer's set, found through the node graph of
+/// `graph` (the stiffness pattern).
+std::vector<double> absorbing_damping(const Model& model, const BlockCsrMatrix& graph);
 
 }  // namespace fem

@@ -65,6 +65,11 @@ struct WaveRunOptions {
   /// Called every few hundred steps and at the end: (step, num_steps, time).
   std::function<void(std::int64_t, std::int64_t, double)> progress;
   std::function<bool()> stop_requested;
+  /// Steps after which the stepping loop's wall time so far is recorded (laps, increasing):
+  /// fem bench times its repeats with them.
+  std::vector<std::int64_t> lap_steps;
+  /// Steps to run instead of the case's (0: the case's, to solver.end_time).
+  std::int64_t steps = 0;
 };
 
 struct WaveRunReport {
@@ -90,6 +95,7 @@ struct WaveRunReport {
   std::vector<std::vector<double>> traces;  ///< keep_traces: per receiver
   std::vector<std::vector<double>> trace_times;
   std::vector<std::string> files;
+  std::vector<double> lap_seconds;  ///< at WaveRunOptions::lap_steps
   bool interrupted = false;
 };
 
@@ -100,6 +106,7 @@ class WaveSolver {
   /// case key gives, such as a mode shape in a test).
   WaveSolver(const Model& model, Backend& backend, std::string backend_name, WaveSetup setup);
   [[nodiscard]] const WaveSetup& setup() const { return setup_; }
+  /// Runs the case. Once per solver: the host copy of the matrix is freed after its upload.
   WaveRunReport run(const WaveRunOptions& options);
 
  private:

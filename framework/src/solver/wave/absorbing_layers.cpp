@@ -5,7 +5,9 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
-#include <unordered_map>
+#include <functional>
+#include <queue>
+#include <utility>
 #include <vector>
 
 #include "fem/error.hpp"
@@ -15,52 +17,44 @@ namespace fem {
 
 namespace {
 
-/// The set's nodes bucketed on a grid of cell `size`: the nodes within `size` of a point are in
-/// the 27 cells around it.
-class NodeBuckets {
- public:
-  NodeBuckets(const Mesh& mesh, const std::vector<std::int32_t>& nodes, double size)
-      : mesh_(mesh), size_(size) {
-    for (const std::int32_t n : nodes) cells_[key(cell(mesh.node(n)))].push_back(n);
+/// Per node, the distance to the nearest node of `seeds`, for nodes within `limit` of one
+/// (+inf elsewhere): Dijkstra over the mesh's node graph carrying each node's nearest seed and
+/// measuring the straight distance to it (a vector distance transform: exact wherever the
+/// nearest seed is reached through nodes nearer to it, which holds in the meshes layers lie in).
+std::vector<double> distance_to_set(const Mesh& mesh, const BlockCsrMatrix& graph,
+                                    const std::vector<std::int32_t>& seeds, double limit) {
+  const std::int64_t nn = mesh.num_nodes();
+  std::vector<double> distance(static_cast<std::size_t>(nn), INFINITY);
+  std::vector<std::int32_t> nearest(static_cast<std::size_t>(nn), -1);
+  using Entry = std::pair<double, std::int32_t>;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> queue;
+  for (const std::int32_t s : seeds) {
+    distance[s] = 0.0;
+    nearest[s] = s;
+    queue.emplace(0.0, s);
   }
-
-  /// Distance from p to the nearest bucketed node, or +inf beyond `size`.
-  [[nodiscard]] double nearest(const std::array<double, 3>& p) const {
-    const std::array<std::int64_t, 3> c = cell(p);
-    double best = INFINITY;
-    for (int dx = -1; dx <= 1; ++dx)
-      for (int dy = -1; dy <= 1; ++dy)
-        for (int dz = -1; dz <= 1; ++dz) {
-          const auto it = cells_.find(key({c[0] + dx, c[1] + dy, c[2] + dz}));
-          if (it == cells_.end()) continue;
-          for (const std::int32_t n : it->second) {
-            const std::array<double, 3> q = mesh_.node(n);
-            best = std::min(best, std::hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]));
-          }
-        }
-    return best <= size_ ? best : INFINITY;
+  while (!queue.empty()) {
+    const auto [d, n] = queue.top();
+    queue.pop();
+    if (d > distance[n]) continue;
+    const std::array<double, 3> seed = mesh.node(nearest[n]);
+    for (std::int64_t j = graph.offsets[n]; j < graph.offsets[n + 1]; ++j) {
+      const std::int32_t m = graph.columns[j];
+      const std::array<double, 3> x = mesh.node(m);
+      const double dm = std::hypot(x[0] - seed[0], x[1] - seed[1], x[2] - seed[2]);
+      if (dm < distance[m] && dm <= limit) {
+        distance[m] = dm;
+        nearest[m] = nearest[n];
+        queue.emplace(dm, m);
+      }
+    }
   }
-
- private:
-  [[nodiscard]] std::array<std::int64_t, 3> cell(const std::array<double, 3>& p) const {
-    return {static_cast<std::int64_t>(std::floor(p[0] / size_)),
-            static_cast<std::int64_t>(std::floor(p[1] / size_)),
-            static_cast<std::int64_t>(std::floor(p[2] / size_))};
-  }
-  static std::uint64_t key(const std::array<std::int64_t, 3>& c) {
-    // 21 bits per axis: enough for 2 million cells a side.
-    const auto bits = [](std::int64_t v) { return static_cast<std::uint64_t>(v) & 0x1fffffull; };
-    return bits(c[0]) | bits(c[1]) << 21 | bits(c[2]) << 42;
-  }
-
-  const Mesh& mesh_;
-  double size_;
-  std::unordered_map<std::uint64_t, std::vector<std::int32_t>> cells_;
-};
+  return distance;
+}
 
 }  // namespace
 
-std::vector<double> absorbing_damping(const Model& model) {
+std::vector<double> absorbing_damping(const Model& model, const BlockCsrMatrix& graph) {
   const std::int64_t nn = model.mesh.num_nodes();
   std::vector<double> damping(static_cast<std::size_t>(nn), 0.0);
   for (const AbsorbingLayerSpec& layer : model.spec.solver.absorbing_layers) {
@@ -70,12 +64,12 @@ std::vector<double> absorbing_damping(const Model& model) {
                        "absorbing layer: node set '" + layer.set +
                            "' has no nodes, so the layer lies along nothing",
                        "name the boundary nodes the layer starts from (e.g. a box face set)");
-    const NodeBuckets buckets(model.mesh, set->second, layer.thickness);
+    const std::vector<double> distance =
+        distance_to_set(model.mesh, graph, set->second, layer.thickness);
 #pragma omp parallel for schedule(static)
     for (std::int64_t n = 0; n < nn; ++n) {
-      const double distance = buckets.nearest(model.mesh.node(n));
-      if (!(distance <= layer.thickness)) continue;
-      const double depth = (layer.thickness - distance) / layer.thickness;
+      if (!(distance[n] <= layer.thickness)) continue;
+      const double depth = (layer.thickness - distance[n]) / layer.thickness;
       damping[n] = std::max(damping[n], layer.max_damping * std::pow(depth, layer.power));
     }
   }

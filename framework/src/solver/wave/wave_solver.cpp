@@ -159,7 +159,7 @@ WaveSetup setup_waves(const Model& model, Backend& backend) {
 
   // Per node: damping d, a = 2 dt^2 / (m (2 + d dt)), b = (2 - d dt) / (2 + d dt); K rows
   // scaled by -a, the rows of prescribed dofs zero (they move only by their sources).
-  w.damping = absorbing_damping(model);
+  w.damping = absorbing_damping(model, w.matrix);
   for (double& d : w.damping) d += spec.solver.mass_damping;
   std::vector<double> a(static_cast<std::size_t>(nn));
   w.b.resize(static_cast<std::size_t>(nn));
@@ -244,11 +244,11 @@ WaveRunReport WaveSolver::run(const WaveRunOptions& options) {
   const System& sys = setup_.explicit_setup.system;
   const std::int64_t nn = sys.num_nodes;
   const double dt = setup_.time_step;
-  const std::int64_t steps = setup_.num_steps;
+  const std::int64_t steps = options.steps > 0 ? options.steps : setup_.num_steps;
   WaveRunReport report;
   report.time_step = dt;
   report.critical_time_step = setup_.limit.critical_time_step;
-  report.end_time = spec.solver.end_time;
+  report.end_time = static_cast<double>(steps) * dt;
   report.num_nodes = nn;
   report.num_elements = model_.num_elements();
   report.dofs = 3 * nn;
@@ -261,7 +261,11 @@ WaveRunReport WaveSolver::run(const WaveRunOptions& options) {
 
   std::unique_ptr<LinearAlgebra> la = backend_.create_linear_algebra(spec.precision);
   la->set_timing(false);
+  if (setup_.matrix.rows != nn)
+    throw Error("WaveSolver::run: a solver runs once (its host matrix went to the backend)");
   const std::unique_ptr<Matrix> k = la->block_matrix(setup_.matrix);
+  // The largest models need the host's memory back (the matrix is the bulk of a run's bytes).
+  setup_.matrix = BlockCsrMatrix{};
   auto b = la->vector(nn), u = la->vector(3 * nn), v = la->vector(3 * nn),
        u_next = la->vector(3 * nn);
   la->upload(setup_.b, *b);
@@ -395,6 +399,7 @@ WaveRunReport WaveSolver::run(const WaveRunOptions& options) {
   const Clock::time_point loop = Clock::now();
   double excluded = 0.0;  // frames and flushes inside the loop
   std::int64_t step = 0;
+  std::size_t lap = 0;
   const std::int64_t progress_every = std::max<std::int64_t>(1, steps / 10);
   for (; step < steps; ++step) {
     const double t = static_cast<double>(step) * dt;
@@ -413,6 +418,11 @@ WaveRunReport WaveSolver::run(const WaveRunOptions& options) {
       const Clock::time_point t0 = Clock::now();
       frame(done);
       excluded += seconds_since(t0);
+    }
+    if (lap < options.lap_steps.size() && done == options.lap_steps[lap]) {
+      la->synchronize();
+      report.lap_seconds.push_back(seconds_since(loop) - excluded);
+      ++lap;
     }
     if (options.progress && done % progress_every == 0)
       options.progress(done, steps, static_cast<double>(done) * dt);
