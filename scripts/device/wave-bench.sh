@@ -4,6 +4,8 @@
 # y, and 25/120 of that along z, the case's proportions), on CUDA in single and double precision
 # and on OpenMP (all cores; OPENMP= skips it), without files, to STEPS_TIME of simulated time. Prints each run's dofs, time steps, dof updates/s and effective
 # bandwidth (the bytes of docs/waves.md), and keeps the logs in $OUT.
+# PRECISIONS (default "single double") picks the CUDA runs; scripts/device/host_bandwidth.cpp
+# measures the host's bandwidth for the OpenMP ones.
 #   SIZES="240 480" bash scripts/device/wave-bench.sh
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -17,7 +19,9 @@ if [ ! -x $build/bin/fem ]; then
   command -v ninja > /dev/null && generator=Ninja
   cmake -S . -B $build -G "$generator" -DCMAKE_BUILD_TYPE=Release -DFEM_WITH_VTK=OFF \
     -DFEM_WITH_KOKKOS=OFF -DFEM_WITH_CUDA=ON -DCMAKE_PREFIX_PATH="$deps" > "$out/configure.log" 2>&1 &&
-    cmake --build $build -j 16 --target fem_tests_gpu > "$out/build.log" 2>&1 ||
+    cmake --build $build -j 16 --target fem_cli fem_backend_cuda fem_backend_openmp \
+      fem_element_hex8 fem_material_linear_elastic_cuda fem_material_linear_elastic_openmp \
+      > "$out/build.log" 2>&1 ||
     { tail -40 "$out/build.log"; exit 1; }
 fi
 fem=$build/bin/fem
@@ -44,9 +48,13 @@ run() {  # label backend precision nx nz threads
 
 echo "$(nvidia-smi --query-gpu=name --format=csv,noheader), $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ)" |
   tee "$out/wave-bench.txt"
+if [ -n "${OPENMP-1}" ]; then  # the host's STREAM-like bandwidth, for the OpenMP runs
+  g++ -O3 -march=native -fopenmp scripts/device/host_bandwidth.cpp -o $build/host_bandwidth &&
+    OMP_NUM_THREADS=$(nproc) OMP_PROC_BIND=spread $build/host_bandwidth | tee -a "$out/wave-bench.txt"
+fi
+PRECISIONS=${PRECISIONS:-single double}
 for n in ${SIZES:-240}; do
   nz=$((n * 25 / 120))
-  run "cuda-single-$n" cuda single "$n" "$nz"
-  run "cuda-double-$n" cuda double "$n" "$nz"
+  for p in $PRECISIONS; do run "cuda-$p-$n" cuda "$p" "$n" "$nz"; done
   [ -n "${OPENMP-1}" ] && run "openmp-single-$n" openmp single "$n" "$nz"
 done
