@@ -32,7 +32,9 @@ struct WaveSource {
 
 /// Everything precomputed before the first step, in double on the host.
 struct WaveSetup {
-  ExplicitSetup explicit_setup;          ///< geometry, masses, conditions (System)
+  /// Masses and conditions (System); the blocks' reference geometry only where frames ask for
+  /// element results (dropped once K is assembled otherwise).
+  ExplicitSetup explicit_setup;
   std::vector<ElasticTangent> tangents;  ///< per block
   std::vector<double> wave_speeds;       ///< per block, the largest P-wave speed, m/s
   /// -a K per node row without the diagonal blocks (wave_step); rows of prescribed dofs zero

@@ -131,6 +131,13 @@ WaveSetup setup_waves(const Model& model, Backend& backend) {
   }
   done("material tangents");
   w.matrix = assemble_wave_stiffness(sys, w.tangents);
+  // The reference geometry (gradients at every quadrature point: 1.5 kB a hexahedron) is not
+  // needed again unless frames ask for stress or strain: the largest models need the memory.
+  if (!wants_cell_fields(spec))
+    for (BlockSystem& b : w.explicit_setup.system.blocks) {
+      std::vector<double>().swap(b.shape_gradients);
+      std::vector<double>().swap(b.quadrature_volumes);
+    }
   done("stiffness");
 
   std::vector<bool> free_dof(static_cast<std::size_t>(3 * nn));

@@ -140,53 +140,61 @@ NodeGraph wave_graph(const System& sys) {
   return g;
 }
 
-/// Adds element e's K_ab blocks into k.
-void add_element_stiffness(const System& sys, const NodeGraph& graph, const BlockSystem& bs,
-                           const ElasticTangent& A, std::int64_t e, BlockCsrMatrix& k) {
+/// Adds element e's K_ab blocks into k: the element matrix summed over its quadrature points
+/// first (the upper block triangle: K_ba = K_ab^T), then scattered once.
+void add_element_stiffness(const NodeGraph& graph, const BlockSystem& bs, const ElasticTangent& A,
+                           std::int64_t e, BlockCsrMatrix& k) {
+  constexpr int kMax = 27;  // nodes of the largest element fem runs (hex27)
   const int npe = bs.nodes_per_element;
   const int nqp = bs.quadrature_points;
   const std::int32_t* conn = bs.connectivity.data() + e * npe;
-  (void)sys;
+  double ke[kMax * (kMax + 1) / 2][9] = {};
   for (int q = 0; q < nqp; ++q) {
     const double* g = bs.shape_gradients.data() + ((e * nqp + q) * npe) * 3;
     const double v = bs.quadrature_volumes[e * nqp + q];
+    int pair = 0;
     for (int b = 0; b < npe; ++b) {
-      // AB[3i+J][k] = sum_L A_iJkL dN_b/dX_L
+      // AB[3i+J][c] = v sum_L A_iJcL dN_b/dX_L
       double AB[9][3];
       for (int r = 0; r < 9; ++r)
         for (int c = 0; c < 3; ++c)
-          AB[r][c] = A[9 * r + 3 * c] * g[3 * b] + A[9 * r + 3 * c + 1] * g[3 * b + 1] +
-                     A[9 * r + 3 * c + 2] * g[3 * b + 2];
-      for (int a = 0; a < npe; ++a) {
-        const std::int64_t p = k.offsets[conn[a]] + graph.position(conn[a], conn[b]);
-        double* block = k.values.data() + 9 * p;
+          AB[r][c] = v * (A[9 * r + 3 * c] * g[3 * b] + A[9 * r + 3 * c + 1] * g[3 * b + 1] +
+                          A[9 * r + 3 * c + 2] * g[3 * b + 2]);
+      for (int a = 0; a <= b; ++a, ++pair)
         for (int i = 0; i < 3; ++i)
           for (int c = 0; c < 3; ++c)
-            block[3 * i + c] += v * (g[3 * a] * AB[3 * i][c] + g[3 * a + 1] * AB[3 * i + 1][c] +
-                                     g[3 * a + 2] * AB[3 * i + 2][c]);
-      }
+            ke[pair][3 * i + c] += g[3 * a] * AB[3 * i][c] + g[3 * a + 1] * AB[3 * i + 1][c] +
+                                   g[3 * a + 2] * AB[3 * i + 2][c];
     }
   }
+  int pair = 0;
+  for (int b = 0; b < npe; ++b)
+    for (int a = 0; a <= b; ++a, ++pair) {
+      double* ab = k.values.data() + 9 * (k.offsets[conn[a]] + graph.position(conn[a], conn[b]));
+      for (int r = 0; r < 9; ++r) ab[r] += ke[pair][r];
+      if (a == b) continue;
+      double* ba = k.values.data() + 9 * (k.offsets[conn[b]] + graph.position(conn[b], conn[a]));
+      for (int i = 0; i < 3; ++i)
+        for (int c = 0; c < 3; ++c) ba[3 * c + i] += ke[pair][3 * i + c];
+    }
 }
 
-/// y = M^-1/2 K M^-1/2 x on the free dofs (zero elsewhere).
-void scaled_product(const BlockCsrMatrix& k, const std::vector<double>& inv_sqrt_mass,
-                    const std::vector<bool>& free_dof, const std::vector<double>& x,
-                    std::vector<double>& y) {
+/// y = M^-1/2 K M^-1/2 x on the free dofs (zero elsewhere); `scale` is M^-1/2 at free dofs and 0
+/// at prescribed ones, so the rows and columns of prescribed dofs drop out without a branch.
+void scaled_product(const BlockCsrMatrix& k, const std::vector<double>& scale,
+                    const std::vector<double>& x, std::vector<double>& y) {
   const std::int64_t rows = k.rows;
 #pragma omp parallel for schedule(static)
   for (std::int64_t n = 0; n < rows; ++n) {
     double acc[3] = {0, 0, 0};
     for (std::int64_t j = k.offsets[n]; j < k.offsets[n + 1]; ++j) {
-      const std::int64_t c = k.columns[j];
-      const double s = inv_sqrt_mass[c];
+      const std::int64_t c = 3 * static_cast<std::int64_t>(k.columns[j]);
       const double* b = k.values.data() + 9 * j;
+      const double xc[3] = {scale[c] * x[c], scale[c + 1] * x[c + 1], scale[c + 2] * x[c + 2]};
       for (int i = 0; i < 3; ++i)
-        for (int l = 0; l < 3; ++l)
-          if (free_dof[3 * c + l]) acc[i] += b[3 * i + l] * s * x[3 * c + l];
+        acc[i] += b[3 * i] * xc[0] + b[3 * i + 1] * xc[1] + b[3 * i + 2] * xc[2];
     }
-    for (int i = 0; i < 3; ++i)
-      y[3 * n + i] = free_dof[3 * n + i] ? inv_sqrt_mass[n] * acc[i] : 0.0;
+    for (int i = 0; i < 3; ++i) y[3 * n + i] = scale[3 * n + i] * acc[i];
   }
 }
 
@@ -285,7 +293,7 @@ BlockCsrMatrix assemble_wave_stiffness(const System& sys,
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < count; ++i) {
       const auto& [b, e] = colour[i];
-      add_element_stiffness(sys, graph, sys.blocks[b], tangents[b], e, k);
+      add_element_stiffness(graph, sys.blocks[b], tangents[b], e, k);
     }
   }
   return k;
@@ -295,8 +303,9 @@ StabilityLimit stability_limit(const BlockCsrMatrix& k, const std::vector<double
                                const std::vector<bool>& free_dof) {
   const std::int64_t n = k.rows;
   const std::size_t dofs = static_cast<std::size_t>(3 * n);
-  std::vector<double> inv_sqrt_mass(static_cast<std::size_t>(n));
-  for (std::int64_t i = 0; i < n; ++i) inv_sqrt_mass[i] = 1.0 / std::sqrt(mass[i]);
+  std::vector<double> scale(dofs);
+  for (std::size_t d = 0; d < dofs; ++d)
+    scale[d] = free_dof[d] ? 1.0 / std::sqrt(mass[d / 3]) : 0.0;
   StabilityLimit limit;
   // Where: the largest Gershgorin row sum of M^-1 K.
   double worst = -1.0;
@@ -325,7 +334,7 @@ StabilityLimit stability_limit(const BlockCsrMatrix& k, const std::vector<double
   double previous = 0.0;
   constexpr int kMaxIterations = 300;
   for (int it = 0; it < kMaxIterations; ++it) {
-    scaled_product(k, inv_sqrt_mass, free_dof, q, w);
+    scaled_product(k, scale, q, w);
     const double a = dot(w, q);
     alpha.push_back(a);
     const double previous_beta = beta.empty() ? 0.0 : beta.back();
