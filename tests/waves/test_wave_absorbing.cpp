@@ -56,7 +56,7 @@ TEST(WaveAbsorbing, AFreeEndReflectsEverything) {
 }
 
 TEST(WaveAbsorbing, TwoWavelengthsReflectLessThanOnePercent) {
-  // Cubic profile, d_max = 2.5 omega (measured 0.69 %; docs/waves.md has the series).
+  // Cubic profile, d_max = 2.5 omega (measured 0.71 %; docs/waves.md has the series).
   EXPECT_LT(reflection(2.0, 2.5, 3.0), 0.01);
 }
 
