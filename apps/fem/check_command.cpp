@@ -2,6 +2,7 @@
 
 #include <fem/solver/explicit_system.hpp>
 #include <fem/solver/implicit_solver.hpp>
+#include <fem/solver/wave_solver.hpp>
 
 #include <fem/parallel/communicator.hpp>
 
@@ -108,6 +109,33 @@ int check_command(const CaseOptions& options) {
           fmt::print("warning: the supports do not prevent {}: the static tangent is singular\n",
                      m);
       }
+    } else if (sv.type == SolverType::Elastodynamic) {
+      // The wave setup checks what only it can (the step against the stability limit, the
+      // materials' wave speeds) and says what the run will use.
+      const std::unique_ptr<Backend> backend = prepared.plugins->create_backend(spec.backend);
+      const WaveSetup w = setup_waves(model, *backend);
+      fmt::print("solver: elastodynamic, end time {} s, mass damping {} 1/s\n", sv.end_time,
+                 sv.mass_damping);
+      fmt::print(
+          "  stability limit {:.6g} s (largest eigenvalue of M^-1 K, {} Lanczos iterations), "
+          "time step {:.6g} s, {} steps\n",
+          w.limit.critical_time_step, w.limit.iterations, w.time_step, w.num_steps);
+      for (std::size_t b = 0; b < model.blocks.size(); ++b)
+        fmt::print("  block {}: P-wave speed {:.6g} m/s\n", model.blocks[b].spec->name,
+                   w.wave_speeds[b]);
+      fmt::print("  stiffness: {} node blocks ({:.1f} per node), {} sources, {} free dofs\n",
+                 w.matrix.blocks(),
+                 static_cast<double>(w.matrix.blocks()) / static_cast<double>(w.matrix.rows),
+                 w.sources.size(), w.free_dofs);
+      for (const AbsorbingLayerSpec& l : sv.absorbing_layers)
+        fmt::print("  absorbing layer along {}: {} m, d = {:.4g} (x/L)^{:g} 1/s\n", l.set,
+                   l.thickness, l.max_damping, l.power);
+      for (const ReceiverSpec& r : spec.output.receivers)
+        fmt::print("  receiver {}: {}, every {} steps\n", r.name,
+                   r.point ? fmt::format("node nearest [{}, {}, {}]", (*r.point)[0], (*r.point)[1],
+                                         (*r.point)[2])
+                           : "set " + r.set,
+                   r.every_steps);
     } else {
       fmt::print("solver: {}, end time {} s, mass damping {} 1/s, {} assembly\n",
                  to_string(sv.type), sv.end_time, sv.mass_damping, sv.assembly);
