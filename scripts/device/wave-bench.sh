@@ -4,7 +4,8 @@
 # y, and 25/120 of that along z, the case's proportions), on CUDA in single and double precision
 # and on OpenMP (all cores; OPENMP= skips it), without files, to STEPS_TIME of simulated time. Prints each run's dofs, time steps, dof updates/s and effective
 # bandwidth (the bytes of docs/waves.md), and keeps the logs in $OUT.
-# PRECISIONS (default "single double") picks the CUDA runs; scripts/device/host_bandwidth.cpp
+# PRECISIONS (default "single double") picks the CUDA runs; EXTRA adds options to each `fem run`
+# (e.g. "--set solver.node_ordering=rcm"), LABEL a suffix to the runs' names; scripts/device/host_bandwidth.cpp
 # measures the host's bandwidth for the OpenMP ones.
 #   SIZES="240 480" bash scripts/device/wave-bench.sh
 set -uo pipefail
@@ -32,7 +33,7 @@ run() {  # label backend precision nx nz threads
   local log="$out/wave-$label.log"
   SPDLOG_LEVEL=debug OMP_NUM_THREADS=${6:-16} timeout 560 $fem run cases/wave_block.yaml --set backend="$backend" \
     --set precision="$precision" --set "mesh.divisions=[$nx,$nx,$nz]" --set output.vtk=false \
-    --set 'output.receivers=[]' --set solver.end_time="$steps_time" > "$log" 2>&1
+    --set 'output.receivers=[]' --set solver.end_time="$steps_time" ${EXTRA:-} > "$log" 2>&1
   local status=$?
   local dofs steps rate bw setup
   dofs=$(grep -oE "dofs [0-9]+" "$log" | head -1 | cut -d' ' -f2)
@@ -55,6 +56,6 @@ fi
 PRECISIONS=${PRECISIONS:-single double}
 for n in ${SIZES:-240}; do
   nz=$((n * 25 / 120))
-  for p in $PRECISIONS; do run "cuda-$p-$n" cuda "$p" "$n" "$nz"; done
-  [ -n "${OPENMP-1}" ] && run "openmp-single-$n" openmp single "$n" "$nz"
+  for p in $PRECISIONS; do run "cuda-$p-$n${LABEL:-}" cuda "$p" "$n" "$nz"; done
+  [ -n "${OPENMP-1}" ] && run "openmp-single-$n${LABEL:-}" openmp single "$n" "$nz"
 done
