@@ -15,24 +15,12 @@
 namespace fem::test {
 namespace {
 
-/// Whether the CUDA backend can run here; if not, `why`.
-bool cuda_runs_here(std::string& why) {
-  const PluginRegistry plugins;
-  return backend_here(plugins, "cuda", why) != nullptr;
-}
-
-#define FEM_SKIP_WITHOUT_CUDA()                                                \
-  do {                                                                         \
-    std::string why;                                                           \
-    if (!cuda_runs_here(why)) GTEST_SKIP() << "no CUDA backend here: " << why; \
-  } while (false)
-
 /// The device sums its reductions in its own order: round-off, not bits. Sizes: one node, an odd
 /// size, and more entries than the reductions' fixed grid has threads.
 class CudaVectorVerbs : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CudaVectorVerbs, MatchOpenMp) {
-  FEM_SKIP_WITHOUT_CUDA();
+  FEM_SKIP_WITHOUT_BACKEND("cuda");
   expect_vector_verbs_match_openmp(
       "cuda", GetParam() == "single" ? Precision::Single : Precision::Double, false,
       {std::int64_t{3}, std::int64_t{3 * 1237}, std::int64_t{600000}});
@@ -44,7 +32,7 @@ INSTANTIATE_TEST_SUITE_P(Precisions, CudaVectorVerbs, ::testing::Values("single"
 class CudaOperatorVerbs : public ::testing::TestWithParam<OperatorCase> {};
 
 TEST_P(CudaOperatorVerbs, MatchOpenMp) {
-  FEM_SKIP_WITHOUT_CUDA();
+  FEM_SKIP_WITHOUT_BACKEND("cuda");
   // Which inverted element a parallel check reports first is not fixed on the GPU.
   expect_operator_verbs_match_openmp("cuda", GetParam(), /*first_inverted=*/false);
 }
@@ -55,7 +43,7 @@ INSTANTIATE_TEST_SUITE_P(Elements, CudaOperatorVerbs, ::testing::ValuesIn(operat
 class CudaStaticSolve : public ::testing::TestWithParam<StaticCase> {};
 
 TEST_P(CudaStaticSolve, MatchesOpenMp) {
-  FEM_SKIP_WITHOUT_CUDA();
+  FEM_SKIP_WITHOUT_BACKEND("cuda");
   expect_static_solve_matches_openmp("cuda", GetParam());
 }
 

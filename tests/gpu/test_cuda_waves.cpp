@@ -17,28 +17,16 @@
 namespace fem::test {
 namespace {
 
-/// Whether the CUDA backend can run here; if not, `why`.
-bool cuda_runs_here(std::string& why) {
-  const PluginRegistry plugins;
-  return backend_here(plugins, "cuda", why) != nullptr;
-}
-
-#define FEM_SKIP_WITHOUT_CUDA()                                                \
-  do {                                                                         \
-    std::string why;                                                           \
-    if (!cuda_runs_here(why)) GTEST_SKIP() << "no CUDA backend here: " << why; \
-  } while (false)
-
 class CudaWaveVerbs : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CudaWaveVerbs, MatchOpenMp) {
-  FEM_SKIP_WITHOUT_CUDA();
+  FEM_SKIP_WITHOUT_BACKEND("cuda");
   expect_wave_verbs_match_openmp("cuda",
                                  GetParam() == "single" ? Precision::Single : Precision::Double);
 }
 
 TEST_P(CudaWaveVerbs, RecordedStepsMatchAndNeverWait) {
-  FEM_SKIP_WITHOUT_CUDA();
+  FEM_SKIP_WITHOUT_BACKEND("cuda");
   const PluginRegistry plugins;
   auto backend = plugins.create_backend("cuda");
   const auto la = backend->create_linear_algebra(GetParam() == "single" ? Precision::Single
@@ -54,7 +42,7 @@ TEST_P(CudaWaveVerbs, RecordedStepsMatchAndNeverWait) {
 /// (the solver's target is 85 %). Printed, not checked: a measurement for
 /// scripts/device/wave-check.sh, which runs it with each FEM_CUDA_WAVE_LOADS.
 TEST_P(CudaWaveVerbs, StepBandwidth) {
-  FEM_SKIP_WITHOUT_CUDA();
+  FEM_SKIP_WITHOUT_BACKEND("cuda");
   const PluginRegistry plugins;
   auto backend = plugins.create_backend("cuda");
   const auto la = backend->create_linear_algebra(GetParam() == "single" ? Precision::Single

@@ -13,6 +13,7 @@
 #include <fem/solver/linear_solver.hpp>
 
 #include "support/implicit_runner.hpp"
+#include "support/pass_through_algebra.hpp"
 
 namespace fem::test {
 namespace {
@@ -36,30 +37,16 @@ class HostRecording final : public Recording {
 /// OpenMP's vectors and verbs with the default (host) CG scalars, read every `interval`
 /// iterations or so, counting the reads; with `records`, it records work (without running it)
 /// and counts the recordings and their replays.
-class SparselyReadAlgebra final : public LinearAlgebra {
+class SparselyReadAlgebra final : public PassThroughAlgebra {
  public:
   SparselyReadAlgebra(LinearAlgebra& inner, int interval, bool records = false)
-      : inner_(inner), interval_(interval), records_(records) {}
-  [[nodiscard]] Precision precision() const override { return inner_.precision(); }
+      : PassThroughAlgebra(inner), interval_(interval), records_(records) {}
   [[nodiscard]] int cg_progress_interval() const override { return interval_; }
   int reads = 0;
   int recordings = 0;
   int replays = 0;
 
  protected:
-  std::unique_ptr<Vector> do_vector(std::int64_t size) override { return inner_.vector(size); }
-  void do_upload(const std::vector<double>& host, Vector& x) override { inner_.upload(host, x); }
-  void do_download(const Vector& x, std::vector<double>& host) override {
-    inner_.download(x, host);
-  }
-  void do_fill(Vector& x, double value) override { inner_.fill(x, value); }
-  void do_axpby(double a, const Vector& x, double b, Vector& y) override {
-    inner_.axpby(a, x, b, y);
-  }
-  void do_multiply(const Vector& x, const Vector& y, Vector& z) override {
-    inner_.multiply(x, y, z);
-  }
-  double do_dot(const Vector& x, const Vector& y) override { return inner_.dot(x, y); }
   CgProgress do_cg_progress(CgScalars& s) override {
     ++reads;
     return LinearAlgebra::do_cg_progress(s);
@@ -71,7 +58,6 @@ class SparselyReadAlgebra final : public LinearAlgebra {
   }
 
  private:
-  LinearAlgebra& inner_;
   int interval_;
   bool records_;
 };

@@ -29,3 +29,12 @@ inline std::unique_ptr<Backend> backend_here(const PluginRegistry& plugins, cons
 }
 
 }  // namespace fem::test
+
+/// Skips the test, saying why, where backend `name` cannot run in this build or on this machine.
+#define FEM_SKIP_WITHOUT_BACKEND(name)                              \
+  do {                                                              \
+    std::string why_;                                               \
+    const ::fem::PluginRegistry plugins_;                           \
+    if (::fem::test::backend_here(plugins_, name, why_) == nullptr) \
+      GTEST_SKIP() << "no " << (name) << " backend here: " << why_; \
+  } while (false)

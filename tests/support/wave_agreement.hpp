@@ -25,6 +25,7 @@
 
 #include "support/implicit_agreement.hpp"  // max_relative_difference
 #include "support/implicit_runner.hpp"     // device_vector, host_vector, random_vector
+#include "support/pass_through_algebra.hpp"
 
 namespace fem::test {
 
@@ -291,28 +292,9 @@ inline bool expect_recorded_wave_steps_match(LinearAlgebra& la, const BlockCsrMa
 
 /// An algebra with only the required verbs (those of `inner`): the wave verbs are the
 /// LinearAlgebra defaults, which take the vectors through the host.
-class DefaultWaveAlgebra final : public LinearAlgebra {
+class DefaultWaveAlgebra final : public PassThroughAlgebra {
  public:
-  explicit DefaultWaveAlgebra(LinearAlgebra& inner) : inner_(inner) {}
-  [[nodiscard]] Precision precision() const override { return inner_.precision(); }
-
- protected:
-  std::unique_ptr<Vector> do_vector(std::int64_t size) override { return inner_.vector(size); }
-  void do_upload(const std::vector<double>& host, Vector& x) override { inner_.upload(host, x); }
-  void do_download(const Vector& x, std::vector<double>& host) override {
-    inner_.download(x, host);
-  }
-  void do_fill(Vector& x, double value) override { inner_.fill(x, value); }
-  void do_axpby(double a, const Vector& x, double b, Vector& y) override {
-    inner_.axpby(a, x, b, y);
-  }
-  void do_multiply(const Vector& x, const Vector& y, Vector& z) override {
-    inner_.multiply(x, y, z);
-  }
-  double do_dot(const Vector& x, const Vector& y) override { return inner_.dot(x, y); }
-
- private:
-  LinearAlgebra& inner_;
+  using PassThroughAlgebra::PassThroughAlgebra;
 };
 
 /// The OpenMP backend's wave verbs against the LinearAlgebra defaults (the host loop over

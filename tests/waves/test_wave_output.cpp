@@ -8,6 +8,7 @@
 
 #include <fem/output/receiver_traces.hpp>
 
+#include "support/backend_here.hpp"
 #include "waves/wave_cases.hpp"
 
 #if FEM_WITH_HDF5
@@ -134,14 +135,7 @@ TEST(WaveOutput, KokkosRunsTheSameTracesAsOpenMp) {
     WaveRun run = wave_model(c.yaml());
     return run_waves(run).traces[0];
   };
-  {
-    const PluginRegistry plugins;
-    try {
-      (void)plugins.create_backend("kokkos");
-    } catch (const std::exception& e) {
-      GTEST_SKIP() << "no Kokkos backend here: " << e.what();
-    }
-  }
+  FEM_SKIP_WITHOUT_BACKEND("kokkos");
   for (const std::string precision : {"double", "single"}) {
     const std::vector<double> a = traces("openmp", precision), b = traces("kokkos", precision);
     ASSERT_EQ(a.size(), b.size());
