@@ -423,7 +423,14 @@ WaveRunReport WaveSolver::run(const WaveRunOptions& options) {
     if (done % frame_every == 0 || done == steps) {
       la->synchronize();
       const Clock::time_point t0 = Clock::now();
-      frame(done);
+      try {
+        frame(done);
+      } catch (const SolveError&) {
+        // Bad input loses nothing: the receivers' samples up to here reach their files (the
+        // last ones may already hold the growing solution), then the run stops.
+        for (std::size_t r = 0; r < receivers.size(); ++r) flush(receivers[r], r);
+        throw;
+      }
       excluded += seconds_since(t0);
     }
     if (lap < options.lap_steps.size() && done == options.lap_steps[lap]) {
