@@ -27,45 +27,84 @@ std::int64_t NodeGraph::position(std::int32_t row, std::int32_t col) const {
 
 NodeGraph tangent_graph(const System& s) {
   const std::int64_t nn = s.num_nodes;
-  std::vector<std::vector<std::int32_t>> adjacent(static_cast<std::size_t>(nn));
+  // Node-to-element incidence over all blocks (elements numbered block after block), so that
+  // each node's list is built on its own: in parallel, without a list per node held at once.
+  std::vector<std::int64_t> first_element;
+  std::int64_t elements = 0;
   for (const BlockSystem& b : s.blocks) {
-    const std::int64_t npe = b.nodes_per_element;
-    for (std::int64_t e = 0; e < b.num_elements; ++e)
-      for (std::int64_t i = 0; i < npe; ++i)
-        for (std::int64_t j = 0; j < npe; ++j)
-          adjacent[b.connectivity[e * npe + i]].push_back(b.connectivity[e * npe + j]);
+    first_element.push_back(elements);
+    elements += b.num_elements;
   }
-  NodeGraph g;
-  if (s.num_pressure_elements > 0) {
-    // Through node k's pressure, every node of every ANP element at k couples with every other:
-    // rows and columns of the rank-one term a_k b_k^T.
-    g.radius = 2;
-    std::vector<std::int32_t> ring;
-    const std::vector<std::int32_t> conn = anp_connectivity(s);
-    for (std::int64_t k = 0; k < nn; ++k) {
-      ring.clear();
-      for (std::int64_t j = s.pressure_incidence_offsets[k];
-           j < s.pressure_incidence_offsets[k + 1]; ++j)
-        for (int a = 0; a < 4; ++a)
-          ring.push_back(conn[4 * static_cast<std::int64_t>(s.pressure_incidence_elements[j]) + a]);
-      std::sort(ring.begin(), ring.end());
-      ring.erase(std::unique(ring.begin(), ring.end()), ring.end());
-      for (const std::int32_t i : ring)
-        adjacent[i].insert(adjacent[i].end(), ring.begin(), ring.end());
+  std::vector<std::int64_t> at(static_cast<std::size_t>(nn + 1), 0);
+  for (const BlockSystem& b : s.blocks)
+    for (const std::int32_t n : b.connectivity) ++at[n + 1];
+  for (std::int64_t n = 0; n < nn; ++n) at[n + 1] += at[n];
+  std::vector<std::int64_t> incident(static_cast<std::size_t>(at[nn]));
+  {
+    std::vector<std::int64_t> fill(at.begin(), at.end() - 1);
+    for (std::size_t b = 0; b < s.blocks.size(); ++b) {
+      const BlockSystem& bs = s.blocks[b];
+      for (std::int64_t e = 0; e < bs.num_elements; ++e)
+        for (int a = 0; a < bs.nodes_per_element; ++a)
+          incident[fill[bs.connectivity[e * bs.nodes_per_element + a]]++] = first_element[b] + e;
     }
   }
+  const auto element_nodes = [&](std::int64_t e) {
+    const std::size_t b =
+        static_cast<std::size_t>(std::upper_bound(first_element.begin(), first_element.end(), e) -
+                                 first_element.begin() - 1);
+    const BlockSystem& bs = s.blocks[b];
+    const std::int32_t* first =
+        bs.connectivity.data() + (e - first_element[b]) * bs.nodes_per_element;
+    return std::make_pair(first, first + bs.nodes_per_element);
+  };
+  // Averaged nodal pressure: through node k's pressure, every node of every ANP element at k
+  // couples with every other (rows and columns of the rank-one term a_k b_k^T). Node n meets
+  // that ring for each node k of each ANP element at n.
+  const bool pressure = s.num_pressure_elements > 0;
+  const std::vector<std::int32_t> conn =
+      pressure ? anp_connectivity(s) : std::vector<std::int32_t>();
+  const auto anp_at = [&](std::int64_t n, auto&& each) {
+    for (std::int64_t j = s.pressure_incidence_offsets[n]; j < s.pressure_incidence_offsets[n + 1];
+         ++j)
+      each(conn.data() + 4 * static_cast<std::int64_t>(s.pressure_incidence_elements[j]));
+  };
+  const auto neighbours = [&](std::int64_t n, std::vector<std::int32_t>& out) {
+    out.assign(1, static_cast<std::int32_t>(n));
+    for (std::int64_t j = at[n]; j < at[n + 1]; ++j) {
+      const auto [first, last] = element_nodes(incident[j]);
+      out.insert(out.end(), first, last);
+    }
+    if (pressure)
+      anp_at(n, [&](const std::int32_t* p) {
+        for (int a = 0; a < 4; ++a)
+          anp_at(p[a], [&](const std::int32_t* q) { out.insert(out.end(), q, q + 4); });
+      });
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+  };
+  NodeGraph g;
+  g.radius = pressure ? 2 : 1;
   g.offsets.assign(static_cast<std::size_t>(nn + 1), 0);
-  for (std::int64_t n = 0; n < nn; ++n) {
-    auto& a = adjacent[n];
-    a.push_back(static_cast<std::int32_t>(n));
-    std::sort(a.begin(), a.end());
-    a.erase(std::unique(a.begin(), a.end()), a.end());
-    g.offsets[n + 1] = g.offsets[n] + static_cast<std::int64_t>(a.size());
+#pragma omp parallel
+  {
+    std::vector<std::int32_t> list;
+#pragma omp for schedule(dynamic, 4096)
+    for (std::int64_t n = 0; n < nn; ++n) {
+      neighbours(n, list);
+      g.offsets[n + 1] = static_cast<std::int64_t>(list.size());
+    }
   }
-  g.neighbours.reserve(static_cast<std::size_t>(g.offsets[nn]));
-  for (auto& a : adjacent) {
-    g.neighbours.insert(g.neighbours.end(), a.begin(), a.end());
-    std::vector<std::int32_t>().swap(a);
+  for (std::int64_t n = 0; n < nn; ++n) g.offsets[n + 1] += g.offsets[n];
+  g.neighbours.resize(static_cast<std::size_t>(g.offsets[nn]));
+#pragma omp parallel
+  {
+    std::vector<std::int32_t> list;
+#pragma omp for schedule(dynamic, 4096)
+    for (std::int64_t n = 0; n < nn; ++n) {
+      neighbours(n, list);
+      std::copy(list.begin(), list.end(), g.neighbours.begin() + g.offsets[n]);
+    }
   }
   return g;
 }

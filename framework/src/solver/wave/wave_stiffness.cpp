@@ -91,55 +91,6 @@ std::vector<std::vector<std::pair<int, std::int64_t>>> colour_elements(const Sys
   return colours;
 }
 
-/// The nodes each node shares an element with, itself included, sorted: the block pattern of K.
-/// Built node by node from the node-to-slot incidence, in parallel (tangent_graph's serial
-/// lists take minutes on the largest meshes).
-NodeGraph wave_graph(const System& sys) {
-  const std::int64_t nn = sys.num_nodes;
-  std::vector<std::int64_t> block_start;
-  for (const BlockSystem& b : sys.blocks) block_start.push_back(b.force_offset);
-  // The nodes of the element that slot s belongs to.
-  const auto element_nodes = [&](std::int64_t s) {
-    const auto it = std::upper_bound(block_start.begin(), block_start.end(), s) - 1;
-    const BlockSystem& b = sys.blocks[static_cast<std::size_t>(it - block_start.begin())];
-    const std::int64_t e = (s - b.force_offset) / b.nodes_per_element;
-    const std::int32_t* first = b.connectivity.data() + e * b.nodes_per_element;
-    return std::make_pair(first, first + b.nodes_per_element);
-  };
-  const auto neighbours = [&](std::int64_t n, std::vector<std::int32_t>& out) {
-    out.clear();
-    for (std::int64_t j = sys.incidence_offsets[n]; j < sys.incidence_offsets[n + 1]; ++j) {
-      const auto [first, last] = element_nodes(sys.incidence_slots[j]);
-      out.insert(out.end(), first, last);
-    }
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-  };
-  NodeGraph g;
-  g.offsets.assign(static_cast<std::size_t>(nn + 1), 0);
-#pragma omp parallel
-  {
-    std::vector<std::int32_t> list;
-#pragma omp for schedule(dynamic, 4096)
-    for (std::int64_t n = 0; n < nn; ++n) {
-      neighbours(n, list);
-      g.offsets[n + 1] = static_cast<std::int64_t>(list.size());
-    }
-  }
-  for (std::int64_t n = 0; n < nn; ++n) g.offsets[n + 1] += g.offsets[n];
-  g.neighbours.resize(static_cast<std::size_t>(g.offsets[nn]));
-#pragma omp parallel
-  {
-    std::vector<std::int32_t> list;
-#pragma omp for schedule(dynamic, 4096)
-    for (std::int64_t n = 0; n < nn; ++n) {
-      neighbours(n, list);
-      std::copy(list.begin(), list.end(), g.neighbours.begin() + g.offsets[n]);
-    }
-  }
-  return g;
-}
-
 /// Adds element e's K_ab blocks into k: the element matrix summed over its quadrature points
 /// first (the upper block triangle: K_ba = K_ab^T), then scattered once.
 void add_element_stiffness(const NodeGraph& graph, const BlockSystem& bs, const ElasticTangent& A,
@@ -281,7 +232,7 @@ double largest_wave_speed(const ElasticTangent& a, double density) {
 
 BlockCsrMatrix assemble_wave_stiffness(const System& sys,
                                        const std::vector<ElasticTangent>& tangents) {
-  const NodeGraph graph = wave_graph(sys);
+  const NodeGraph graph = tangent_graph(sys);
   BlockCsrMatrix k;
   k.block_size = 3;
   k.rows = sys.num_nodes;
