@@ -1,9 +1,9 @@
 #include "fem/parallel/partitioned_problem.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <limits>
 
+#include "../solver/wall_clock.hpp"
 #include "fem/error.hpp"
 #include "pick.hpp"
 
@@ -11,8 +11,6 @@ namespace fem::parallel {
 namespace {
 
 using detail::pick;
-
-using Clock = std::chrono::steady_clock;
 
 /// The rank-ordered concatenation of items by part: item i of part r comes after every item of
 /// parts below r, items of one part ascending.
@@ -134,7 +132,7 @@ AdvanceResult PartitionedProblem::run_steps(std::int64_t first_step, std::int64_
     }
     const auto t0 = Clock::now();
     exchange_halo();
-    exchange_s += std::chrono::duration<double>(Clock::now() - t0).count();
+    exchange_s += seconds_since(t0);
   }
   const auto t0 = Clock::now();
   // The earliest failed step, then the lowest rank at it, tells every rank what failed.
@@ -156,8 +154,8 @@ AdvanceResult PartitionedProblem::run_steps(std::int64_t first_step, std::int64_
   } else if (norms) {
     combine(*norms);
   }
-  report_.exchange_s += exchange_s + std::chrono::duration<double>(Clock::now() - t0).count();
-  steps_wall_s_ += std::chrono::duration<double>(Clock::now() - start).count();
+  report_.exchange_s += exchange_s + seconds_since(t0);
+  steps_wall_s_ += seconds_since(start);
   return result;
 }
 

@@ -4,7 +4,6 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <limits>
@@ -20,14 +19,10 @@
 #include "fem/solver/restart.hpp"
 #include "fem/solver/run_output.hpp"
 #include "fem/solver/system_fingerprint.hpp"
+#include "wall_clock.hpp"
 
 namespace fem {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
 
 /// Wall time of one advance() while a stop may be requested: how late a signal is answered.
 constexpr double kBatchSeconds = 0.25;

@@ -7,7 +7,6 @@
 
 #include <Eigen/Dense>
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <limits>
@@ -21,18 +20,14 @@
 #include "fem/solver/run_output.hpp"
 #include "fem/solver/system_fingerprint.hpp"
 #include "implicit_contact.hpp"
+#include "wall_clock.hpp"
 
 namespace fem {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 /// The checkpoint's name of contact k's multipliers.
 std::string contact_multipliers_key(std::size_t k) {
   return "contact_multipliers." + std::to_string(k);
-}
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
 double norm(LinearAlgebra& la, const Vector& x) {

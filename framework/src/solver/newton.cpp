@@ -2,8 +2,9 @@
 #include "fem/solver/newton.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
+
+#include "wall_clock.hpp"
 
 namespace fem {
 namespace {
@@ -46,7 +47,6 @@ class ForcingTerm {
 NewtonResult newton_solve(LinearAlgebra& la, IncrementEquations& eq, const NewtonSpec& spec,
                           Vector& u, const Vector* lift, double precision_floor,
                           const std::function<void(const NewtonIterationRecord&)>& on_iteration) {
-  using Clock = std::chrono::steady_clock;
   NewtonResult result;
   const std::int64_t n = u.size();
   const auto r = la.vector(n), b = la.vector(n), du = la.vector(n), u_try = la.vector(n),
@@ -172,7 +172,7 @@ NewtonResult newton_solve(LinearAlgebra& la, IncrementEquations& eq, const Newto
     rec.step = s;
     rec.residual = r_norm;
     rec.relative_residual = scale > 0.0 ? r_norm / scale : r_norm;
-    rec.wall_s = std::chrono::duration<double>(Clock::now() - start).count();
+    rec.wall_s = seconds_since(start);
     result.history.push_back(rec);
     result.iterations = k;
     result.residual = r_norm;

@@ -6,13 +6,13 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <limits>
 #include <map>
 #include <utility>
 
+#include "../wall_clock.hpp"
 #include "fem/error.hpp"
 #include "fem/output/receiver_traces.hpp"
 #include "fem/solver/run_output.hpp"
@@ -20,11 +20,6 @@
 namespace fem {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t) {
-  return std::chrono::duration<double>(Clock::now() - t).count();
-}
 
 /// The element (block, element) with node n, for messages.
 std::string element_at_node(const Model& model, std::int32_t n) {
