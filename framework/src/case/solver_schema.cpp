@@ -36,10 +36,22 @@ void read_time_step(const Value& dt, SolverSpec& solver) {
             number_hint(dt.text()));
 }
 
-void read_common(const Mapping& m, SolverSpec& solver) {
-  if (auto a = m.get("assembly")) solver.assembly = as_choice(*a, {"deterministic", "atomic"});
+void read_node_ordering(const Mapping& m, SolverSpec& solver) {
   if (auto o = m.get("node_ordering"))
     solver.node_ordering = as_choice(*o, {"auto", "rcm", "input", "shuffled"});
+}
+
+void read_common(const Mapping& m, SolverSpec& solver) {
+  if (auto a = m.get("assembly")) solver.assembly = as_choice(*a, {"deterministic", "atomic"});
+  read_node_ordering(m, solver);
+}
+
+/// The keys of the explicit time-stepping solvers (explicit, elastodynamic).
+void read_explicit_stepping(const Mapping& m, SolverSpec& solver) {
+  solver.end_time = positive(m.required("end_time", "the simulated duration in seconds"));
+  if (auto dt = m.get("time_step")) read_time_step(*dt, solver);
+  if (auto s = m.get("safety_factor")) solver.safety_factor = in_range(*s, 0.0, 1.0, false, true);
+  if (auto d = m.get("mass_damping")) solver.mass_damping = non_negative(*d);
 }
 
 void read_newton(const Value& v, NewtonSpec& n) {
@@ -141,10 +153,7 @@ void read_solver(const Value& v, CaseSpec& spec) {
     solver.type = SolverType::Explicit;
     const Mapping m(v, {"type", "end_time", "time_step", "safety_factor", "mass_damping",
                         "assembly", "node_ordering"});
-    solver.end_time = positive(m.required("end_time", "the simulated duration in seconds"));
-    if (auto dt = m.get("time_step")) read_time_step(*dt, solver);
-    if (auto s = m.get("safety_factor")) solver.safety_factor = in_range(*s, 0.0, 1.0, false, true);
-    if (auto d = m.get("mass_damping")) solver.mass_damping = non_negative(*d);
+    read_explicit_stepping(m, solver);
     read_common(m, solver);
     return;
   }
@@ -154,15 +163,11 @@ void read_solver(const Value& v, CaseSpec& spec) {
     solver.safety_factor = 0.9;
     const Mapping m(v, {"type", "end_time", "time_step", "safety_factor", "mass_damping",
                         "absorbing_layers", "node_ordering"});
-    solver.end_time = positive(m.required("end_time", "the simulated duration in seconds"));
-    if (auto dt = m.get("time_step")) read_time_step(*dt, solver);
-    if (auto s = m.get("safety_factor")) solver.safety_factor = in_range(*s, 0.0, 1.0, false, true);
-    if (auto d = m.get("mass_damping")) solver.mass_damping = non_negative(*d);
+    read_explicit_stepping(m, solver);
     if (auto layers = m.get("absorbing_layers"))
       for (const Value& item : as_list(*layers))
         solver.absorbing_layers.push_back(read_absorbing_layer(item, spec));
-    if (auto o = m.get("node_ordering"))
-      solver.node_ordering = as_choice(*o, {"auto", "rcm", "input", "shuffled"});
+    read_node_ordering(m, solver);
     return;
   }
   if (type == "static") {
