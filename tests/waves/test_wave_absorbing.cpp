@@ -43,12 +43,9 @@ double reflection(double wavelengths, double omegas, double power) {
   const std::vector<double> with_layer = probe_trace(
       0.5 + thickness, fmt::format("{{set: right, thickness: {}, max_damping: {}, power: {}}}",
                                    thickness, max_damping, power));
-  double peak = 0.0, diff = 0.0;
-  for (std::size_t s = 0; s < reference.size(); ++s) {
-    peak = std::max(peak, std::abs(reference[s]));
-    diff = std::max(diff, std::abs(with_layer[s] - reference[s]));
-  }
-  return diff / peak;
+  EXPECT_EQ(with_layer.size(), reference.size());
+  const Deviation d = deviation(with_layer, reference);
+  return d.difference / d.peak;
 }
 
 TEST(WaveAbsorbing, AFreeEndReflectsEverything) {

@@ -36,20 +36,21 @@ Column driven_column(const std::string& formats) {
   return c;
 }
 
-fs::path fresh_directory(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("fem_waves_" + name);
-  fs::remove_all(dir);
-  return dir;
-}
-
-TEST(WaveOutput, CsvTracesHoldTheSamplesOfTheRun) {
-  WaveRun run = wave_model(driven_column("csv").yaml());
+/// Runs driven_column(format) with its files in a fresh folder `dir`, keeping the traces.
+WaveRunReport run_with_files(const std::string& format, fs::path& dir) {
+  WaveRun run = wave_model(driven_column(format).yaml());
   WaveSolver solver(run.model, *run.backend, "openmp");
   WaveRunOptions options;
   options.keep_traces = true;
-  const fs::path dir = fresh_directory("csv");
+  dir = fs::temp_directory_path() / ("fem_waves_" + format);
+  fs::remove_all(dir);
   options.output_directory = dir.string();
-  const WaveRunReport r = solver.run(options);
+  return solver.run(options);
+}
+
+TEST(WaveOutput, CsvTracesHoldTheSamplesOfTheRun) {
+  fs::path dir;
+  const WaveRunReport r = run_with_files("csv", dir);
   ASSERT_TRUE(fs::exists(dir / "probe.csv"));
   ASSERT_TRUE(fs::exists(dir / "tip.csv"));
   ASSERT_TRUE(fs::exists(dir / "summary.json"));
@@ -94,13 +95,8 @@ std::vector<double> read_doubles(hid_t file, const std::string& path, std::vecto
 
 TEST(WaveOutput, Hdf5TracesHoldTheSamplesOfTheRun) {
   ASSERT_TRUE(hdf5_output_available());
-  WaveRun run = wave_model(driven_column("hdf5").yaml());
-  WaveSolver solver(run.model, *run.backend, "openmp");
-  WaveRunOptions options;
-  options.keep_traces = true;
-  const fs::path dir = fresh_directory("hdf5");
-  options.output_directory = dir.string();
-  const WaveRunReport r = solver.run(options);
+  fs::path dir;
+  const WaveRunReport r = run_with_files("hdf5", dir);
   const hid_t file = H5Fopen((dir / "receivers.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   ASSERT_GE(file, 0);
   std::vector<hsize_t> dims;
@@ -139,13 +135,9 @@ TEST(WaveOutput, KokkosRunsTheSameTracesAsOpenMp) {
   for (const std::string precision : {"double", "single"}) {
     const std::vector<double> a = traces("openmp", precision), b = traces("kokkos", precision);
     ASSERT_EQ(a.size(), b.size());
-    double peak = 0.0, diff = 0.0;
-    for (std::size_t k = 0; k < a.size(); ++k) {
-      peak = std::max(peak, std::abs(a[k]));
-      diff = std::max(diff, std::abs(a[k] - b[k]));
-    }
-    EXPECT_GT(peak, 0.0);
-    EXPECT_LE(diff, (precision == "double" ? 1e-13 : 1e-6) * peak) << precision;
+    const Deviation d = deviation(b, a);
+    EXPECT_GT(d.peak, 0.0);
+    EXPECT_LE(d.difference, (precision == "double" ? 1e-13 : 1e-6) * d.peak) << precision;
   }
 }
 

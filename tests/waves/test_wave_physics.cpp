@@ -139,9 +139,8 @@ loads:
   PreparedRun tled = prepare(c.yaml());
   run_in_memory(tled);
   const std::vector<double> u = displacement(tled);
-  double diff = 0.0;
-  for (std::size_t d = 0; d < u.size(); ++d)
-    diff = std::max(diff, std::abs(u[d] - w.final_displacement[d]));
+  ASSERT_EQ(u.size(), w.final_displacement.size());
+  const double diff = deviation(w.final_displacement, u).difference;
   EXPECT_GT(scale, 1e-12);
   EXPECT_LT(diff, 1e-12 * scale) << "max difference " << diff << " of " << scale;
   RecordProperty("relative_difference", fmt::format("{:.3g}", diff / scale));
@@ -175,13 +174,10 @@ loads:
   };
   const std::vector<double> single = trace("single"), dbl = trace("double");
   ASSERT_EQ(single.size(), dbl.size());
-  double peak = 0.0, diff = 0.0;
-  for (std::size_t s = 0; s < dbl.size(); ++s) {
-    peak = std::max(peak, std::abs(dbl[s]));
-    diff = std::max(diff, std::abs(single[s] - dbl[s]));
-  }
-  EXPECT_GT(peak, 0.0);
-  EXPECT_LT(diff, 1e-5 * peak) << "max difference " << diff << " of peak " << peak;
+  const Deviation d = deviation(single, dbl);
+  EXPECT_GT(d.peak, 0.0);
+  EXPECT_LT(d.difference, 1e-5 * d.peak)
+      << "max difference " << d.difference << " of peak " << d.peak;
 }
 
 }  // namespace

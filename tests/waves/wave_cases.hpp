@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -99,6 +100,19 @@ inline WaveRunReport run_waves(WaveRun& r) {
   WaveRunOptions options;
   options.keep_traces = true;
   return solver.run(options);
+}
+
+/// How far `got` lies from `want`: the largest |want| and the largest |got - want|.
+struct Deviation {
+  double peak = 0.0, difference = 0.0;
+};
+inline Deviation deviation(const std::vector<double>& got, const std::vector<double>& want) {
+  Deviation d;
+  for (std::size_t k = 0; k < std::min(got.size(), want.size()); ++k) {
+    d.peak = std::max(d.peak, std::abs(want[k]));
+    d.difference = std::max(d.difference, std::abs(got[k] - want[k]));
+  }
+  return d;
 }
 
 /// The time of the largest |value| of a trace, refined by a parabola through its neighbours.
