@@ -13,11 +13,23 @@
 
 namespace fem {
 
-/// Cell topologies a mesh can hold. Node ordering follows VTK for each topology.
-enum class CellShape : int { Tet4 = 0, Hex8 = 1, Tet10 = 2, Hex20 = 3, Hex27 = 4 };
+/// Cell topologies a mesh can hold. Node ordering follows VTK for each topology. Tri3 and Quad4
+/// are plane cells (plane strain, per unit thickness): a mesh of them lies in a plane z = const,
+/// nodes counter-clockwise seen from +z, and holds no solid cells.
+enum class CellShape : int {
+  Tet4 = 0,
+  Hex8 = 1,
+  Tet10 = 2,
+  Hex20 = 3,
+  Hex27 = 4,
+  Tri3 = 5,
+  Quad4 = 6
+};
 
 int nodes_per_cell(CellShape s);
 const char* to_string(CellShape s);
+/// 2 for plane cells (tri3, quad4), 3 for solids.
+int cell_dimension(CellShape s);
 
 /// Where a cell comes from, so that messages can name it as the user knows it after the run has
 /// renumbered nodes and sorted cells (fem/mesh/ordering.hpp).
@@ -60,6 +72,8 @@ struct Mesh {
   [[nodiscard]] std::array<double, 3> node(std::int64_t i) const {
     return {coords[3 * i], coords[3 * i + 1], coords[3 * i + 2]};
   }
+  /// 2 for a mesh of plane cells (plane strain, z = const), 3 otherwise (also with no cells).
+  [[nodiscard]] int dimension() const;
   /// Axis-aligned bounding box {min, max}.
   [[nodiscard]] std::array<std::array<double, 3>, 2> bounds() const;
   /// The input id of node n (see input_node_ids).

@@ -55,6 +55,10 @@ double hex_corner_jacobian(const std::vector<double>& coords, const std::int32_t
 /// Six times the signed volume of a tetrahedron in VTK order (positive when valid).
 double tet_volume6(const std::vector<double>& coords, const std::int32_t* tet);
 
+/// Twice the signed area of a plane polygon (tri3, quad4) in the xy-plane: positive when its
+/// nodes run counter-clockwise seen from +z.
+double polygon_area2(const std::vector<double>& coords, const std::int32_t* nodes, int count);
+
 /// The smallest distance between opposite faces over the eight corner parallelepipeds of a
 /// hexahedron: the size below which a node move cannot be "small" for this cell. Equals the
 /// shortest edge for a rectangular box, and shrinks for skewed cells.

@@ -17,6 +17,10 @@ int nodes_per_cell(CellShape s) {
       return 20;
     case CellShape::Hex27:
       return 27;
+    case CellShape::Tri3:
+      return 3;
+    case CellShape::Quad4:
+      return 4;
   }
   return 0;
 }
@@ -33,8 +37,20 @@ const char* to_string(CellShape s) {
       return "hex20";
     case CellShape::Hex27:
       return "hex27";
+    case CellShape::Tri3:
+      return "tri3";
+    case CellShape::Quad4:
+      return "quad4";
   }
   return "?";
+}
+
+int cell_dimension(CellShape s) {
+  return s == CellShape::Tri3 || s == CellShape::Quad4 ? 2 : 3;
+}
+
+int Mesh::dimension() const {
+  return !regions.empty() && cell_dimension(regions.front().shape) == 2 ? 2 : 3;
 }
 
 std::array<std::array<double, 3>, 2> Mesh::bounds() const {

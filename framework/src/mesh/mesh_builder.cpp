@@ -153,6 +153,8 @@ Mesh MeshBuilder::finish() {
         measure += hex_corner_jacobian(mesh.coords, nodes, corner);
     else if (cell_shape_[c] == CellShape::Tet4 || cell_shape_[c] == CellShape::Tet10)
       measure = tet_volume6(mesh.coords, nodes);
+    else if (cell_dimension(cell_shape_[c]) == 2)
+      measure = polygon_area2(mesh.coords, nodes, nodes_per_cell(cell_shape_[c]));
     else
       continue;
     if (!(measure > 0.0))
