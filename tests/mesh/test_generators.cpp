@@ -440,5 +440,51 @@ TEST(GeneratorErrors, ThirtyTwoBitLimitCountsTheCellsOfTheShapeAskedFor) {
   EXPECT_TRUE(contains(error_of(c), " 432000000 hex8 cells")) << error_of(c);
 }
 
+TEST(RectangleGenerator, PlaneCellsCountsAreaAndCounterClockwiseOrder) {
+  for (const CellShape shape : {CellShape::Tri3, CellShape::Quad4}) {
+    MeshSpec s;
+    s.generator = "rectangle";
+    s.cells = shape;
+    s.size = {0.3, 0.2, 0.0};
+    s.origin = {-0.1, 0.5, 2.0};
+    s.divisions = {6, 4, 0};
+    const Mesh m = generate_mesh(s);
+    EXPECT_EQ(m.dimension(), 2);
+    EXPECT_EQ(m.num_nodes(), 7 * 5);
+    ASSERT_EQ(m.regions.size(), 1u);
+    const CellRegion& r = m.regions[0];
+    EXPECT_EQ(r.shape, shape);
+    EXPECT_EQ(r.num_cells(), shape == CellShape::Tri3 ? 48 : 24);
+    double area = 0.0;
+    for (std::int64_t c = 0; c < r.num_cells(); ++c) {
+      double twice = 0.0;  // shoelace: positive when counter-clockwise seen from +z
+      for (int a = 0; a < r.nodes_per_cell; ++a) {
+        const Vec3 p = point(m, r.connectivity[c * r.nodes_per_cell + a]);
+        const Vec3 q = point(m, r.connectivity[c * r.nodes_per_cell + (a + 1) % r.nodes_per_cell]);
+        twice += p[0] * q[1] - q[0] * p[1];
+      }
+      EXPECT_GT(twice, 0.0) << "cell " << c;
+      area += 0.5 * twice;
+    }
+    EXPECT_NEAR(area, 0.06, 1e-14);
+    for (std::int64_t n = 0; n < m.num_nodes(); ++n) EXPECT_EQ(m.coords[3 * n + 2], 2.0);
+    const auto box = m.bounds();
+    EXPECT_DOUBLE_EQ(box[1][0], 0.2);
+    EXPECT_DOUBLE_EQ(box[1][1], 0.7);
+  }
+}
+
+TEST(RectangleGenerator, RefusesSolidCellsAndDistortion) {
+  MeshSpec s;
+  s.where = {"case.yaml", 7, 3};
+  s.generator = "rectangle";
+  s.cells = CellShape::Hex8;
+  s.divisions = {2, 2, 0};
+  EXPECT_TRUE(contains(error_of(s), "tri3 or quad4 cells, not hex8")) << error_of(s);
+  s.cells = CellShape::Quad4;
+  s.distortion = 0.1;
+  EXPECT_TRUE(contains(error_of(s), "distortion applies to the box and cylinder")) << error_of(s);
+}
+
 }  // namespace
 }  // namespace fem

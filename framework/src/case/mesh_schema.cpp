@@ -1,4 +1,4 @@
-// mesh: a mesh file, or the built-in generators (box, cylinder) and their parameters.
+// mesh: a mesh file, or the built-in generators (box, cylinder, rectangle) and their parameters.
 #include <algorithm>
 #include <climits>
 #include <filesystem>
@@ -20,31 +20,35 @@ bool contains(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
-/// A key of the other generator is a likely slip (a box edited into a cylinder or back); saying
-/// which generator it belongs to is more useful than "unknown key".
-void reject_other_generator_keys(const Mapping& m, const std::string& generator) {
-  const bool box = generator == "box";
-  const std::vector<std::string>& foreign = box ? kCylinderKeys : kBoxKeys;
-  const std::vector<std::string>& own = box ? kBoxKeys : kCylinderKeys;
-  for (const Value& e : m.entries())
-    if (contains(foreign, e.name()))
-      e.fail_at_key("'" + e.name() + "' does not apply to generator '" + generator + "'",
-                    "a " + generator + " takes " + join(own) + " (and " + join(kCommonKeys) +
-                        "); '" + e.name() +
-                        "' belongs to generator: " + (box ? "cylinder" : "box"));
+const std::vector<std::string>& generator_keys(const std::string& generator) {
+  return generator == "cylinder" ? kCylinderKeys : kBoxKeys;  // box and rectangle alike
 }
 
-std::array<int, 3> read_divisions(const Value& v) {
-  // One integer means the same count along x, y and z.
+/// A key of another generator is a likely slip (a box edited into a cylinder or back); saying
+/// which generator it belongs to is more useful than "unknown key".
+void reject_other_generator_keys(const Mapping& m, const std::string& generator) {
+  const std::vector<std::string>& own = generator_keys(generator);
+  for (const Value& e : m.entries())
+    if (!contains(own, e.name()) && !contains(kCommonKeys, e.name()) &&
+        (contains(kBoxKeys, e.name()) || contains(kCylinderKeys, e.name())))
+      e.fail_at_key("'" + e.name() + "' does not apply to generator '" + generator + "'",
+                    "a " + generator + " takes " + join(own) + " (and " + join(kCommonKeys) +
+                        "); '" + e.name() + "' belongs to generator: " +
+                        (contains(kBoxKeys, e.name()) ? "box or rectangle" : "cylinder"));
+}
+
+std::array<int, 3> read_divisions(const Value& v, int axes) {
+  // One integer means the same count along every axis.
   if (v.is_scalar()) {
     const int n = as_int(v, 1);
-    return {n, n, n};
+    return {n, n, axes == 3 ? n : 0};
   }
+  const std::string what = axes == 3 ? "3 integers [nx, ny, nz] (or one integer)"
+                                     : "2 integers [nx, ny] (or one integer)";
   if (!v.is_list())
-    v.fail("'divisions' must be an integer or a list of 3 integers [nx, ny, nz], got " +
-           v.describe());
-  const std::vector<Value> items = three_items(v, "3 integers [nx, ny, nz] (or one integer)");
-  return {as_int(items[0], 1), as_int(items[1], 1), as_int(items[2], 1)};
+    v.fail("'divisions' must be an integer or a list of " + what + ", got " + v.describe());
+  const std::vector<Value> items = list_items(v, static_cast<std::size_t>(axes), what);
+  return {as_int(items[0], 1), as_int(items[1], 1), axes == 3 ? as_int(items[2], 1) : 0};
 }
 
 /// `mesh: {file: ..., scale: ...}`: the file is read now, so that the rest of the case can be
@@ -111,22 +115,34 @@ void read_mesh(const Value& v, MeshSpec& mesh) {
   keys.insert(keys.end(), kFileKeys.begin(), kFileKeys.end());
   const Mapping m(v, keys);
   mesh.where = v.key_where();
-  if (auto g = m.get("generator")) mesh.generator = as_choice(*g, {"box", "cylinder"});
+  if (auto g = m.get("generator")) mesh.generator = as_choice(*g, {"box", "cylinder", "rectangle"});
   reject_other_generator_keys(m, mesh.generator);
+  const bool plane = mesh.generator == "rectangle";
+  if (plane) {
+    mesh.cells = CellShape::Tri3;
+    mesh.size[2] = 0.0;
+    mesh.divisions = {10, 10, 0};
+  }
   if (auto c = m.get("cells")) {
-    const std::string cells = as_choice(*c, {"hex8", "tet4", "tet10"});
+    const std::string cells =
+        plane ? as_choice(*c, {"tri3", "quad4"}) : as_choice(*c, {"hex8", "tet4", "tet10"});
     mesh.cells = cells == "tet4"    ? CellShape::Tet4
                  : cells == "tet10" ? CellShape::Tet10
+                 : cells == "tri3"  ? CellShape::Tri3
+                 : cells == "quad4" ? CellShape::Quad4
                                     : CellShape::Hex8;
   }
   if (auto o = m.get("origin")) mesh.origin = as_vector3(*o);
 
-  if (mesh.generator == "box") {
+  if (mesh.generator == "box" || plane) {
+    const int axes = plane ? 2 : 3;
     if (auto s = m.get("size")) {
-      const std::vector<Value> items = three_items(*s, "3 lengths [x, y, z] in metres");
-      for (std::size_t k = 0; k < 3; ++k) mesh.size[k] = positive(items[k]);
+      const std::vector<Value> items =
+          list_items(*s, static_cast<std::size_t>(axes),
+                     plane ? "2 lengths [x, y] in metres" : "3 lengths [x, y, z] in metres");
+      for (int k = 0; k < axes; ++k) mesh.size[k] = positive(items[k]);
     }
-    if (auto d = m.get("divisions")) mesh.divisions = read_divisions(*d);
+    if (auto d = m.get("divisions")) mesh.divisions = read_divisions(*d, axes);
   } else {
     const std::string needs = "a cylinder needs radius and height (metres)";
     mesh.radius = positive(m.required("radius", needs));

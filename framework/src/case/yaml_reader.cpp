@@ -227,12 +227,16 @@ std::vector<Value> as_list(const Value& v) {
   return items;
 }
 
-std::vector<Value> three_items(const Value& v, const std::string& what) {
+std::vector<Value> list_items(const Value& v, std::size_t count, const std::string& what) {
   const std::string expected = v.quoted() + " must be a list of " + what;
   if (!v.is_list()) v.fail(expected + ", got " + v.describe());
   const std::size_t n = v.node().size();
-  if (n != 3) v.fail(expected + ", got " + std::to_string(n) + (n == 1 ? " item" : " items"));
+  if (n != count) v.fail(expected + ", got " + std::to_string(n) + (n == 1 ? " item" : " items"));
   return as_list(v);
+}
+
+std::vector<Value> three_items(const Value& v, const std::string& what) {
+  return list_items(v, 3, what);
 }
 
 std::array<double, 3> as_vector3(const Value& v) {

@@ -111,6 +111,8 @@ class Mapping {
 [[nodiscard]] std::vector<Value> as_list(const Value& v);
 [[nodiscard]] std::array<double, 3> as_vector3(const Value& v);
 /// The items of a list of exactly 3; `what` completes "must be a list of ...": "3 integers".
+[[nodiscard]] std::vector<Value> list_items(const Value& v, std::size_t count,
+                                            const std::string& what);
 [[nodiscard]] std::vector<Value> three_items(const Value& v, const std::string& what);
 /// A string that must not be empty (names, plugin names, paths).
 [[nodiscard]] std::string non_empty_string(const Value& v);

@@ -15,6 +15,9 @@
 
 namespace fem::detail {
 
+/// A structured rectangle of tri3 or quad4 cells (spec.cells) in the plane z = origin.z.
+Mesh rectangle_mesh(const MeshSpec& spec);
+
 /// A structured or block-structured hexahedral mesh in VTK node order.
 struct HexGrid {
   std::vector<double> coords;             ///< x0,y0,z0,x1,...

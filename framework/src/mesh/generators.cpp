@@ -72,6 +72,30 @@ void require_addressable(const MeshSpec& spec, const GeneratedSize& size) {
 }
 
 GeneratedSize check(const MeshSpec& spec) {
+  if (spec.generator == "rectangle") {
+    if (spec.cells != CellShape::Tri3 && spec.cells != CellShape::Quad4)
+      throw InputError(spec.where,
+                       std::string("the rectangle generator makes tri3 or quad4 cells, not ") +
+                           to_string(spec.cells),
+                       "set mesh.cells to tri3 or quad4");
+    if (spec.distortion != 0.0)
+      throw InputError(spec.where, "mesh.distortion applies to the box and cylinder generators",
+                       "remove distortion, or read a distorted plane mesh from a file");
+    for (int k = 0; k < 2; ++k) {
+      const std::string axis(1, "xy"[k]);
+      require_positive(spec, "size." + axis, spec.size[k]);
+      require_divisions(spec, "divisions." + axis, spec.divisions[k]);
+    }
+    for (int k = 0; k < 3; ++k)
+      if (!std::isfinite(spec.origin[k]))
+        throw InputError(spec.where,
+                         std::string("mesh.origin.") + "xyz"[k] + " is not a finite number");
+    const std::int64_t nx = spec.divisions[0], ny = spec.divisions[1];
+    const GeneratedSize size{(nx + 1) * (ny + 1),
+                             nx * ny * (spec.cells == CellShape::Tri3 ? 2 : 1)};
+    require_addressable(spec, size);
+    return size;
+  }
   if (spec.cells != CellShape::Hex8 && spec.cells != CellShape::Tet4 &&
       spec.cells != CellShape::Tet10)
     throw InputError(
@@ -121,14 +145,15 @@ GeneratedSize check(const MeshSpec& spec) {
     return size;
   }
 
-  const std::string known[] = {"box", "cylinder"};
+  const std::string known[] = {"box", "cylinder", "rectangle"};
   const std::string hint = did_you_mean(spec.generator, std::begin(known), std::end(known));
   throw InputError(spec.where, "unknown mesh generator '" + spec.generator + "'",
-                   (hint.empty() ? "" : hint + " ") + "generators: box, cylinder");
+                   (hint.empty() ? "" : hint + " ") + "generators: box, cylinder, rectangle");
 }
 
 /// The mesh of a checked spec: hexahedra, split and distorted as asked.
 Mesh build_mesh(const MeshSpec& spec) {
+  if (spec.generator == "rectangle") return detail::rectangle_mesh(spec);
   detail::HexGrid grid =
       spec.generator == "box" ? detail::box_hexes(spec) : detail::cylinder_hexes(spec);
 

@@ -25,6 +25,8 @@ double face_area(const Mesh& mesh, const std::int32_t* conn, const ElementData& 
     const auto x = mesh.node(conn[el.face_nodes[i]]);
     return Eigen::Vector3d(x[0], x[1], x[2]);
   };
+  // A plane cell's faces are its edges, of unit thickness.
+  if (count == 2) return (p(begin + 1) - p(begin)).norm();
   for (int i = begin + 1; i + 1 < end; ++i) area += (p(i) - p(begin)).cross(p(i + 1) - p(begin));
   return 0.5 * area.norm();
 }
@@ -94,6 +96,7 @@ BlockGeometry precompute_block(const Model& model, const ModelBlock& b, BlockSys
   const double modulus = b.material->host.dilatational_modulus(b.params.data());
   const double wave_speed = std::sqrt(modulus / density);
   const bool hourglass = el.family == Family::Hex8Hourglass;
+  const bool plane = cell_dimension(static_cast<CellShape>(el.cell_shape)) == 2;
 
   out.shape_gradients.resize(static_cast<std::size_t>(ne * nqp * npe * 3));
   out.quadrature_volumes.resize(static_cast<std::size_t>(ne * nqp));
@@ -135,9 +138,12 @@ BlockGeometry precompute_block(const Model& model, const ModelBlock& b, BlockSys
       for (int q = 0; q < nqp; ++q) {
         Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor>> dxi(
             el.shape_gradients + q * npe * 3, npe, 3);
-        const Mat3d J = X.transpose() * dxi;  // J_ij = dX_i / dxi_j
+        Mat3d J = X.transpose() * dxi;  // J_ij = dX_i / dxi_j
+        // A plane cell (per unit thickness) has no z extent: its third reference axis is z
+        // itself, so det J is the area's and dN/dZ = 0 (plane strain: F_zz = 1).
+        if (plane) J.col(2) = Eigen::Vector3d::UnitZ();
         const double detJ = J.determinant();
-        if (!(detJ > 1e-12 * size * size * size))
+        if (!(detJ > 1e-12 * size * size * (plane ? 1.0 : size)))
           throw_bad_cell(model, b, e, detJ, "at quadrature point " + std::to_string(q));
         const Eigen::MatrixXd dX = dxi * J.inverse();  // dN_a/dX_k
         for (int a = 0; a < npe; ++a)

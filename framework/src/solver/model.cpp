@@ -1,6 +1,9 @@
 #include "fem/model.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cmath>
 
 #include "fem/mesh/generators.hpp"
 #include "fem/mesh/ordering.hpp"
@@ -62,6 +65,51 @@ void check_family(const BlockSpec& bs, const ElementData& element, const Materia
                      "use a material that has it (neo_hookean, linear_elastic) or the element "
                      "tet4; a material plugin gains it by defining volumetric_pressure, "
                      "volumetric_energy and deviatoric_stress (fem/material.hpp)");
+}
+
+/// A plane-strain model (tri3, quad4 cells): in one plane z = const, moved in x and y only, by
+/// the solvers that have been verified on it.
+void check_plane_model(const Model& model) {
+  const CaseSpec& spec = model.spec;
+  if (spec.solver.type != SolverType::Explicit && spec.solver.type != SolverType::Elastodynamic)
+    throw InputError(spec.solver.where,
+                     std::string("the mesh is plane (tri3/quad4 cells: plane strain), and solver "
+                                 "type ") +
+                         to_string(spec.solver.type) + " runs solid meshes only",
+                     "run plane models with solver type elastodynamic (linear waves) or explicit; "
+                     "or mesh the body in 3D");
+  const double z = model.mesh.coords[2];
+  const auto box = model.mesh.bounds();
+  const double tolerance =
+      1e-9 * std::max({box[1][0] - box[0][0], box[1][1] - box[0][1], std::abs(z)});
+  for (std::int64_t n = 0; n < model.mesh.num_nodes(); ++n)
+    if (std::abs(model.mesh.coords[3 * n + 2] - z) > tolerance)
+      throw InputError(spec.mesh.where,
+                       fmt::format("the mesh is plane (tri3/quad4 cells) but node {} lies at "
+                                   "z = {} and node {} at z = {}: a plane model lies in one "
+                                   "plane z = const",
+                                   model.mesh.input_node_id(0), z,
+                                   model.mesh.input_node_id(static_cast<std::int32_t>(n)),
+                                   model.mesh.coords[3 * n + 2]),
+                       "give plane meshes in the xy-plane");
+  const auto refuse_z = [](const SourceLocation& where, const std::string& what) {
+    throw InputError(where,
+                     what + " has a z component, and a plane-strain model moves in x and y only",
+                     "give only x and y components (the z motion is zero by plane strain)");
+  };
+  for (const NodalLoadSpec& l : spec.loads)
+    if (l.force[2] != 0.0) refuse_z(l.where, "the load on set '" + l.set + "'");
+  for (const BoundaryConditionSpec& c : spec.boundary_conditions)
+    if (c.constrained[2] && c.value[2] != 0.0)
+      refuse_z(c.where, "the prescribed displacement of set '" + c.set + "'");
+  if (spec.gravity && spec.gravity->acceleration[2] != 0.0)
+    refuse_z(spec.gravity->where, "gravity");
+  for (const InitialVelocitySpec& v : spec.initial_velocities)
+    if (v.velocity[2] != 0.0) refuse_z(v.where, "the initial velocity of set '" + v.set + "'");
+  if (!spec.contacts.empty())
+    throw InputError(spec.contacts.front().where,
+                     "contact is not available on plane (tri3/quad4) meshes",
+                     "mesh the body in 3D to use contact");
 }
 
 }  // namespace
@@ -129,6 +177,7 @@ Model build_model(const CaseSpec& spec, const PluginRegistry& plugins) {
     model.blocks.push_back(std::move(b));
   }
   check_blocks_do_not_overlap(model);
+  if (model.mesh.dimension() == 2) check_plane_model(model);
   return model;
 }
 

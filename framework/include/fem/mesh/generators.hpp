@@ -1,4 +1,4 @@
-// Built-in mesh generators (box and cylinder, hexahedra or tetrahedra).
+// Built-in mesh generators (box and cylinder: hexahedra or tetrahedra; rectangle: plane cells).
 #pragma once
 
 #include "fem/case.hpp"

@@ -89,6 +89,19 @@ ReceiverNodes receiver_nodes(const Model& model, const ReceiverSpec& r) {
   return out;
 }
 
+/// Groups of `dim` components (x, y on a plane model) widened in place to x, y, z (z = 0), the
+/// layout of frames, receiver files and reports.
+void to_three_components(std::vector<double>& v, int dim) {
+  if (dim == 3) return;
+  const std::size_t groups = v.size() / static_cast<std::size_t>(dim);
+  v.resize(3 * groups);
+  for (std::size_t g = groups; g-- > 0;) {
+    v[3 * g + 2] = 0.0;
+    for (int i = dim; i-- > 0;)
+      v[3 * g + static_cast<std::size_t>(i)] = v[dim * g + static_cast<std::size_t>(i)];
+  }
+}
+
 bool wants_cell_fields(const CaseSpec& spec) {
   for (const std::string& f : spec.output.fields)
     if (f != "displacement" && f != "velocity") return true;
@@ -135,11 +148,17 @@ WaveSetup setup_waves(const Model& model, Backend& backend) {
     }
   done("stiffness");
 
+  // A plane-strain model moves in x and y: its z dofs are held (plane strain), left out of the
+  // stability limit and of the step's vectors.
+  const int dim = model.mesh.dimension();
+  w.dofs_per_node = dim;
   std::vector<bool> free_dof(static_cast<std::size_t>(3 * nn));
   for (std::int64_t d = 0; d < 3 * nn; ++d) {
-    free_dof[d] = sys.prescribed_amplitude[d] < 0;
+    free_dof[d] = sys.prescribed_amplitude[d] < 0 && d % 3 < dim;
     w.free_dofs += free_dof[d] ? 1 : 0;
   }
+  // Position of 3-component dof d in the step's vectors (dim components a node).
+  const auto packed = [dim](std::int64_t d) { return dim * (d / 3) + d % 3; };
   w.limit = stability_limit(w.matrix, sys.lumped_mass, free_dof);
   done(fmt::format("stability limit ({} Lanczos iterations)", w.limit.iterations).c_str());
   const double critical = w.limit.critical_time_step;
@@ -172,24 +191,26 @@ WaveSetup setup_waves(const Model& model, Backend& backend) {
   }
   // The step's matrix: -a K without the diagonal blocks (the rows of K sum to zero:
   // fem/kernels/wave_step.hpp), rows of prescribed dofs zero.
+  // On a plane model the blocks keep their x-y part (u_z = 0).
   const BlockCsrMatrix full = std::move(w.matrix);
   BlockCsrMatrix& k = w.matrix;
-  k.block_size = 3;
+  const int bs2 = dim * dim;
+  k.block_size = dim;
   k.rows = nn;
   k.offsets.assign(static_cast<std::size_t>(nn + 1), 0);
   for (std::int64_t n = 0; n < nn; ++n)
     k.offsets[n + 1] = k.offsets[n] + (full.offsets[n + 1] - full.offsets[n]) - 1;
   k.columns.resize(static_cast<std::size_t>(k.offsets[nn]));
-  k.values.resize(9 * k.columns.size());
+  k.values.resize(bs2 * k.columns.size());
 #pragma omp parallel for schedule(static)
   for (std::int64_t n = 0; n < nn; ++n) {
     std::int64_t p = k.offsets[n];
     for (std::int64_t j = full.offsets[n]; j < full.offsets[n + 1]; ++j) {
       if (full.columns[j] == n) continue;
       k.columns[p] = full.columns[j];
-      for (int i = 0; i < 3; ++i)
-        for (int c = 0; c < 3; ++c)
-          k.values[9 * p + 3 * i + c] =
+      for (int i = 0; i < dim; ++i)
+        for (int c = 0; c < dim; ++c)
+          k.values[bs2 * p + dim * i + c] =
               free_dof[3 * n + i] ? -a[n] * full.values[9 * j + 3 * i + c] : 0.0;
       ++p;
     }
@@ -201,14 +222,14 @@ WaveSetup setup_waves(const Model& model, Backend& backend) {
       WaveSource& s = sources[{0, sys.load_amplitude[d]}];
       s.mode = SourceMode::Force;
       s.amplitude = sys.load_amplitude[d];
-      s.dofs.push_back(d);
+      s.dofs.push_back(packed(d));
       s.weights.push_back(a[d / 3] * sys.load_value[d]);
     }
-    if (sys.prescribed_amplitude[d] >= 0 && sys.prescribed_value[d] != 0.0) {
+    if (sys.prescribed_amplitude[d] >= 0 && sys.prescribed_value[d] != 0.0 && d % 3 < dim) {
       WaveSource& s = sources[{1, sys.prescribed_amplitude[d]}];
       s.mode = SourceMode::Displacement;
       s.amplitude = sys.prescribed_amplitude[d];
-      s.dofs.push_back(d);
+      s.dofs.push_back(packed(d));
       s.weights.push_back(sys.prescribed_value[d]);
     }
   }
@@ -216,13 +237,16 @@ WaveSetup setup_waves(const Model& model, Backend& backend) {
   done("step matrix, damping and sources");
 
   // The explicit setup's u_{-1} = u_0 - dt_explicit v_0: the increment scales with the step.
-  w.initial_displacement = sys.initial_displacement;
-  w.initial_increment.resize(static_cast<std::size_t>(3 * nn));
-  for (std::int64_t d = 0; d < 3 * nn; ++d)
-    w.initial_increment[d] =
+  w.initial_displacement.assign(static_cast<std::size_t>(dim * nn), 0.0);
+  w.initial_increment.assign(static_cast<std::size_t>(dim * nn), 0.0);
+  for (std::int64_t d = 0; d < 3 * nn; ++d) {
+    if (d % 3 >= dim) continue;
+    w.initial_displacement[packed(d)] = sys.initial_displacement[d];
+    w.initial_increment[packed(d)] =
         free_dof[d] ? (sys.initial_displacement[d] - sys.initial_previous_displacement[d]) * dt /
                           sys.time_step
                     : 0.0;
+  }
   w.setup_s = seconds_since(start);
   return w;
 }
@@ -253,7 +277,8 @@ WaveRunReport WaveSolver::run(const WaveRunOptions& options) {
   report.end_time = static_cast<double>(steps) * dt;
   report.num_nodes = nn;
   report.num_elements = model_.num_elements();
-  report.dofs = 3 * nn;
+  const int dim = setup_.dofs_per_node;
+  report.dofs = dim * nn;
   report.matrix_blocks = setup_.matrix.blocks();
   report.backend = backend_name_;
   report.execution_space = backend_.execution_space();
@@ -268,8 +293,8 @@ WaveRunReport WaveSolver::run(const WaveRunOptions& options) {
   const std::unique_ptr<Matrix> k = la->block_matrix(setup_.matrix);
   // The largest models need the host's memory back (the matrix is the bulk of a run's bytes).
   setup_.matrix = BlockCsrMatrix{};
-  auto b = la->vector(nn), u = la->vector(3 * nn), v = la->vector(3 * nn),
-       u_next = la->vector(3 * nn);
+  auto b = la->vector(nn), u = la->vector(dim * nn), v = la->vector(dim * nn),
+       u_next = la->vector(dim * nn);
   la->upload(setup_.b, *b);
   la->upload(setup_.initial_displacement, *u);
   la->upload(setup_.initial_increment, *v);
@@ -312,7 +337,7 @@ WaveRunReport WaveSolver::run(const WaveRunOptions& options) {
     std::vector<std::int32_t> ids;
     std::vector<double> coords;
     for (const std::int32_t n : nodes.nodes) {
-      for (int i = 0; i < 3; ++i) dofs.push_back(3 * static_cast<std::int64_t>(n) + i);
+      for (int i = 0; i < dim; ++i) dofs.push_back(dim * static_cast<std::int64_t>(n) + i);
       ids.push_back(model_.mesh.input_node_id(n));
       const auto x = model_.mesh.node(n);
       coords.insert(coords.end(), x.begin(), x.end());
@@ -338,6 +363,7 @@ WaveRunReport WaveSolver::run(const WaveRunOptions& options) {
         if (d.spec->quantities[q] == "velocity")
           for (std::int64_t i = 0; i < d.dofs; ++i)
             host[s * d.row + static_cast<std::int64_t>(q) * d.dofs + i] /= dt;
+    to_three_components(host, dim);
     if (writer) writer->append(d.index, d.times, d.steps, host);
     if (options.keep_traces) {
       report.traces[r].insert(report.traces[r].end(), host.begin(), host.end());
@@ -372,6 +398,7 @@ WaveRunReport WaveSolver::run(const WaveRunOptions& options) {
   const auto frame = [&](std::int64_t step) {
     const Clock::time_point t0 = Clock::now();
     la->download(*u, hu);
+    to_three_components(hu, dim);
     for (const double x : hu)
       if (!std::isfinite(x))
         throw SolveError(fmt::format(
@@ -381,6 +408,7 @@ WaveRunReport WaveSolver::run(const WaveRunOptions& options) {
             step, static_cast<double>(step) * dt, dt, setup_.limit.critical_time_step));
     if (series) {
       la->download(*v, hv);
+      to_three_components(hv, dim);
       for (double& x : hv) x /= dt;
       std::vector<BlockResults> results;
       if (wants_cell_fields(spec)) {
@@ -449,6 +477,7 @@ WaveRunReport WaveSolver::run(const WaveRunOptions& options) {
   output_s += seconds_since(t0);
   if (report.interrupted) frame(step);
   la->download(*u, report.final_displacement);
+  to_three_components(report.final_displacement, dim);
   for (const double x : report.final_displacement)
     report.max_displacement = std::max(report.max_displacement, std::abs(x));
   report.output_s = output_s;

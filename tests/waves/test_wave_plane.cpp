@@ -1,0 +1,243 @@
+// The elastodynamic solver on plane-strain meshes (tri3, quad4: 2 dofs a node, 2x2 blocks):
+// wave speeds, the 3D solver on a slab held in z, the explicit TLED solver it must reproduce,
+// and what plane models refuse.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "support/case_runner.hpp"
+#include "waves/wave_cases.hpp"
+
+namespace fem::test {
+namespace {
+
+/// A plane strip [0, length] x [0, h] of `cells` squares along x (split into triangles for tri3),
+/// held in y for P waves ("p") or in x for S waves ("s"), with the column's sets.
+struct Strip {
+  std::string cells = "quad4";
+  double length = 2.0;
+  int divisions = 400;
+  int across = 1;          ///< divisions along y
+  std::string hold = "y";  ///< components fixed everywhere (x for S waves, "" for none)
+  std::string solver = "{type: elastodynamic, end_time: 4.0e-4}";
+  std::string sets, conditions, extra;
+  std::string output = "{vtk: false}";
+  [[nodiscard]] std::string yaml() const {
+    const double h = length / divisions;
+    const std::string held = hold.empty() ? "" : "  - {set: all, fixed: [" + hold + "]}";
+    return fmt::format(
+        R"(
+name: strip
+backend: openmp
+precision: double
+mesh: {{generator: rectangle, cells: {cells}, size: [{length}, {width}], divisions: [{n}, {across}]}}
+materials:
+  steel: {{type: linear_elastic, density: {rho}, youngs_modulus: {E}, poisson_ratio: {nu}}}
+blocks:
+  - {{name: strip, element: {cells}, material: steel}}
+node_sets:
+  all: {{box: {{min: [-1, -1, -1], max: [{far}, 1, 1]}}}}
+  left: {{plane: {{point: [0, 0, 0], normal: [1, 0, 0]}}}}
+  right: {{plane: {{point: [{length}, 0, 0], normal: [1, 0, 0]}}}}
+{sets}
+boundary_conditions:
+{held}
+{conditions}
+solver: {solver}
+output: {output}
+{extra}
+)",
+        fmt::arg("cells", cells), fmt::arg("length", length), fmt::arg("width", h * across),
+        fmt::arg("n", divisions), fmt::arg("across", across), fmt::arg("rho", kDensity),
+        fmt::arg("E", kYoung), fmt::arg("nu", kPoisson), fmt::arg("far", 2.0 * length + 1.0),
+        fmt::arg("sets", sets), fmt::arg("held", held), fmt::arg("conditions", conditions),
+        fmt::arg("solver", solver), fmt::arg("output", output), fmt::arg("extra", extra));
+  }
+};
+
+/// Component `axis` of the first node of receiver r, per sample.
+std::vector<double> trace(const WaveRunReport& report, std::size_t r, int axis) {
+  const std::vector<double>& t = report.traces[r];
+  const std::size_t samples = report.trace_times[r].size();
+  const std::size_t row = t.size() / samples;
+  std::vector<double> out(samples);
+  for (std::size_t s = 0; s < samples; ++s) out[s] = t[s * row + static_cast<std::size_t>(axis)];
+  return out;
+}
+
+/// Peak-to-peak speed of a Gaussian pulse between x = 0.5 and 1.5 m (as the 3D column test).
+double plane_speed(const std::string& cells, const std::string& wave) {
+  Strip s;
+  s.cells = cells;
+  s.hold = wave == "p" ? "y" : "x";
+  if (wave == "s") s.solver = "{type: elastodynamic, end_time: 6.5e-4}";
+  s.sets =
+      "  near: {plane: {point: [0.5, 0, 0], normal: [1, 0, 0]}}\n"
+      "  far: {plane: {point: [1.5, 0, 0], normal: [1, 0, 0]}}";
+  s.conditions = fmt::format("  - {{set: left, displacement: {{{}: 1.0e-6}}, amplitude: pulse}}",
+                             wave == "p" ? "x" : "y");
+  s.extra = "amplitudes:\n  pulse: {type: gaussian, centre: 6.0e-5, width: 1.0e-5}";
+  s.output = "{vtk: false, receivers: [{set: near}, {set: far}]}";
+  WaveRun run = wave_model(s.yaml());
+  const WaveRunReport r = run_waves(run);
+  EXPECT_EQ(r.dofs, 2 * run.model.mesh.num_nodes()) << "a plane model steps x and y only";
+  const int axis = wave == "p" ? 0 : 1;
+  const double t_near = peak_time(r.trace_times[0], trace(r, 0, axis));
+  const double t_far = peak_time(r.trace_times[1], trace(r, 1, axis));
+  return 1.0 / (t_far - t_near);
+}
+
+TEST(WavePlane, PAndSWavesTravelAtThePlaneStrainSpeedsOnQuadsAndTriangles) {
+  for (const std::string cells : {"quad4", "tri3"}) {
+    const double p = plane_speed(cells, "p"), s = plane_speed(cells, "s");
+    EXPECT_NEAR(p / p_speed(), 1.0, 0.005) << cells << ": P " << p << " m/s, theory " << p_speed();
+    EXPECT_NEAR(s / s_speed(), 1.0, 0.005) << cells << ": S " << s << " m/s, theory " << s_speed();
+  }
+}
+
+/// A plate 40 x 20 mm driven by a tone burst of force at one node, as a quad4 plane model and as
+/// a hex8 slab 2 m thick held in z: with half the slab's thickness per node layer the two have
+/// the same masses, stiffness rows and forces per node, so the traces agree to round-off.
+TEST(WavePlane, QuadrilateralsAreTheSolidSlabHeldInZ) {
+  const auto yaml = [](bool plane) {
+    return fmt::format(
+        R"(
+name: plate
+backend: openmp
+precision: double
+mesh: {mesh}
+materials:
+  steel: {{type: linear_elastic, density: 7800, youngs_modulus: 2.0e11, poisson_ratio: 0.3}}
+blocks:
+  - {{name: plate, element: {element}, material: steel}}
+node_sets:
+  all: {{box: {{min: [-1, -1, -5], max: [1, 1, 5]}}}}
+  source: {{box: {{min: [0.0099, 0.0199, -5], max: [0.0101, 0.0201, 5]}}}}
+  probe: {{box: {{min: [0.0299, -0.0001, -5], max: [0.0301, 0.0001, 5]}}}}
+amplitudes:
+  burst: {{type: tone_burst, frequency: 1.0e6, cycles: 3}}
+loads:
+  - {{set: source, force: [300, -1000, 0], amplitude: burst}}
+{conditions}
+solver: {{type: elastodynamic, end_time: 6.0e-6, time_step: 2.0e-9}}
+output: {{vtk: false, receivers: [{{set: probe}}, {{set: source, quantities: [velocity]}}]}}
+)",
+        fmt::arg("mesh", plane ? "{generator: rectangle, cells: quad4, size: "
+                                 "[0.04, 0.02], divisions: [80, 40]}"
+                               : "{generator: box, cells: hex8, size: [0.04, "
+                                 "0.02, 2.0], divisions: [80, 40, 1]}"),
+        fmt::arg("element", plane ? "quad4" : "hex8"),
+        // A plane model has no z to hold.
+        fmt::arg("conditions", plane ? "" : "boundary_conditions:\n  - {set: all, fixed: [z]}"));
+  };
+  WaveRun plane = wave_model(yaml(true)), solid = wave_model(yaml(false));
+  const WaveRunReport p = run_waves(plane), s = run_waves(solid);
+  ASSERT_EQ(p.steps, 3000);
+  ASSERT_EQ(s.steps, 3000);
+  for (std::size_t r = 0; r < 2; ++r) {
+    // The slab's receivers hold the front and back node of the plane's one: [sample][node][3].
+    const std::size_t samples = p.trace_times[r].size();
+    ASSERT_EQ(s.trace_times[r].size(), samples);
+    std::vector<double> front(3 * samples), back(3 * samples);
+    for (std::size_t k = 0; k < samples; ++k)
+      for (int i = 0; i < 3; ++i) {
+        front[3 * k + i] = s.traces[r][6 * k + i];
+        back[3 * k + i] = s.traces[r][6 * k + 3 + i];
+      }
+    ASSERT_EQ(p.traces[r].size(), front.size());
+    for (const auto& other : {front, back}) {
+      const Deviation d = deviation(p.traces[r], other);
+      EXPECT_GT(d.peak, 0.0);
+      EXPECT_LT(d.difference, 1e-11 * d.peak) << "receiver " << r;
+    }
+  }
+}
+
+/// The plane wave solver against the explicit TLED solver running the same tri3 mesh with a
+/// linear-elastic material (its z motion stays zero: plane strain), 10,000 steps in double. The
+/// TLED update forms 2 u_n - u_{n-1}, which rounds by about 1e-16 of u every step; each such
+/// error persists as a velocity, so they add up to about 1e-16 N^1.5 / sqrt(3) = 6e-11 of the
+/// displacement after N = 10,000 steps (measured: 8.6e-11 here; 6.6e-11 on quad4; 4.9e-13 on
+/// the 3D column, whose rounding is kinder). The bound is that size, not a tolerance for a
+/// different stiffness: a stiffness off by 1e-10 would shift this run's phase by 2e-8.
+TEST(WavePlane, ReproducesTheExplicitSolverOnTriangles) {
+  Strip s;
+  s.cells = "tri3";
+  s.length = 0.2;
+  s.divisions = 40;
+  s.across = 10;
+  s.hold.clear();
+  const double dt = 2.0e-8, end = 10000 * dt;
+  s.conditions = "  - {set: right, fixed: [x, y]}";
+  // Shear as well as compression: the load pushes the free end obliquely.
+  s.extra = R"(
+amplitudes:
+  burst: {type: tone_burst, frequency: 2.0e5, cycles: 3}
+loads:
+  - {set: left, force: [1000, 600, 0], amplitude: burst}
+)";
+  s.solver = fmt::format("{{type: elastodynamic, end_time: {}, time_step: {}}}", end, dt);
+  s.output = "{vtk: false, receivers: [{set: all, every_steps: 10}]}";
+  WaveRun waves = wave_model(s.yaml());
+  const WaveRunReport w = run_waves(waves);
+  ASSERT_EQ(w.steps, 10000);
+  double scale = 0.0;
+  for (const double x : w.traces[0]) scale = std::max(scale, std::abs(x));
+  s.solver = fmt::format("{{type: explicit, end_time: {}, time_step: {}}}", end, dt);
+  s.output = "{vtk: false}";
+  PreparedRun tled = prepare(s.yaml());
+  run_in_memory(tled);
+  const std::vector<double> u = displacement(tled);
+  ASSERT_EQ(u.size(), w.final_displacement.size());
+  for (std::size_t n = 0; n < u.size() / 3; ++n) ASSERT_EQ(u[3 * n + 2], 0.0) << "node " << n;
+  const double diff = deviation(w.final_displacement, u).difference;
+  EXPECT_GT(scale, 1e-12);
+  EXPECT_LT(diff, 2e-10 * scale) << "max difference " << diff << " of " << scale;
+  RecordProperty("relative_difference", fmt::format("{:.3g}", diff / scale));
+}
+
+std::string error_of(const std::string& yaml) {
+  try {
+    wave_model(yaml);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(WavePlane, APlaneModelRefusesZComponentsAndSolversNotVerifiedOnIt) {
+  Strip s;
+  s.conditions = "  - {set: left, displacement: {x: 1.0e-6, z: 1.0e-6}, amplitude: pulse}";
+  s.extra = "amplitudes:\n  pulse: {type: gaussian, centre: 6.0e-5, width: 1.0e-5}";
+  const std::string z = error_of(s.yaml());
+  EXPECT_NE(z.find("<test>:"), std::string::npos) << z;
+  EXPECT_NE(z.find("the prescribed displacement of set 'left' has a z component"),
+            std::string::npos)
+      << z;
+  s.conditions.clear();
+  s.extra =
+      "amplitudes:\n  pulse: {type: gaussian, centre: 6.0e-5, width: 1.0e-5}\n"
+      "loads:\n  - {set: left, force: [1, 0, 2], amplitude: pulse}";
+  EXPECT_NE(error_of(s.yaml()).find("the load on set 'left' has a z component"), std::string::npos);
+  s.extra.clear();
+  s.solver = "{type: static}";
+  const std::string implicit = error_of(s.yaml());
+  EXPECT_NE(implicit.find("the mesh is plane (tri3/quad4 cells: plane strain), and solver type "
+                          "static runs solid meshes only"),
+            std::string::npos)
+      << implicit;
+  s.solver = "{type: elastodynamic, end_time: 1.0e-4}";
+  std::string hex = s.yaml();
+  hex.replace(hex.find("element: quad4"), 14, "element: hex8");
+  EXPECT_NE(error_of(hex).find("element 'hex8' needs hex8 cells, but region 'domain' has quad4"),
+            std::string::npos)
+      << error_of(hex);
+  std::string three = s.yaml();
+  three.replace(three.find("divisions: [400, 1]"), 19, "divisions: [400, 1, 1]");
+  ASSERT_NE(three.find("[400, 1, 1]"), std::string::npos);
+  EXPECT_NE(error_of(three).find("2 integers [nx, ny]"), std::string::npos) << error_of(three);
+}
+
+}  // namespace
+}  // namespace fem::test
