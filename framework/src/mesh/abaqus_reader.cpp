@@ -2,10 +2,13 @@
 // *NSET, *ELSET (lists, set names, GENERATE) and *INCLUDE. Keywords and parameters are
 // case-insensitive; '**' starts a comment; a data line ending in a comma continues on the next.
 // Element sets of volume elements become regions, element sets of surface and line elements
-// (what Gmsh writes for its physical surfaces) node sets, and node sets node sets; set names are
+// (what Gmsh writes for its physical surfaces) node sets, and node sets node sets. A deck with no
+// volume elements is a plane mesh: its plane-strain and plane-stress triangles and quadrilaterals
+// (CPE3, CPS4R, ...) are the cells, and their element sets the regions. Set names are
 // case-insensitive in Abaqus, so fem knows them in lower case. Abaqus numbers the nodes of C3D4,
 // C3D8 and C3D10 as VTK does (corners of one face, then the opposite face; edge midpoints in VTK's
-// order), so connectivity is taken as it stands.
+// order), and those of CPE3 and CPE4 round the cell as VTK does, so connectivity is taken as it
+// stands.
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -67,31 +70,43 @@ std::vector<std::string_view> split_commas(std::string_view s) {
 struct ElementKind {
   const char* type;
   int nodes;
-  bool volume;
+  /// fem reads it as a cell: volume elements always, plane ones when the deck has no volume
+  /// elements (MeshBuilder::finish() chooses). The formulation (plane strain or stress, reduced
+  /// integration, hybrid) is the case's blocks' to choose; the deck gives topology.
+  bool cell;
   CellShape shape;
 };
 
-// Volume elements fem runs, and the surface / line elements whose nodes are read for node sets.
+// Volume and plane elements fem runs, and the surface / line elements whose nodes are read for
+// node sets.
 constexpr ElementKind kKinds[] = {
     {"c3d4", 4, true, CellShape::Tet4},      {"c3d4h", 4, true, CellShape::Tet4},
     {"c3d8", 8, true, CellShape::Hex8},      {"c3d8r", 8, true, CellShape::Hex8},
     {"c3d8h", 8, true, CellShape::Hex8},     {"c3d8rh", 8, true, CellShape::Hex8},
     {"c3d8i", 8, true, CellShape::Hex8},     {"c3d10", 10, true, CellShape::Tet10},
     {"c3d10h", 10, true, CellShape::Tet10},  {"c3d10m", 10, true, CellShape::Tet10},
-    {"c3d10mh", 10, true, CellShape::Tet10}, {"s3", 3, false, CellShape::Tet4},
-    {"s3r", 3, false, CellShape::Tet4},      {"cps3", 3, false, CellShape::Tet4},
-    {"m3d3", 3, false, CellShape::Tet4},     {"r3d3", 3, false, CellShape::Tet4},
-    {"sfm3d3", 3, false, CellShape::Tet4},   {"s4", 4, false, CellShape::Tet4},
-    {"s4r", 4, false, CellShape::Tet4},      {"cps4", 4, false, CellShape::Tet4},
+    {"c3d10mh", 10, true, CellShape::Tet10}, {"cpe3", 3, true, CellShape::Tri3},
+    {"cpe3h", 3, true, CellShape::Tri3},     {"cps3", 3, true, CellShape::Tri3},
+    {"cpe4", 4, true, CellShape::Quad4},     {"cpe4h", 4, true, CellShape::Quad4},
+    {"cpe4i", 4, true, CellShape::Quad4},    {"cpe4ih", 4, true, CellShape::Quad4},
+    {"cpe4r", 4, true, CellShape::Quad4},    {"cpe4rh", 4, true, CellShape::Quad4},
+    {"cps4", 4, true, CellShape::Quad4},     {"cps4i", 4, true, CellShape::Quad4},
+    {"cps4r", 4, true, CellShape::Quad4},    {"s3", 3, false, CellShape::Tet4},
+    {"s3r", 3, false, CellShape::Tet4},      {"m3d3", 3, false, CellShape::Tet4},
+    {"r3d3", 3, false, CellShape::Tet4},     {"sfm3d3", 3, false, CellShape::Tet4},
+    {"s4", 4, false, CellShape::Tet4},       {"s4r", 4, false, CellShape::Tet4},
     {"m3d4", 4, false, CellShape::Tet4},     {"r3d4", 4, false, CellShape::Tet4},
     {"sfm3d4", 4, false, CellShape::Tet4},   {"sfm3d4r", 4, false, CellShape::Tet4},
     {"t3d2", 2, false, CellShape::Tet4},     {"b31", 2, false, CellShape::Tet4},
+    {"t2d2", 2, false, CellShape::Tet4},     {"b21", 2, false, CellShape::Tet4},
 };
 
 const char* const kSupported =
-    "fem reads the volume elements C3D4, C3D8, C3D8R, C3D10 (and their H, I and M variants); "
-    "triangles, quadrilaterals and lines (S3, S4, CPS3, CPS4, M3D3, M3D4, R3D3, R3D4, SFM3D3, "
-    "SFM3D4, T3D2, B31) are read for the node sets their ELSET names";
+    "fem reads the volume elements C3D4, C3D8, C3D8R, C3D10 (and their H, I and M variants), and "
+    "in a deck without them (a plane mesh) CPE3, CPS3, CPE4, CPE4R, CPS4, CPS4R (and their H and "
+    "I variants); triangles, quadrilaterals and lines (S3, S4, M3D3, M3D4, R3D3, R3D4, SFM3D3, "
+    "SFM3D4, T3D2, B31, T2D2, B21, and CPS3 and CPS4 next to volume elements) are read for the "
+    "node sets their ELSET names";
 
 /// One line of the deck, wherever it came from.
 struct Line {
@@ -147,8 +162,9 @@ class AbaqusReader {
   std::size_t next_ = 0;
   std::map<std::string, SetDef> nsets_;   ///< by lower-case name
   std::map<std::string, SetDef> elsets_;  ///< by lower-case name
-  /// Nodes of the surface and line elements: an element set of them is a node set.
-  std::unordered_map<std::int64_t, std::vector<std::int64_t>> other_nodes_;
+  /// Nodes of the plane, surface and line elements: an element set of surface and line elements
+  /// is a node set, and one of triangles or quadrilaterals a contact surface.
+  std::unordered_map<std::int64_t, std::vector<std::int64_t>> face_nodes_;
 
   [[noreturn]] void fail(FilePos where, const std::string& what,
                          const std::string& hint = {}) const {
@@ -336,12 +352,12 @@ class AbaqusReader {
                  std::to_string(values.size() - 1) + " nodes; " + *type + " has " +
                  std::to_string(kind->nodes),
              "a data line is 'id, node1, node2, ...'; end a line with ',' to continue it");
-      if (kind->volume) {
+      if (kind->cell)
         builder_.add_cell(values[0], kind->shape, values.data() + 1, where);
-      } else {
+      else
         builder_.add_other_element(values[0], where);
-        other_nodes_[values[0]].assign(values.begin() + 1, values.end());
-      }
+      if (!kind->cell || cell_dimension(kind->shape) == 2)
+        face_nodes_[values[0]].assign(values.begin() + 1, values.end());
       if (elset) add_ids(elsets_, *elset, {values[0]}, where);
     }
   }
@@ -458,15 +474,13 @@ class AbaqusReader {
                           ", which the file does not define");
         if (!seen.insert(id).second) continue;
         const std::int64_t cell = builder_.cell_index(id);
-        if (cell >= 0) {
-          builder_.add_to_region(cell, s.name);
-        } else {
-          const std::vector<std::int64_t>& nodes = other_nodes_.at(id);
-          const int count = static_cast<int>(nodes.size());
-          builder_.add_to_node_set(s.name, nodes.data(), count, where);
-          if (count == 3 || count == 4)
-            builder_.add_surface_face(s.name, nodes.data(), count, where);
-        }
+        if (cell >= 0) builder_.add_to_group(cell, s.name, where);
+        const auto face = face_nodes_.find(id);
+        if (face == face_nodes_.end()) continue;
+        const std::vector<std::int64_t>& nodes = face->second;
+        const int count = static_cast<int>(nodes.size());
+        if (cell < 0) builder_.add_to_node_set(s.name, nodes.data(), count, where);
+        if (count == 3 || count == 4) builder_.add_surface_face(s.name, nodes.data(), count, where);
       }
     }
   }

@@ -1,6 +1,8 @@
 // Gmsh .msh reader: formats 2.2 and 4.1, ASCII and binary (https://gmsh.info/doc/texinfo/,
 // "MSH file format"). Physical groups of volumes become regions, physical groups of surfaces,
-// curves and points become node sets. Node and element tags may be sparse.
+// curves and points become node sets. A file with no volume elements is a plane mesh: its
+// triangles and quadrangles are the cells, physical surfaces the regions, and physical curves and
+// points the node sets. Node and element tags may be sparse.
 #include <algorithm>
 #include <bit>
 #include <cctype>
@@ -28,15 +30,17 @@ struct GmshType {
   int nodes;
   int dim;
   const char* name;
-  bool volume_cell;  ///< fem reads it as a cell (else only its nodes are used)
+  /// fem reads it as a cell (else only its nodes are used): solids always, triangles and
+  /// quadrangles when the file has no solids (MeshBuilder::finish() chooses).
+  bool cell;
   CellShape shape;
 };
 
 // The element types Gmsh writes for linear and low-order meshes.
 constexpr GmshType kTypes[] = {
     {1, 2, 1, "2-node line", false, CellShape::Tet4},
-    {2, 3, 2, "3-node triangle", false, CellShape::Tet4},
-    {3, 4, 2, "4-node quadrangle", false, CellShape::Tet4},
+    {2, 3, 2, "3-node triangle", true, CellShape::Tri3},
+    {3, 4, 2, "4-node quadrangle", true, CellShape::Quad4},
     {4, 4, 3, "4-node tetrahedron", true, CellShape::Tet4},
     {5, 8, 3, "8-node hexahedron", true, CellShape::Hex8},
     {6, 6, 3, "6-node prism", false, CellShape::Tet4},
@@ -61,8 +65,9 @@ constexpr GmshType kTypes[] = {
 
 const char* const kSupported =
     "fem reads Gmsh volume elements of type 4 (4-node tetrahedron), 5 (8-node hexahedron) and 11 "
-    "(10-node tetrahedron); points, lines, triangles and quadrangles are read for the node sets "
-    "of their physical groups";
+    "(10-node tetrahedron), and in a file without them (a plane mesh) 2 (3-node triangle) and 3 "
+    "(4-node quadrangle); points, lines and other triangles and quadrangles are read for the node "
+    "sets of their physical groups";
 
 const GmshType* find_type(std::int64_t type) {
   for (const GmshType& t : kTypes)
@@ -387,7 +392,7 @@ class GmshReader {
   void add_element(std::int64_t id, std::int64_t type, std::vector<std::int64_t>& nodes,
                    const std::vector<std::int64_t>& groups, int line) {
     const GmshType* t = find_type(type);
-    if (t->dim == 3 && !t->volume_cell)
+    if (t->dim == 3 && !t->cell)
       throw InputError(builder_.at(line),
                        "element " + std::to_string(id) + " is a " + t->name + " (Gmsh type " +
                            std::to_string(type) + "), which fem does not support",
@@ -398,22 +403,22 @@ class GmshReader {
       // An unnamed physical group is known by its tag.
       names.push_back(it != physical_names_.end() ? it->second : std::to_string(g));
     }
-    if (t->volume_cell) {
+    if (t->cell) {
       // Gmsh numbers the last two edge nodes of a 10-node tetrahedron the other way round from
       // VTK: (2,3) before (1,3).
       if (t->shape == CellShape::Tet10) std::swap(nodes[8], nodes[9]);
       const std::int64_t cell = builder_.add_cell(id, t->shape, nodes.data(), line);
-      for (const std::string& name : names) builder_.add_to_region(cell, name);
+      for (const std::string& name : names) builder_.add_to_group(cell, name, line);
     } else {
       builder_.add_other_element(id, line);
       for (const std::string& name : names)
         builder_.add_to_node_set(name, nodes.data(), t->nodes, line);
-      if (t->dim == 2) {
-        const int corners =
-            std::string_view(t->name).find("triangle") != std::string_view::npos ? 3 : 4;
-        for (const std::string& name : names)
-          builder_.add_surface_face(name, nodes.data(), corners, line);
-      }
+    }
+    if (t->dim == 2) {
+      const int corners =
+          std::string_view(t->name).find("triangle") != std::string_view::npos ? 3 : 4;
+      for (const std::string& name : names)
+        builder_.add_surface_face(name, nodes.data(), corners, line);
     }
   }
 

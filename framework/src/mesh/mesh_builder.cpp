@@ -1,6 +1,11 @@
 #include "mesh_builder.hpp"
 
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <utility>
 
 #include "generator_parts.hpp"
@@ -25,6 +30,7 @@ void MeshBuilder::add_node(std::int64_t id, double x, double y, double z, FilePo
   if (node_line_.size() >= static_cast<std::size_t>(INT32_MAX))
     throw InputError(at(line), "the mesh has more nodes than 32-bit ids can number");
   coords_.insert(coords_.end(), {x, y, z});
+  node_id_.push_back(id);
   node_line_.push_back(line);
 }
 
@@ -63,6 +69,11 @@ std::int64_t MeshBuilder::cell_index(std::int64_t element_id) const {
 void MeshBuilder::add_to_region(std::int64_t cell, const std::string& region) {
   regions_[region].push_back(cell);
   cell_grouped_[cell] = 1;
+}
+
+void MeshBuilder::add_to_group(std::int64_t cell, const std::string& name, FilePos where) {
+  add_to_region(cell, name);
+  if (cell_dimension(cell_shape_[cell]) == 2) face_groups_[name].emplace_back(cell, where);
 }
 
 void MeshBuilder::add_to_node_set(const std::string& set, const std::int64_t* nodes, int count,
@@ -110,17 +121,13 @@ std::vector<double> MeshBuilder::surface_soup(const std::string& group) const {
   return soup;
 }
 
-Mesh MeshBuilder::finish() {
-  const auto num_cells = static_cast<std::int64_t>(cell_shape_.size());
-  if (num_cells == 0)
-    throw InputError(at(0), "the mesh file has no volume cells (tetrahedra or hexahedra)",
-                     "export the 3D mesh, not only its surface; with Gmsh, mesh in 3D (gmsh -3)");
-
-  // File node ids -> dense ids, then keep only the nodes some volume cell uses, in file order.
+std::vector<std::int32_t> MeshBuilder::number_nodes(const std::vector<std::uint8_t>& chosen,
+                                                    std::vector<std::int32_t>& cell_conn,
+                                                    Mesh& mesh) const {
   const auto num_file_nodes = static_cast<std::int64_t>(node_line_.size());
-  std::vector<std::int32_t> cell_conn(cell_nodes_.size());
   std::vector<std::uint8_t> used(static_cast<std::size_t>(num_file_nodes), 0);
-  for (std::int64_t c = 0; c < num_cells; ++c)
+  for (std::size_t c = 0; c < chosen.size(); ++c) {
+    if (!chosen[c]) continue;
     for (std::int64_t k = cell_offset_[c]; k < cell_offset_[c + 1]; ++k) {
       const auto it = node_index_.find(cell_nodes_[k]);
       if (it == node_index_.end())
@@ -132,20 +139,89 @@ Mesh MeshBuilder::finish() {
       cell_conn[k] = it->second;
       used[it->second] = 1;
     }
+  }
   std::vector<std::int32_t> dense(static_cast<std::size_t>(num_file_nodes), -1);
-  Mesh mesh;
-  mesh.source_files = files_;
   for (std::int64_t n = 0; n < num_file_nodes; ++n)
     if (used[n]) {
       dense[n] = static_cast<std::int32_t>(mesh.coords.size() / 3);
       mesh.coords.insert(mesh.coords.end(), coords_.begin() + 3 * n, coords_.begin() + 3 * n + 3);
     }
-  for (std::int32_t& n : cell_conn) n = dense[n];
+  for (std::size_t c = 0; c < chosen.size(); ++c)
+    if (chosen[c])
+      for (std::int64_t k = cell_offset_[c]; k < cell_offset_[c + 1]; ++k)
+        cell_conn[k] = dense[cell_conn[k]];
+  return dense;
+}
 
+void MeshBuilder::check_plane(const std::vector<std::uint8_t>& chosen,
+                              const std::vector<std::int32_t>& dense,
+                              std::vector<std::int32_t>& cell_conn, const Mesh& mesh) const {
+  // The plane is the first node's. A file written in another plane (or a 3D surface mesh whose
+  // volume was not meshed) would otherwise run as a plane-strain model of its projection.
+  // Coordinates written in decimal put a plane z = c a rounding error off it: 1e-9 of the mesh's
+  // size is allowed.
+  const auto b = mesh.bounds();
+  const double tolerance = 1e-9 * std::max(b[1][0] - b[0][0], b[1][1] - b[0][1]);
+  std::int64_t first = -1;
+  for (std::size_t n = 0; n < dense.size(); ++n) {
+    if (dense[n] < 0) continue;
+    if (first < 0) {
+      first = static_cast<std::int64_t>(n);
+      continue;
+    }
+    const double z = coords_[3 * n + 2], z0 = coords_[3 * first + 2];
+    if (!(std::abs(z - z0) <= tolerance))  // NaN too
+      throw InputError(at(node_line_[n]),
+                       fmt::format("node {} of the plane mesh has z = {}, off its plane z = {} "
+                                   "(that of node {})",
+                                   node_id_[n], z, z0, node_id_[first]),
+                       "fem reads plane meshes (a file of triangles or quadrilaterals and no "
+                       "tetrahedra or hexahedra) in the xy-plane, z = const: turn the mesh into "
+                       "it; for a solid, export the 3D mesh (with Gmsh, gmsh -3)");
+  }
+
+  // Gmsh meshes a surface whose normal is -z clockwise, and other programs may list a cell
+  // either way: a clockwise cell is the same cell listed the other way round, so it is turned
+  // (node 0 kept: 0,2,1 and 0,3,2,1) rather than refused. A cell of zero area has no way round.
+  std::int64_t turned = 0, plane_cells = 0;
+  for (std::size_t c = 0; c < chosen.size(); ++c) {
+    if (!chosen[c]) continue;
+    ++plane_cells;
+    std::int32_t* nodes = cell_conn.data() + cell_offset_[c];
+    const int count = nodes_per_cell(cell_shape_[c]);
+    const double area2 = polygon_area2(mesh.coords, nodes, count);
+    // Nodes on one line seldom give exactly zero in floating point: the area is compared with
+    // the square of the longest edge.
+    double longest2 = 0.0;
+    for (int i = 0; i < count; ++i) {
+      const std::array<double, 3> p = mesh.node(nodes[i]), q = mesh.node(nodes[(i + 1) % count]);
+      longest2 = std::max(longest2, (q[0] - p[0]) * (q[0] - p[0]) + (q[1] - p[1]) * (q[1] - p[1]));
+    }
+    if (!(std::abs(area2) > 1e-12 * longest2))
+      throw InputError(at(cell_line_[c]),
+                       "element " + std::to_string(cell_id_[c]) + " (" + to_string(cell_shape_[c]) +
+                           ") is degenerate: its area is zero",
+                       "its nodes coincide or lie on one line (in the xy-plane); fix the element "
+                       "or regenerate the mesh");
+    if (area2 < 0.0) {
+      std::reverse(nodes + 1, nodes + count);
+      ++turned;
+    }
+  }
+  if (turned > 0)
+    spdlog::info(
+        "{}: {} of {} plane cells ran clockwise (seen from +z) and were turned "
+        "counter-clockwise",
+        files_[0], turned, plane_cells);
+}
+
+void MeshBuilder::check_solids(const std::vector<std::uint8_t>& chosen,
+                               const std::vector<std::int32_t>& cell_conn, const Mesh& mesh) const {
   // A mirrored cell (nodes in another program's order) would stop the solver later with a less
   // useful message. Hexahedra are judged by the sum of their corner Jacobians, so that a
   // distorted but usable cell with one bad corner still passes.
-  for (std::int64_t c = 0; c < num_cells; ++c) {
+  for (std::size_t c = 0; c < chosen.size(); ++c) {
+    if (!chosen[c]) continue;
     const std::int32_t* nodes = cell_conn.data() + cell_offset_[c];
     double measure = 0.0;
     if (cell_shape_[c] == CellShape::Hex8)
@@ -153,8 +229,6 @@ Mesh MeshBuilder::finish() {
         measure += hex_corner_jacobian(mesh.coords, nodes, corner);
     else if (cell_shape_[c] == CellShape::Tet4 || cell_shape_[c] == CellShape::Tet10)
       measure = tet_volume6(mesh.coords, nodes);
-    else if (cell_dimension(cell_shape_[c]) == 2)
-      measure = polygon_area2(mesh.coords, nodes, nodes_per_cell(cell_shape_[c]));
     else
       continue;
     if (!(measure > 0.0))
@@ -164,12 +238,44 @@ Mesh MeshBuilder::finish() {
                        "its nodes are mirrored (listed in another order than the format's) or "
                        "coincide; fix the element's node order or regenerate the mesh");
   }
+}
+
+Mesh MeshBuilder::finish() {
+  const auto num_cells = static_cast<std::int64_t>(cell_shape_.size());
+  // Solids win: next to them a plane cell is a face (a Gmsh physical surface, an Abaqus set of
+  // CPS3), which names a boundary as it always has.
+  const bool solid = std::any_of(cell_shape_.begin(), cell_shape_.end(),
+                                 [](CellShape s) { return cell_dimension(s) == 3; });
+  std::vector<std::uint8_t> chosen(static_cast<std::size_t>(num_cells));
+  for (std::int64_t c = 0; c < num_cells; ++c)
+    chosen[c] = cell_dimension(cell_shape_[c]) == (solid ? 3 : 2) ? 1 : 0;
+  if (num_cells == 0)
+    throw InputError(at(0),
+                     "the mesh file has no cells: no tetrahedra or hexahedra, nor (for a plane "
+                     "mesh) 3-node triangles or 4-node quadrilaterals",
+                     "export the mesh, not only its boundary; with Gmsh, mesh in 3D (gmsh -3), or "
+                     "in 2D (gmsh -2) for a plane mesh");
+  if (solid)
+    for (const auto& [name, faces] : face_groups_)
+      for (const auto& [c, where] : faces)
+        add_to_node_set(name, cell_nodes_.data() + cell_offset_[c], nodes_per_cell(cell_shape_[c]),
+                        where);
+
+  std::vector<std::int32_t> cell_conn(cell_nodes_.size());
+  Mesh mesh;
+  mesh.source_files = files_;
+  const std::vector<std::int32_t> dense = number_nodes(chosen, cell_conn, mesh);
+  if (solid)
+    check_solids(chosen, cell_conn, mesh);
+  else
+    check_plane(chosen, dense, cell_conn, mesh);
 
   for (std::int64_t c = 0; c < num_cells; ++c)
-    if (!cell_grouped_[c]) regions_["domain"].push_back(c);
+    if (chosen[c] && !cell_grouped_[c]) regions_["domain"].push_back(c);
   for (const auto& [name, cells] : regions_) {
     std::map<std::string, CellRegion> by_shape;  // by shape name, for a stable order
     for (const std::int64_t c : cells) {
+      if (!chosen[c]) continue;
       CellRegion& r = by_shape[to_string(cell_shape_[c])];
       r.shape = cell_shape_[c];
       r.nodes_per_cell = nodes_per_cell(r.shape);
@@ -182,7 +288,6 @@ Mesh MeshBuilder::finish() {
       mesh.regions.push_back(std::move(r));
     }
   }
-
   for (auto& [name, s] : node_sets_) {
     std::vector<std::int32_t> ids;
     for (std::size_t i = 0; i < s.ids.size(); ++i) {
@@ -191,7 +296,7 @@ Mesh MeshBuilder::finish() {
         throw InputError(at(s.lines[i]), "node set '" + name + "' contains node " +
                                              std::to_string(s.ids[i]) +
                                              ", which the file does not define");
-      // Nodes of no volume cell (a point of the geometry, say) carry no degrees of freedom.
+      // Nodes of no cell (a point of the geometry, say) carry no degrees of freedom.
       if (dense[it->second] >= 0) ids.push_back(dense[it->second]);
     }
     std::sort(ids.begin(), ids.end());

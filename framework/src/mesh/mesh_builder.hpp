@@ -7,6 +7,7 @@
 #include <map>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "fem/error.hpp"
@@ -36,20 +37,28 @@ class MeshBuilder {
   /// A node with the file's id. A repeated id is an InputError naming both lines.
   void add_node(std::int64_t id, double x, double y, double z, FilePos where);
 
-  /// A volume cell with the file's element id and node ids, already in VTK order. Returns its
-  /// index, for add_to_region(). A repeated element id is an InputError naming both lines.
+  /// A cell with the file's element id and node ids, already in VTK order: a solid, or a plane
+  /// cell (tri3, quad4). Returns its index, for add_to_region(). A repeated element id is an
+  /// InputError naming both lines. Plane cells are the mesh's cells only when the file holds no
+  /// solid cells; next to solids they are faces, and finish() drops them (see add_to_group()).
   std::int64_t add_cell(std::int64_t id, CellShape shape, const std::int64_t* nodes, FilePos where);
-  /// An element that is not a volume cell (a face, an edge, a point): its id still counts for
+  /// An element that is not a cell (a face, an edge, a point): its id still counts for
   /// duplicates, and its nodes can go into node sets through add_to_node_set().
   void add_other_element(std::int64_t id, FilePos where);
 
-  /// Whether the file defined a volume cell with this id, and which (-1 if none).
+  /// Whether the file defined a cell (solid or plane) with this id, and which (-1 if none).
   [[nodiscard]] std::int64_t cell_index(std::int64_t element_id) const;
   [[nodiscard]] bool has_element(std::int64_t element_id) const {
     return element_index_.count(element_id) != 0;
   }
 
+  /// The cell belongs to the region: nothing else, also for a plane cell that finish() drops
+  /// because the file has solids.
   void add_to_region(std::int64_t cell, const std::string& region);
+  /// The file's group `name` holds the cell (a Gmsh physical group, an Abaqus element set): a
+  /// region, except that a plane cell next to solids is a face, whose group has always been a
+  /// node set of its nodes (what Gmsh and Abaqus files name their boundaries with).
+  void add_to_group(std::int64_t cell, const std::string& name, FilePos where);
   /// Nodes (file ids) that belong to a named node set; `line` is where the file names them.
   void add_to_node_set(const std::string& set, const std::int64_t* nodes, int count, FilePos where);
 
@@ -60,15 +69,18 @@ class MeshBuilder {
   /// in file units, from every node the file defines. Unknown group or node: InputError.
   [[nodiscard]] std::vector<double> surface_soup(const std::string& group) const;
 
-  /// Resolves node ids (a cell or set naming an undefined node is an InputError at its line),
-  /// rejects inverted cells, drops nodes that no volume cell uses, and names the regions: cells of
-  /// one shape keep the group's name, a group of several shapes becomes '<name>/<shape>' per
-  /// shape, cells of no group form 'domain'.
+  /// Chooses the cells (the solids; the plane cells if there are none), resolves node ids (a
+  /// cell or set naming an undefined node is an InputError at its line), rejects inverted cells,
+  /// drops nodes that no cell uses, and names the regions: cells of one shape keep the group's
+  /// name, a group of several shapes becomes '<name>/<shape>' per shape, cells of no group form
+  /// 'domain'. A plane mesh must lie in one plane z = const; its clockwise cells are turned
+  /// counter-clockwise (logged), and a cell of zero area is an InputError.
   Mesh finish();
 
  private:
   std::vector<std::string> files_;
   std::vector<double> coords_;
+  std::vector<std::int64_t> node_id_;  ///< the file's id of each node
   std::vector<FilePos> node_line_;
   std::unordered_map<std::int64_t, std::int32_t> node_index_;
 
@@ -88,8 +100,23 @@ class MeshBuilder {
   };
   std::map<std::string, SetNodes> node_sets_;
   std::map<std::string, SetNodes> surfaces_;  ///< 3 node ids per triangle
+  /// Per group, the plane cells add_to_group() put in it, with the line that did: the group's
+  /// node set if the file has solids.
+  std::map<std::string, std::vector<std::pair<std::int64_t, FilePos>>> face_groups_;
 
   void check_new_element(std::int64_t id, FilePos where);
+  /// File node ids of the chosen cells -> dense ids in file order (nodes of no chosen cell are
+  /// left out: geometry points, stray nodes); fills mesh.coords and returns, per file node, its
+  /// dense id or -1.
+  std::vector<std::int32_t> number_nodes(const std::vector<std::uint8_t>& chosen,
+                                         std::vector<std::int32_t>& cell_conn, Mesh& mesh) const;
+  /// A plane mesh: every node in the plane z = const of the first, and the cells turned
+  /// counter-clockwise seen from +z.
+  void check_plane(const std::vector<std::uint8_t>& chosen, const std::vector<std::int32_t>& dense,
+                   std::vector<std::int32_t>& cell_conn, const Mesh& mesh) const;
+  /// Solids: no inverted or degenerate cell.
+  void check_solids(const std::vector<std::uint8_t>& chosen,
+                    const std::vector<std::int32_t>& cell_conn, const Mesh& mesh) const;
 };
 
 }  // namespace fem::detail

@@ -4,7 +4,9 @@
 // non-zero into region <name>; without such arrays, an integer cell array `region`, `block_id`
 // (what fem writes) or `gmsh:physical` (what meshio writes) names each cell's region by its
 // value; otherwise all cells form 'domain'. A point array `node_set:<name>` makes the points where
-// it is non-zero a node set. Cells are numbered from 0 in messages, as VTK does.
+// it is non-zero a node set. A grid with no solid cells is a plane mesh: its triangles and quads
+// are the cells, in regions by the same arrays; next to solids they are skipped (but for contact
+// surfaces). Cells are numbered from 0 in messages, as VTK does.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -37,7 +39,8 @@ namespace {
 
 const char* const kSupported =
     "fem reads VTK_TETRA (10), VTK_HEXAHEDRON (12), VTK_VOXEL (11) and VTK_QUADRATIC_TETRA (24) "
-    "cells; vertices, lines, triangles, quads and polygons are skipped";
+    "cells, and in a grid without them (a plane mesh) VTK_TRIANGLE (5) and VTK_QUAD (9); "
+    "vertices, lines and polygons are skipped, and so are triangles and quads next to solids";
 
 const std::string kRegionPrefix = "region:";
 const std::string kSetPrefix = "node_set:";
@@ -152,18 +155,18 @@ detail::MeshBuilder detail::parse_vtk(const std::string& path) {
       shape = CellShape::Hex8;
     } else if (type == VTK_QUADRATIC_TETRA && nodes.size() == 10) {
       shape = CellShape::Tet10;
+    } else if ((type == VTK_TRIANGLE && nodes.size() == 3) ||
+               (type == VTK_QUAD && nodes.size() == 4)) {
+      shape = type == VTK_TRIANGLE ? CellShape::Tri3 : CellShape::Quad4;
+      // Also the surface 'surface', and those of their region arrays, for contact surfaces.
+      b.add_surface_face("surface", nodes.data(), static_cast<int>(nodes.size()), 0);
+      for (const Field* f : flags)
+        if (f->values[static_cast<std::size_t>(c)] != 0.0)
+          b.add_surface_face(f->name.substr(kRegionPrefix.size()), nodes.data(),
+                             static_cast<int>(nodes.size()), 0);
     } else if (type == VTK_VERTEX || type == VTK_POLY_VERTEX || type == VTK_LINE ||
-               type == VTK_POLY_LINE || type == VTK_TRIANGLE || type == VTK_QUAD ||
-               type == VTK_POLYGON || type == VTK_TRIANGLE_STRIP) {
+               type == VTK_POLY_LINE || type == VTK_POLYGON || type == VTK_TRIANGLE_STRIP) {
       b.add_other_element(c, 0);
-      // Triangles and quadrilaterals: the surface 'surface', and those of their region arrays.
-      if (type == VTK_TRIANGLE || type == VTK_QUAD) {
-        const int corners = type == VTK_TRIANGLE ? 3 : 4;
-        b.add_surface_face("surface", nodes.data(), corners, 0);
-        for (const Field* f : flags)
-          if (f->values[static_cast<std::size_t>(c)] != 0.0)
-            b.add_surface_face(f->name.substr(kRegionPrefix.size()), nodes.data(), corners, 0);
-      }
       continue;
     } else {
       throw InputError({path, 0, 0},

@@ -1,13 +1,19 @@
 // Mesh files: Gmsh .msh (2.2 and 4.1, ASCII and binary), Abaqus .inp, VTK .vtu / .vtk.
 //
 // Every reader gives the same Mesh: nodes in the file's order with dense 0-based ids (nodes that
-// no volume cell uses are dropped), cells in VTK node order grouped into regions named after the
-// file's groups (Gmsh physical groups, Abaqus element sets, VTK region arrays), and the file's
-// node sets (Gmsh physical groups of surfaces, curves and points, Abaqus node sets, VTK node-set
-// arrays). A group with cells of several shapes becomes one region per shape, '<name>/<shape>';
-// cells of no group form the region 'domain'. docs/case-reference.md lists the conventions.
-// Every problem with the file is an InputError at file:line (binary data: the section's line and
-// the byte offset).
+// no cell uses are dropped), cells in VTK node order grouped into regions named after the file's
+// groups (Gmsh physical groups, Abaqus element sets, VTK region arrays), and the file's node sets
+// (Gmsh physical groups of surfaces, curves and points, Abaqus node sets, VTK node-set arrays). A
+// group with cells of several shapes becomes one region per shape, '<name>/<shape>'; cells of no
+// group form the region 'domain'.
+//
+// The cells are the file's solids (tet4, hex8, tet10). A file without solids is a plane mesh
+// (Mesh::dimension() 2): its 3-node triangles and 4-node quadrilaterals are the cells (tri3,
+// quad4), the groups of surfaces the regions and those of curves and points the node sets. It
+// must lie in one plane z = const; cells listed clockwise seen from +z are turned. Next to solids,
+// triangles and quadrilaterals are faces, read for node sets and contact surfaces only.
+// docs/case-reference.md lists the conventions. Every problem with the file is an InputError at
+// file:line (binary data: the section's line and the byte offset).
 #pragma once
 
 #include <string>
