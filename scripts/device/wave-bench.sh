@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine after scripts/device/wave-check.sh has built build-waves-gpu (or builds
-# it): the elastodynamic solver on cases/wave_block.yaml at the sizes in SIZES (cells along x and
-# y, and 25/120 of that along z, the case's proportions), on CUDA in single and double precision
+# it): the elastodynamic solver on CASE (default cases/wave_block.yaml) at the sizes in SIZES
+# (cells along x and y, and 25/120 of that along z, the case's proportions; for a plane case
+# such as cases/wave_plane.yaml, n along x and n/2 along y), on CUDA in single and double precision
 # and on OpenMP (all cores; OPENMP= skips it), without files, to STEPS_TIME of simulated time. Prints each run's dofs, time steps, dof updates/s and effective
 # bandwidth (the bytes of docs/waves.md), and keeps the logs in $OUT.
 # PRECISIONS (default "single double") picks the CUDA runs; EXTRA adds options to each `fem run`
@@ -15,24 +16,19 @@ mkdir -p "$out"
 deps=$PWD/.deps/device
 export LD_LIBRARY_PATH=$deps/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
 build="build-waves-gpu"
-if [ ! -x $build/bin/fem ]; then
-  generator="Unix Makefiles"
-  command -v ninja > /dev/null && generator=Ninja
-  cmake -S . -B $build -G "$generator" -DCMAKE_BUILD_TYPE=Release -DFEM_WITH_VTK=OFF \
-    -DFEM_WITH_KOKKOS=OFF -DFEM_WITH_CUDA=ON -DCMAKE_PREFIX_PATH="$deps" > "$out/configure.log" 2>&1 &&
-    cmake --build $build -j 16 --target fem_cli fem_backend_cuda fem_backend_openmp \
-      fem_element_hex8 fem_material_linear_elastic_cuda fem_material_linear_elastic_openmp \
-      > "$out/build.log" 2>&1 ||
-    { tail -40 "$out/build.log"; exit 1; }
-fi
+bash scripts/device/build-waves.sh "$out" || exit 1
 fem=$build/bin/fem
 steps_time=${STEPS_TIME:-1.0e-5}
+case_file=${CASE:-cases/wave_block.yaml}
+plane=
+grep -q "generator: rectangle" "$case_file" && plane=1
 
 run() {  # label backend precision nx nz threads
   local label=$1 backend=$2 precision=$3 nx=$4 nz=$5
-  local log="$out/wave-$label.log"
-  SPDLOG_LEVEL=debug OMP_NUM_THREADS=${6:-16} timeout 560 $fem run cases/wave_block.yaml --set backend="$backend" \
-    --set precision="$precision" --set "mesh.divisions=[$nx,$nx,$nz]" --set output.vtk=false \
+  local log="$out/wave-$label.log" divisions="[$nx,$nx,$nz]"
+  [ -n "$plane" ] && divisions="[$nx,$((nx / 2))]"
+  SPDLOG_LEVEL=debug OMP_NUM_THREADS=${6:-16} timeout 560 $fem run "$case_file" --set backend="$backend" \
+    --set precision="$precision" --set "mesh.divisions=$divisions" --set output.vtk=false \
     --set 'output.receivers=[]' --set solver.end_time="$steps_time" ${EXTRA:-} > "$log" 2>&1
   local status=$?
   local dofs steps rate bw setup

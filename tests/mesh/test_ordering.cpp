@@ -95,5 +95,50 @@ TEST(NodeOrdering, NamesRoundTrip) {
   EXPECT_THROW(parse_node_ordering("metis"), std::invalid_argument);
 }
 
+/// Squares split along alternating diagonals: interior nodes alternate between 4 and 8 cells
+/// around them. Grouped by valence in windows of 32, each window lists its nodes of fewer cells
+/// first, keeps every node inside its window, and is a permutation.
+TEST(NodeOrdering, ValenceGroupsKeepNodesInTheirWindow) {
+  Mesh mesh;
+  const int n = 16;  // squares a side
+  for (int j = 0; j <= n; ++j)
+    for (int i = 0; i <= n; ++i) mesh.coords.insert(mesh.coords.end(), {1.0 * i, 1.0 * j, 0.0});
+  CellRegion r;
+  r.name = "domain";
+  r.shape = CellShape::Tri3;
+  r.nodes_per_cell = 3;
+  const auto id = [](int i, int j) { return static_cast<std::int32_t>(i + (n + 1) * j); };
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) {
+      const std::int32_t a = id(i, j), b = id(i + 1, j), c = id(i + 1, j + 1), d = id(i, j + 1);
+      if ((i + j) % 2 == 0)
+        r.connectivity.insert(r.connectivity.end(), {a, b, c, a, c, d});
+      else
+        r.connectivity.insert(r.connectivity.end(), {a, b, d, b, c, d});
+    }
+  mesh.regions.push_back(r);
+  std::vector<int> cells_at(static_cast<std::size_t>(mesh.num_nodes()), 0);
+  for (const std::int32_t v : r.connectivity) ++cells_at[static_cast<std::size_t>(v)];
+  const std::vector<std::int32_t> order = group_nodes_by_valence(mesh, 32);
+  std::vector<std::int32_t> sorted = order;
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<std::int32_t> identity(sorted.size());
+  std::iota(identity.begin(), identity.end(), 0);
+  EXPECT_EQ(sorted, identity);
+  int changes = 0;  // valence changes along the new order: few once grouped
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    EXPECT_EQ(order[k] / 32, static_cast<std::int32_t>(k / 32)) << "node left its window";
+    if (k % 32 != 0) {
+      EXPECT_LE(cells_at[static_cast<std::size_t>(order[k - 1])],
+                cells_at[static_cast<std::size_t>(order[k])]);
+      changes += cells_at[static_cast<std::size_t>(order[k - 1])] !=
+                 cells_at[static_cast<std::size_t>(order[k])];
+    }
+  }
+  int input_changes = 0;
+  for (std::size_t k = 1; k < order.size(); ++k) input_changes += cells_at[k - 1] != cells_at[k];
+  EXPECT_LT(4 * changes, input_changes) << changes << " against " << input_changes;
+}
+
 }  // namespace
 }  // namespace fem

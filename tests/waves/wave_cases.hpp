@@ -102,6 +102,17 @@ inline WaveRunReport run_waves(WaveRun& r) {
   return solver.run(options);
 }
 
+/// A nodal field (3 a node, in the run's numbering) in the input numbering of the mesh: the wave
+/// solver groups nodes by valence (fem/mesh/ordering.hpp), other solvers do not.
+inline std::vector<double> in_input_order(const Model& model, const std::vector<double>& u) {
+  std::vector<double> out(u.size());
+  for (std::int32_t n = 0; n < static_cast<std::int32_t>(u.size() / 3); ++n)
+    for (int i = 0; i < 3; ++i)
+      out[3 * static_cast<std::size_t>(model.mesh.input_node_id(n)) + i] =
+          u[3 * static_cast<std::size_t>(n) + i];
+  return out;
+}
+
 /// How far `got` lies from `want`: the largest |want| and the largest |got - want|.
 struct Deviation {
   double peak = 0.0, difference = 0.0;

@@ -210,6 +210,25 @@ void renumber_nodes(Mesh& mesh, const std::vector<std::int32_t>& new_to_old, boo
   }
 }
 
+std::vector<std::int32_t> group_nodes_by_valence(const Mesh& mesh, std::int32_t window) {
+  const std::int64_t nn = mesh.num_nodes();
+  // Cells around a node: its row length up to a constant on structured and most unstructured
+  // meshes, and one pass over the cells to count.
+  std::vector<std::int32_t> cells_at(static_cast<std::size_t>(nn), 0);
+  for (const CellRegion& r : mesh.regions)
+    for (const std::int32_t n : r.connectivity) ++cells_at[static_cast<std::size_t>(n)];
+  std::vector<std::int32_t> order(static_cast<std::size_t>(nn));
+  std::iota(order.begin(), order.end(), 0);
+  for (std::int64_t begin = 0; begin < nn; begin += window) {
+    const auto first = order.begin() + begin;
+    const auto last = order.begin() + std::min<std::int64_t>(nn, begin + window);
+    std::stable_sort(first, last, [&](std::int32_t a, std::int32_t b) {
+      return cells_at[static_cast<std::size_t>(a)] < cells_at[static_cast<std::size_t>(b)];
+    });
+  }
+  return order;
+}
+
 void apply_node_ordering(Mesh& mesh, NodeOrdering ordering) {
   switch (ordering) {
     case NodeOrdering::Input:
