@@ -3,7 +3,7 @@
 # seed 002's plane models (scripts/models/make.sh, python3) and runs them on CUDA without frames:
 # the weld at the seed's size for its 40,000 steps in single and double precision, timed from
 # the command line (mesh reading and setup included), then the gear and the geophysical model
-# for WAVE_SEED_STEPS steps each (throughput). Logs in $OUT.
+# for WAVE_SEED_STEPS steps each in both precisions (throughput). Logs in $OUT.
 #   bash scripts/device/wave-seed.sh
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -38,6 +38,9 @@ echo "$(nvidia-smi --query-gpu=name --format=csv,noheader), $(nproc) cores, $(da
   tee "$out/wave-seed.txt"
 for p in single double; do run "weld-$p" cases/seed002/weld.yaml "$p"; done
 steps=${WAVE_SEED_STEPS:-20000}
-run "gear-single-$steps" cases/seed002/gear.yaml single --set solver.end_time="$(awk -v n="$steps" 'BEGIN { print n * 2.0e-9 }')"
-run "geophysical-single-$steps" cases/seed002/geophysical.yaml single \
-  --set solver.end_time="$(awk -v n="$steps" 'BEGIN { print n * 2.0e-4 }')"
+for p in single double; do
+  run "gear-$p-$steps" cases/seed002/gear.yaml "$p" \
+    --set solver.end_time="$(awk -v n="$steps" 'BEGIN { print n * 2.0e-9 }')"
+  run "geophysical-$p-$steps" cases/seed002/geophysical.yaml "$p" \
+    --set solver.end_time="$(awk -v n="$steps" 'BEGIN { print n * 2.0e-4 }')"
+done

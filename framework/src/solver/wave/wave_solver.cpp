@@ -319,70 +319,109 @@ WaveRunReport WaveSolver::run(const WaveRunOptions& options) {
   std::unique_ptr<ReceiverTraces> writer;
   if (files && !spec.output.receivers.empty())
     writer = std::make_unique<ReceiverTraces>(options.output_directory, formats);
-  struct DeviceReceiver {
-    const ReceiverSpec* spec;
-    std::int64_t dofs = 0, row = 0, capacity = 0, count = 0;
-    std::unique_ptr<Indices> at;
+  // Receivers of one cadence (every_steps) are sampled together: one gather per quantity for
+  // all of them (the step's per-sample launches, not the receivers, cost time on small models),
+  // into a device buffer of rows [displacement dofs..., velocity dofs...], flushed when full.
+  struct Cadence {
+    struct Member {
+      std::size_t receiver = 0;
+      std::int64_t dofs = 0;
+      std::int64_t offset[2] = {-1, -1};  ///< into the displacement / velocity part of a row
+      int index = -1;                     ///< the writer's
+    };
+    std::int64_t every = 1, row = 0, capacity = 0, count = 0;
+    std::vector<std::int64_t> dofs[2];  ///< gathered from u / from v
+    std::unique_ptr<Indices> at[2];
     std::unique_ptr<Vector> buffer;
     std::vector<double> times;
     std::vector<std::int64_t> steps;
-    int index = -1;
+    std::vector<Member> members;
   };
-  std::vector<DeviceReceiver> receivers;
-  for (const ReceiverSpec& r : spec.output.receivers) {
-    const ReceiverNodes nodes = receiver_nodes(model_, r);
-    DeviceReceiver d;
-    d.spec = &r;
-    std::vector<std::int64_t> dofs;
+  std::vector<Cadence> cadences;
+  for (std::size_t r = 0; r < spec.output.receivers.size(); ++r) {
+    const ReceiverSpec& rs = spec.output.receivers[r];
+    const ReceiverNodes nodes = receiver_nodes(model_, rs);
+    auto c = std::find_if(cadences.begin(), cadences.end(),
+                          [&](const Cadence& x) { return x.every == rs.every_steps; });
+    if (c == cadences.end()) {
+      cadences.emplace_back();
+      c = cadences.end() - 1;
+      c->every = rs.every_steps;
+    }
+    Cadence::Member m;
+    m.receiver = r;
+    m.dofs = dim * static_cast<std::int64_t>(nodes.nodes.size());
     std::vector<std::int32_t> ids;
     std::vector<double> coords;
     for (const std::int32_t n : nodes.nodes) {
-      for (int i = 0; i < dim; ++i) dofs.push_back(dim * static_cast<std::int64_t>(n) + i);
       ids.push_back(model_.mesh.input_node_id(n));
       const auto x = model_.mesh.node(n);
       coords.insert(coords.end(), x.begin(), x.end());
     }
-    d.dofs = static_cast<std::int64_t>(dofs.size());
-    d.row = d.dofs * static_cast<std::int64_t>(r.quantities.size());
-    // Up to 1024 samples or 32 MiB a flush.
-    d.capacity = std::clamp<std::int64_t>((std::int64_t{32} << 20) / (8 * d.row), 1, 1024);
-    d.at = la->indices(dofs);
-    d.buffer = la->vector(d.capacity * d.row);
-    if (writer) d.index = writer->add(r.name, ids, coords, r.quantities);
-    receivers.push_back(std::move(d));
-  }
-  report.traces.resize(receivers.size());
-  report.trace_times.resize(receivers.size());
-  std::vector<double> host;
-  const auto flush = [&](DeviceReceiver& d, std::size_t r) {
-    if (d.count == 0) return;
-    la->download(*d.buffer, host);
-    host.resize(static_cast<std::size_t>(d.count * d.row));
-    for (std::int64_t s = 0; s < d.count; ++s)
-      for (std::size_t q = 0; q < d.spec->quantities.size(); ++q)
-        if (d.spec->quantities[q] == "velocity")
-          for (std::int64_t i = 0; i < d.dofs; ++i)
-            host[s * d.row + static_cast<std::int64_t>(q) * d.dofs + i] /= dt;
-    to_three_components(host, dim);
-    if (writer) writer->append(d.index, d.times, d.steps, host);
-    if (options.keep_traces) {
-      report.traces[r].insert(report.traces[r].end(), host.begin(), host.end());
-      report.trace_times[r].insert(report.trace_times[r].end(), d.times.begin(), d.times.end());
+    for (const std::string& q : rs.quantities) {
+      const int part = q == "velocity" ? 1 : 0;
+      m.offset[part] = static_cast<std::int64_t>(c->dofs[part].size());
+      for (const std::int32_t n : nodes.nodes)
+        for (int i = 0; i < dim; ++i)
+          c->dofs[part].push_back(dim * static_cast<std::int64_t>(n) + i);
     }
-    d.count = 0;
-    d.times.clear();
-    d.steps.clear();
+    if (writer) m.index = writer->add(rs.name, ids, coords, rs.quantities);
+    c->members.push_back(m);
+  }
+  for (Cadence& c : cadences) {
+    c.row = static_cast<std::int64_t>(c.dofs[0].size() + c.dofs[1].size());
+    // Up to 1024 samples or 32 MiB a flush.
+    c.capacity = std::clamp<std::int64_t>((std::int64_t{32} << 20) / (8 * c.row), 1, 1024);
+    for (int part = 0; part < 2; ++part)
+      if (!c.dofs[part].empty()) c.at[part] = la->indices(c.dofs[part]);
+    c.buffer = la->vector(c.capacity * c.row);
+  }
+  report.traces.resize(spec.output.receivers.size());
+  report.trace_times.resize(spec.output.receivers.size());
+  std::vector<double> host, values;
+  const auto flush = [&](Cadence& c) {
+    if (c.count == 0) return;
+    la->download(*c.buffer, host);
+    const std::int64_t velocity_start = static_cast<std::int64_t>(c.dofs[0].size());
+    for (const Cadence::Member& m : c.members) {
+      const std::vector<std::string>& quantities = spec.output.receivers[m.receiver].quantities;
+      // values[sample][quantity][node][dim], velocities as the step's mean (v / dt)
+      values.clear();
+      for (std::int64_t s = 0; s < c.count; ++s)
+        for (const std::string& q : quantities) {
+          const int part = q == "velocity" ? 1 : 0;
+          const double scale = part == 1 ? 1.0 / dt : 1.0;
+          const double* from =
+              host.data() + s * c.row + (part == 1 ? velocity_start : 0) + m.offset[part];
+          for (std::int64_t i = 0; i < m.dofs; ++i) values.push_back(scale * from[i]);
+        }
+      to_three_components(values, dim);
+      if (writer) writer->append(m.index, c.times, c.steps, values);
+      if (options.keep_traces) {
+        std::vector<double>& trace = report.traces[m.receiver];
+        trace.insert(trace.end(), values.begin(), values.end());
+        std::vector<double>& times = report.trace_times[m.receiver];
+        times.insert(times.end(), c.times.begin(), c.times.end());
+      }
+    }
+    c.count = 0;
+    c.times.clear();
+    c.steps.clear();
+  };
+  const auto flush_all = [&] {
+    for (Cadence& c : cadences) flush(c);
   };
   const auto sample = [&](std::int64_t step) {
-    for (std::size_t r = 0; r < receivers.size(); ++r) {
-      DeviceReceiver& d = receivers[r];
-      if (step % d.spec->every_steps != 0) continue;
-      for (std::size_t q = 0; q < d.spec->quantities.size(); ++q)
-        la->gather(d.spec->quantities[q] == "velocity" ? *v : *u, *d.at, *d.buffer,
-                   d.count * d.row + static_cast<std::int64_t>(q) * d.dofs);
-      d.times.push_back(static_cast<double>(step) * dt);
-      d.steps.push_back(step);
-      if (++d.count == d.capacity) flush(d, r);
+    for (Cadence& c : cadences) {
+      if (step % c.every != 0) continue;
+      for (int part = 0; part < 2; ++part)
+        if (c.at[part])
+          la->gather(
+              part == 1 ? *v : *u, *c.at[part], *c.buffer,
+              c.count * c.row + (part == 1 ? static_cast<std::int64_t>(c.dofs[0].size()) : 0));
+      c.times.push_back(static_cast<double>(step) * dt);
+      c.steps.push_back(step);
+      if (++c.count == c.capacity) flush(c);
     }
   };
 
@@ -451,7 +490,7 @@ WaveRunReport WaveSolver::run(const WaveRunOptions& options) {
       } catch (const SolveError&) {
         // Bad input loses nothing: the receivers' samples up to here reach their files (the
         // last ones may already hold the growing solution), then the run stops.
-        for (std::size_t r = 0; r < receivers.size(); ++r) flush(receivers[r], r);
+        flush_all();
         throw;
       }
       excluded += seconds_since(t0);
@@ -473,7 +512,7 @@ WaveRunReport WaveSolver::run(const WaveRunOptions& options) {
   report.step_s = seconds_since(loop) - excluded;
   report.steps = step;
   const Clock::time_point t0 = Clock::now();
-  for (std::size_t r = 0; r < receivers.size(); ++r) flush(receivers[r], r);
+  flush_all();
   output_s += seconds_since(t0);
   if (report.interrupted) frame(step);
   la->download(*u, report.final_displacement);
