@@ -477,6 +477,8 @@ WaveRunReport WaveSolver::run(const WaveRunOptions& options) {
       const Amplitude& curve = sys.amplitudes[static_cast<std::size_t>(s.source->amplitude)];
       // A force acts at t_n (eq. 2 of seed 002); a prescribed displacement is u(t_{n+1}).
       const double value = evaluate(curve, s.source->mode == SourceMode::Force ? t : t + dt);
+      // A force of zero adds nothing: after a burst no launch a step (small models feel each).
+      if (value == 0.0 && s.source->mode == SourceMode::Force) continue;
       la->wave_source(*s.at, *s.weights, value, s.source->mode, *u, *v, *u_next);
     }
     std::swap(u, u_next);
