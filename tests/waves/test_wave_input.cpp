@@ -169,6 +169,12 @@ TEST(WaveInput, AbsorbingLayersNeedAKnownSet) {
   const std::string m = refusal(c.yaml());
   EXPECT_NE(m.find("node set 'rigth', which is not defined"), std::string::npos) << m;
   EXPECT_NE(m.find("right"), std::string::npos) << m;
+  c.solver =
+      "{type: elastodynamic, end_time: 1.0e-4, absorbing_layers: [{set: right, thickness: 0.1, "
+      "max_damping: 1.0e5, stiffness_reduction: -1}]}";
+  const std::string g = refusal(c.yaml());
+  EXPECT_NE(g.find("stiffness_reduction"), std::string::npos) << g;
+  EXPECT_NE(g.find("<test>:"), std::string::npos) << g;
 }
 
 }  // namespace

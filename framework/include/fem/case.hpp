@@ -183,6 +183,9 @@ struct AbsorbingLayerSpec {
   double thickness = 0.0;    ///< m
   double max_damping = 0.0;  ///< 1/s, at the outer edge
   double power = 3.0;
+  /// Stiffness reduction: the stiffness of the layer's elements scaled by exp(-g X^power), X the
+  /// depth fraction (0: none, plain graded damping).
+  double stiffness_reduction = 0.0;
 };
 
 struct SolverSpec {

@@ -116,7 +116,7 @@ void read_increments(const Value& v, IncrementSpec& inc, bool dynamic) {
 }
 
 AbsorbingLayerSpec read_absorbing_layer(const Value& item, const CaseSpec& spec) {
-  const Mapping m(item, {"set", "thickness", "max_damping", "power"});
+  const Mapping m(item, {"set", "thickness", "max_damping", "power", "stiffness_reduction"});
   AbsorbingLayerSpec a;
   a.where = item.where();
   // The set is resolved against the node sets when the model is built (build_model).
@@ -126,6 +126,8 @@ AbsorbingLayerSpec read_absorbing_layer(const Value& item, const CaseSpec& spec)
   a.max_damping = positive(m.required(
       "max_damping", "the mass-proportional damping at the outer edge, 1/s (docs/waves.md)"));
   if (auto p = m.get("power")) a.power = in_range(*p, 1.0, 8.0, true, true);
+  if (auto g = m.get("stiffness_reduction"))
+    a.stiffness_reduction = in_range(*g, 0.0, 20.0, true, true);
   return a;
 }
 

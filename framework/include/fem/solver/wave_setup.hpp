@@ -10,6 +10,7 @@
 #include "fem/backend.hpp"
 #include "fem/model.hpp"
 #include "fem/operator.hpp"
+#include "fem/operator_assembly.hpp"
 
 namespace fem {
 
@@ -29,10 +30,14 @@ double largest_wave_speed(const ElasticTangent& a, double density);
 
 /// K at u = 0 from the blocks' reference geometry (System::blocks: shape gradients and
 /// quadrature volumes) and each block's tangent: K_ab = sum_q V_q G_a^T A G_b, assembled into
-/// 3x3 node blocks in a fixed order (elements coloured so that no two of a colour share a node,
-/// colours one after another), so the bits do not depend on the number of threads.
+/// 3x3 node blocks on `graph` (tangent_graph) in a fixed order (elements coloured so that no two
+/// of a colour share a node, colours one after another), so the bits do not depend on the number
+/// of threads. `node_scale` (empty: none) scales each element's stiffness by the mean over its
+/// nodes (absorbing layers' stiffness reduction).
 BlockCsrMatrix assemble_wave_stiffness(const System& sys,
-                                       const std::vector<ElasticTangent>& tangents);
+                                       const std::vector<ElasticTangent>& tangents,
+                                       const NodeGraph& graph,
+                                       const std::vector<double>& node_scale = {});
 
 /// The stability limit of the undamped central difference, dt <= 2 / sqrt(lambda_max) with
 /// lambda_max the largest eigenvalue of M^-1 K on the free dofs, estimated by Lanczos on
@@ -48,10 +53,15 @@ struct StabilityLimit {
 StabilityLimit stability_limit(const BlockCsrMatrix& k, const std::vector<double>& mass,
                                const std::vector<bool>& free_dof);
 
-/// Mass-proportional damping per node, 1/s, of the case's absorbing layers
-/// (solver.absorbing_layers): the largest over the layers a node lies in. A node's depth comes
-/// from its distance to the nearest node of the layer's set, found through the node graph of
-/// `graph` (the stiffness pattern).
-std::vector<double> absorbing_damping(const Model& model, const BlockCsrMatrix& graph);
+/// What the case's absorbing layers (solver.absorbing_layers) do at each node: mass-proportional
+/// damping d = d_max X^p (1/s) and, with stiffness_reduction g, a stiffness scale
+/// exp(-g X^p) (empty when no layer reduces stiffness); over overlapping layers the largest
+/// damping and the smallest scale. X, a node's depth fraction into a layer, comes from its
+/// distance to the nearest node of the layer's set, found through `graph`.
+struct AbsorbingProfile {
+  std::vector<double> damping;
+  std::vector<double> stiffness_scale;
+};
+AbsorbingProfile absorbing_profile(const Model& model, const NodeGraph& graph);
 
 }  // namespace fem

@@ -138,7 +138,9 @@ WaveSetup setup_waves(const Model& model, Backend& backend) {
         largest_wave_speed(w.tangents.back(), model.blocks[b].material_spec->density));
   }
   done("material tangents");
-  w.matrix = assemble_wave_stiffness(sys, w.tangents);
+  const NodeGraph graph = tangent_graph(sys);
+  const AbsorbingProfile layers = absorbing_profile(model, graph);
+  w.matrix = assemble_wave_stiffness(sys, w.tangents, graph, layers.stiffness_scale);
   // The reference geometry (gradients at every quadrature point: 1.5 kB a hexahedron) is not
   // needed again unless frames ask for stress or strain: the largest models need the memory.
   if (!wants_cell_fields(spec))
@@ -180,7 +182,7 @@ WaveSetup setup_waves(const Model& model, Backend& backend) {
 
   // Per node: damping d, a = 2 dt^2 / (m (2 + d dt)), b = (2 - d dt) / (2 + d dt); K rows
   // scaled by -a, the rows of prescribed dofs zero (they move only by their sources).
-  w.damping = absorbing_damping(model, w.matrix);
+  w.damping = layers.damping;
   for (double& d : w.damping) d += spec.solver.mass_damping;
   std::vector<double> a(static_cast<std::size_t>(nn));
   w.b.resize(static_cast<std::size_t>(nn));

@@ -94,7 +94,8 @@ std::vector<std::vector<std::pair<int, std::int64_t>>> colour_elements(const Sys
 /// Adds element e's K_ab blocks into k: the element matrix summed over its quadrature points
 /// first (the upper block triangle: K_ba = K_ab^T), then scattered once.
 void add_element_stiffness(const NodeGraph& graph, const BlockSystem& bs, const ElasticTangent& A,
-                           std::int64_t e, BlockCsrMatrix& k) {
+                           std::int64_t e, const std::vector<double>& node_scale,
+                           BlockCsrMatrix& k) {
   constexpr int kMax = 27;  // nodes of the largest element fem runs (hex27)
   const int npe = bs.nodes_per_element;
   const int nqp = bs.quadrature_points;
@@ -118,9 +119,17 @@ void add_element_stiffness(const NodeGraph& graph, const BlockSystem& bs, const 
                                    g[3 * a + 2] * AB[3 * i + 2][c];
     }
   }
+  double scale = 1.0;
+  if (!node_scale.empty()) {
+    scale = 0.0;
+    for (int a = 0; a < npe; ++a) scale += node_scale[conn[a]];
+    scale /= npe;
+  }
   int pair = 0;
   for (int b = 0; b < npe; ++b)
     for (int a = 0; a <= b; ++a, ++pair) {
+      if (scale != 1.0)
+        for (double& x : ke[pair]) x *= scale;
       double* ab = k.values.data() + 9 * (k.offsets[conn[a]] + graph.position(conn[a], conn[b]));
       for (int r = 0; r < 9; ++r) ab[r] += ke[pair][r];
       if (a == b) continue;
@@ -231,8 +240,9 @@ double largest_wave_speed(const ElasticTangent& a, double density) {
 }
 
 BlockCsrMatrix assemble_wave_stiffness(const System& sys,
-                                       const std::vector<ElasticTangent>& tangents) {
-  const NodeGraph graph = tangent_graph(sys);
+                                       const std::vector<ElasticTangent>& tangents,
+                                       const NodeGraph& graph,
+                                       const std::vector<double>& node_scale) {
   BlockCsrMatrix k;
   k.block_size = 3;
   k.rows = sys.num_nodes;
@@ -244,7 +254,7 @@ BlockCsrMatrix assemble_wave_stiffness(const System& sys,
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < count; ++i) {
       const auto& [b, e] = colour[i];
-      add_element_stiffness(graph, sys.blocks[b], tangents[b], e, k);
+      add_element_stiffness(graph, sys.blocks[b], tangents[b], e, node_scale, k);
     }
   }
   return k;
