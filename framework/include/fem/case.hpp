@@ -19,6 +19,7 @@
 #include "fem/config.hpp"
 #include "fem/error.hpp"
 #include "fem/mesh.hpp"
+#include "fem/signal_table.hpp"
 
 namespace fem {
 
@@ -87,6 +88,9 @@ struct AmplitudeSpec {
   SourceLocation where;
   std::string name;
   Amplitude curve;  ///< end < 0 before resolution means "solver end time"
+  /// A tabular signal read from a file (`file:`): all its samples. The curve holds them too
+  /// when they are at most kMaxAmplitudePoints; longer ones only the elastodynamic solver runs.
+  std::shared_ptr<const SignalTable> table;
 };
 
 /// Prescribed displacement components on a node set: fixed (value 0) or given value * amplitude.

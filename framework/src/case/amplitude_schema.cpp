@@ -1,4 +1,8 @@
 // amplitudes: named time curves, and `amplitude:` references to them (or inline curves).
+#include <algorithm>
+#include <filesystem>
+#include <memory>
+
 #include "case_schema.hpp"
 
 namespace fem::case_io {
@@ -10,7 +14,8 @@ const std::vector<std::string> kTypes = {"constant",   "linear",   "smooth_step"
 
 bool applies(const std::string& key, const std::string& type) {
   if (type == "linear" || type == "smooth_step") return key == "start" || key == "end";
-  if (type == "tabular") return key == "points";
+  if (type == "tabular")
+    return key == "points" || key == "file" || key == "time_scale" || key == "value_scale";
   if (type == "tone_burst") return key == "frequency" || key == "cycles" || key == "start";
   if (type == "gaussian") return key == "centre" || key == "width";
   if (type == "ricker") return key == "frequency" || key == "centre";
@@ -44,8 +49,38 @@ void read_points(const Value& v, Amplitude& curve) {
   curve.num_points = static_cast<int>(points.size());
 }
 
+/// `file: signal.csv` (relative to the case file's folder): every sample in a.table, and in
+/// the curve too where they fit.
+void read_signal_file(const Value& file, const Mapping& m, AmplitudeSpec& a) {
+  namespace fs = std::filesystem;
+  const fs::path p = non_empty_string(file);
+  const std::string& case_file = file.origin().file;
+  const fs::path base = case_file.empty() || case_file.front() == '<'
+                            ? fs::current_path()
+                            : fs::absolute(fs::path(case_file)).parent_path();
+  const std::string path = (p.is_absolute() ? p : base / p).lexically_normal().string();
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec))
+    file.fail("signal file '" + p.string() + "' " +
+                  (fs::exists(path, ec) ? "is not a regular file" : "does not exist") +
+                  " (looked for " + path + ")",
+              "the path is relative to the case file's folder");
+  double time_scale = 1.0, value_scale = 1.0;
+  if (auto t = m.get("time_scale")) time_scale = positive(*t);
+  if (auto v = m.get("value_scale")) value_scale = as_number(*v);
+  auto table = std::make_shared<SignalTable>(read_signal_csv(path, time_scale, value_scale));
+  const std::size_t n = table->time.size();
+  if (n <= static_cast<std::size_t>(kMaxAmplitudePoints)) {
+    std::copy(table->time.begin(), table->time.end(), a.curve.time);
+    std::copy(table->value.begin(), table->value.end(), a.curve.value);
+    a.curve.num_points = static_cast<int>(n);
+  }
+  a.table = std::move(table);
+}
+
 AmplitudeSpec read_curve(const Value& v, const std::string& name) {
-  const Mapping m(v, {"type", "start", "end", "points", "frequency", "cycles", "centre", "width"});
+  const Mapping m(v, {"type", "start", "end", "points", "file", "time_scale", "value_scale",
+                      "frequency", "cycles", "centre", "width"});
   AmplitudeSpec a;
   a.where = v.key_where();
   a.name = name;
@@ -53,15 +88,26 @@ AmplitudeSpec read_curve(const Value& v, const std::string& name) {
   for (const Value& e : m.entries())
     if (e.name() != "type" && !applies(e.name(), type))
       e.fail_at_key("'" + e.name() + "' does not apply to a " + type + " amplitude",
-                    "linear and smooth_step take start and end; tabular takes points; tone_burst "
+                    "linear and smooth_step take start and end; tabular takes points, or file "
+                    "(with time_scale and value_scale); tone_burst "
                     "takes frequency, cycles and start; gaussian takes centre and width; ricker "
                     "takes frequency and centre; constant takes nothing");
   if (type == "constant") {
     a.curve.kind = AmplitudeKind::Constant;
   } else if (type == "tabular") {
     a.curve.kind = AmplitudeKind::Tabular;
-    read_points(m.required("points", "a list of [time, value] pairs, e.g. [[0, 0], [1, 1]]"),
-                a.curve);
+    if (auto f = m.get("file")) {
+      if (auto p = m.get("points"))
+        p->fail_at_key("a tabular amplitude takes 'points' or 'file', not both");
+      read_signal_file(*f, m, a);
+    } else {
+      for (const char* key : {"time_scale", "value_scale"})
+        if (auto k = m.get(key)) k->fail_at_key(std::string("'") + key + "' applies to 'file'");
+      read_points(
+          m.required("points",
+                     "a list of [time, value] pairs, e.g. [[0, 0], [1, 1]], or a file: of them"),
+          a.curve);
+    }
   } else if (type == "tone_burst") {
     a.curve.kind = AmplitudeKind::ToneBurst;
     a.curve.frequency = positive(m.required("frequency", "the centre frequency in Hz"));

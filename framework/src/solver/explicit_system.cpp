@@ -340,6 +340,16 @@ ExplicitSetup setup_explicit(const Model& model) {
     sys.amplitudes.push_back(ramp);
   }
   for (const auto& [name, a] : spec.amplitudes) {
+    // Long sampled signals are evaluated on the host, which only the wave solver does.
+    if (a.table && a.table->time.size() > static_cast<std::size_t>(kMaxAmplitudePoints) &&
+        spec.solver.type != SolverType::Elastodynamic)
+      throw InputError(a.where,
+                       "amplitude '" + name + "' holds " + std::to_string(a.table->time.size()) +
+                           " samples from '" + a.table->file + "', and solver type " +
+                           to_string(spec.solver.type) + " evaluates at most " +
+                           std::to_string(kMaxAmplitudePoints) + " points (in its kernels)",
+                       "resample the signal to at most " + std::to_string(kMaxAmplitudePoints) +
+                           " points, or use it with solver type elastodynamic");
     Amplitude curve = a.curve;
     if (curve.end < 0.0) curve.end = spec.solver.end_time;
     if (relaxation) {

@@ -472,13 +472,19 @@ WaveRunReport WaveSolver::run(const WaveRunOptions& options) {
   std::int64_t step = 0;
   std::size_t lap = 0;
   const std::int64_t progress_every = std::max<std::int64_t>(1, steps / 10);
+  // Sampled signals from files are evaluated here, on the host, at any length: the amplitudes
+  // are numbered in the case's order (setup_explicit).
+  std::vector<const SignalTable*> tables;
+  for (const auto& [name, a] : spec.amplitudes) tables.push_back(a.table.get());
   for (; step < steps; ++step) {
     const double t = static_cast<double>(step) * dt;
     la->wave_step(*k, *b, *u, *v, *u_next);
     for (const DeviceSource& s : sources) {
-      const Amplitude& curve = sys.amplitudes[static_cast<std::size_t>(s.source->amplitude)];
+      const std::size_t index = static_cast<std::size_t>(s.source->amplitude);
       // A force acts at t_n (eq. 2 of seed 002); a prescribed displacement is u(t_{n+1}).
-      const double value = evaluate(curve, s.source->mode == SourceMode::Force ? t : t + dt);
+      const double at = s.source->mode == SourceMode::Force ? t : t + dt;
+      const double value =
+          tables[index] ? tables[index]->at(at) : evaluate(sys.amplitudes[index], at);
       // A force of zero adds nothing: after a burst no launch a step (small models feel each).
       if (value == 0.0 && s.source->mode == SourceMode::Force) continue;
       la->wave_source(*s.at, *s.weights, value, s.source->mode, *u, *v, *u_next);
