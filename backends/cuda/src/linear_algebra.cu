@@ -20,6 +20,7 @@
 #include <fem/kernels/cg_scalars.hpp>
 #include <fem/kernels/pivots.hpp>
 #include <fem/kernels/wave_step.hpp>
+#include <fem/sliced_block_rows.hpp>
 
 #include "tuning.hpp"
 
@@ -636,15 +637,9 @@ namespace {
 
 // The explicit elastodynamic step (seed 002). The step reads the whole matrix once per step and
 // little else, so its speed is the bandwidth at which the matrix streams in: the storage is
-// sliced ELL with slices of one warp (SELL-32, as Pogo arranges its nodes so that a warp's
-// loads coalesce, docs/waves.md). Node n is lane n % 32 of slice n / 32; the j-th block of each
-// row of a slice lies at the same place for the 32 rows, entry by entry, so that entry e of
-// block j is one contiguous load of 32 values for the warp:
-//   columns[slice_start + 32 j + lane], values[BS^2 slice_start + 32 (BS^2 j + e) + lane]
-// where slice_start counts the block slots of the slices before (32 times their widths, a
-// slice being as wide as its longest row). A row's padding (value 0, column the row itself) is
-// never read: each thread stops at its row's length, and the lanes that stop early issue no
-// loads.
+// sliced ELL with slices of one warp (SELL-32, fem/sliced_block_rows.hpp, as Pogo arranges its
+// nodes so that a warp's loads coalesce, docs/waves.md): entry e of block j of the 32 rows of a
+// slice is one contiguous load for the warp, and the lanes whose rows stop early issue no loads.
 
 constexpr int kSliceRows = 32;
 static_assert(kThreads % kSliceRows == 0, "a block holds whole slices");
@@ -659,44 +654,12 @@ class SellBlockMatrix final : public Matrix {
         nodes(m.rows),
         blocks(m.blocks()),
         streaming_loads(streaming_wave_loads()) {
-    const int bs2 = block_size * block_size;
-    const std::int64_t slices = (nodes + kSliceRows - 1) / kSliceRows;
-    std::vector<std::int64_t> starts(static_cast<std::size_t>(slices + 1), 0);
-    std::vector<std::int32_t> lengths(static_cast<std::size_t>(nodes));
-    for (std::int64_t s = 0; s < slices; ++s) {
-      std::int64_t width = 0;
-      for (std::int64_t n = s * kSliceRows; n < std::min(nodes, (s + 1) * kSliceRows); ++n) {
-        const std::int64_t length = m.offsets[n + 1] - m.offsets[n];
-        lengths[n] = static_cast<std::int32_t>(length);
-        width = std::max(width, length);
-      }
-      starts[s + 1] = starts[s] + kSliceRows * width;
-    }
-    stored_blocks = starts.back();
-    std::vector<std::int32_t> sell_columns(static_cast<std::size_t>(stored_blocks));
-    std::vector<double> sell_values(static_cast<std::size_t>(bs2 * stored_blocks), 0.0);
-    for (std::int64_t s = 0; s < slices; ++s) {
-      const std::int64_t width = (starts[s + 1] - starts[s]) / kSliceRows;
-      for (int lane = 0; lane < kSliceRows; ++lane) {
-        const std::int64_t n = s * kSliceRows + lane;
-        // Rows past the last node pad the last slice: their own index, as any padding.
-        const std::int64_t first = n < nodes ? m.offsets[n] : 0;
-        const std::int64_t length = n < nodes ? lengths[n] : 0;
-        for (std::int64_t j = 0; j < width; ++j) {
-          const std::int64_t slot = starts[s] + j * kSliceRows + lane;
-          sell_columns[slot] =
-              j < length ? m.columns[first + j] : static_cast<std::int32_t>(std::min(n, nodes - 1));
-          if (j >= length) continue;
-          for (int e = 0; e < bs2; ++e)
-            sell_values[bs2 * starts[s] + (bs2 * j + e) * kSliceRows + lane] =
-                m.values[bs2 * (first + j) + e];
-        }
-      }
-    }
-    slice_starts.upload(starts, stream);
-    row_lengths.upload(lengths, stream);
-    columns.upload(sell_columns, stream);
-    values.upload(sell_values, stream);
+    const SlicedBlockRows sell = sliced_block_rows(m, kSliceRows);
+    stored_blocks = sell.stored_blocks;
+    slice_starts.upload(sell.starts, stream);
+    row_lengths.upload(sell.lengths, stream);
+    columns.upload(sell.columns, stream);
+    values.upload(sell.values, stream);
   }
 
   /// Bytes the matrix holds on the device.

@@ -64,6 +64,26 @@ FEM_INLINE void wave_node_step(std::int64_t n, const std::int64_t* offsets,
   wave_node_update<BS, T>(n, acc, b, u, v, u_next);
 }
 
+/// The whole update of node n on sliced block rows (fem/sliced_block_rows.hpp, slices of
+/// `slice_rows`): the same sums in the same order as wave_node_step.
+template <int BS, class T>
+FEM_INLINE void wave_sliced_node_step(std::int64_t n, int slice_rows, const std::int64_t* starts,
+                                      const std::int32_t* lengths, const std::int32_t* columns,
+                                      const T* values, const T* b, const T* u, T* v, T* u_next) {
+  const std::int64_t start = starts[n / slice_rows];
+  const std::int64_t lane = n % slice_rows;
+  const std::int32_t* row_columns = columns + start + lane;
+  const T* row_values = values + BS * BS * start + lane;
+  T acc[BS];
+  wave_row_product<BS, T>(
+      n, 0, lengths[n],
+      [row_values, slice_rows](std::int64_t j, int e) {
+        return row_values[(BS * BS * j + e) * slice_rows];
+      },
+      [row_columns, slice_rows](std::int64_t j) { return row_columns[j * slice_rows]; }, u, acc);
+  wave_node_update<BS, T>(n, acc, b, u, v, u_next);
+}
+
 /// A source at one position d with increment (or prescribed value) x.
 template <class T>
 FEM_INLINE void wave_source_at(std::int64_t d, T x, bool displacement, const T* u, T* v,
