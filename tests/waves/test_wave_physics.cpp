@@ -5,53 +5,18 @@
 #include <algorithm>
 #include <cmath>
 
-#include "support/case_runner.hpp"
-#include "waves/wave_cases.hpp"
+#include "waves/explicit_comparison.hpp"
 
 namespace fem::test {
 namespace {
 
-/// The displacement trace (x or y component of the first node) of receiver r.
-std::vector<double> component(const WaveRunReport& report, std::size_t r, int axis) {
-  const std::vector<double>& t = report.traces[r];
-  const std::size_t samples = report.trace_times[r].size();
-  const std::size_t row = t.size() / samples;
-  std::vector<double> out(samples);
-  for (std::size_t s = 0; s < samples; ++s) out[s] = t[s * row + static_cast<std::size_t>(axis)];
-  return out;
-}
-
-/// A Gaussian pulse of displacement at the left end; receivers at x = 0.5 and 1.5 m of a 2 m
-/// column of 400 hexahedra (the pulse's width is 12 elements).
-double measured_speed(const std::string& wave) {
-  Column c;
-  c.length = 2.0;
-  c.cells = 400;
-  c.wave = wave;
-  c.solver = wave == "p" ? "{type: elastodynamic, end_time: 4.0e-4}"
-                         : "{type: elastodynamic, end_time: 6.5e-4}";
-  c.sets =
-      "  near: {plane: {point: [0.5, 0, 0], normal: [1, 0, 0]}}\n"
-      "  far: {plane: {point: [1.5, 0, 0], normal: [1, 0, 0]}}";
-  c.conditions = fmt::format("  - {{set: left, displacement: {{{}: 1.0e-6}}, amplitude: pulse}}",
-                             wave == "p" ? "x" : "y");
-  c.extra = "amplitudes:\n  pulse: {type: gaussian, centre: 6.0e-5, width: 1.0e-5}";
-  c.output = "{vtk: false, receivers: [{set: near}, {set: far}]}";
-  WaveRun run = wave_model(c.yaml());
-  const WaveRunReport r = run_waves(run);
-  const int axis = wave == "p" ? 0 : 1;
-  const double t_near = peak_time(r.trace_times[0], component(r, 0, axis));
-  const double t_far = peak_time(r.trace_times[1], component(r, 1, axis));
-  return 1.0 / (t_far - t_near);
-}
-
 TEST(WavePhysics, PWaveTravelsAtTheDilatationalSpeed) {
-  const double c = measured_speed("p");
+  const double c = column_pulse_speed("p");
   EXPECT_NEAR(c / p_speed(), 1.0, 0.005) << "measured " << c << " m/s, theory " << p_speed();
 }
 
 TEST(WavePhysics, SWaveTravelsAtTheShearSpeed) {
-  const double c = measured_speed("s");
+  const double c = column_pulse_speed("s");
   EXPECT_NEAR(c / s_speed(), 1.0, 0.005) << "measured " << c << " m/s, theory " << s_speed();
 }
 
@@ -119,7 +84,7 @@ amplitudes:
 loads:
   - {set: left, force: [1000, 0, 0], amplitude: burst}
 )";
-  const double dt = 2.0e-8, end = 10000 * dt;
+  const double dt = 2.0e-8;
   Column c;
   c.length = 0.2;
   c.cells = 50;
@@ -127,21 +92,15 @@ loads:
   // Supported at the far end: a free column's rigid translation is a mode of zero frequency,
   // which sums the two solvers' round-off without bound.
   c.conditions = "  - {set: right, fixed: [x]}";
-  c.solver = fmt::format("{{type: elastodynamic, end_time: {}, time_step: {}}}", end, dt);
-  c.output = "{vtk: false, receivers: [{set: all, every_steps: 10}]}";
-  WaveRun waves = wave_model(c.yaml());
-  const WaveRunReport w = run_waves(waves);
-  ASSERT_EQ(w.steps, 10000);
-  double scale = 0.0;
-  for (const double x : w.traces[0]) scale = std::max(scale, std::abs(x));
-  c.solver = fmt::format("{{type: explicit, end_time: {}, time_step: {}}}", end, dt);
-  c.output = "{vtk: false}";
-  PreparedRun tled = prepare(c.yaml());
-  run_in_memory(tled);
-  const std::vector<double> u = in_input_order(tled.model, displacement(tled));
-  const std::vector<double> wave_u = in_input_order(waves.model, w.final_displacement);
-  ASSERT_EQ(u.size(), wave_u.size());
-  const double diff = deviation(wave_u, u).difference;
+  const SolverComparison r = compare_with_explicit(
+      [&](const std::string& solver, const std::string& output) {
+        c.solver = solver;
+        c.output = output;
+        return c.yaml();
+      },
+      dt, 10000, "{set: all, every_steps: 10}");
+  ASSERT_EQ(r.wave_steps, 10000);
+  const double diff = r.difference, scale = r.scale;
   EXPECT_GT(scale, 1e-12);
   EXPECT_LT(diff, 1e-12 * scale) << "max difference " << diff << " of " << scale;
   RecordProperty("relative_difference", fmt::format("{:.3g}", diff / scale));
@@ -171,7 +130,7 @@ loads:
     WaveRun run = wave_model(c.yaml());
     const WaveRunReport r = run_waves(run);
     EXPECT_EQ(r.steps, 40000);
-    return component(r, 0, 0);
+    return trace_component(r, 0, 0);
   };
   const std::vector<double> single = trace("single"), dbl = trace("double");
   ASSERT_EQ(single.size(), dbl.size());

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -113,6 +114,16 @@ inline std::vector<double> in_input_order(const Model& model, const std::vector<
   return out;
 }
 
+/// Component `axis` of the first node of receiver r, per sample.
+inline std::vector<double> trace_component(const WaveRunReport& report, std::size_t r, int axis) {
+  const std::vector<double>& t = report.traces[r];
+  const std::size_t samples = report.trace_times[r].size();
+  const std::size_t row = t.size() / samples;
+  std::vector<double> out(samples);
+  for (std::size_t s = 0; s < samples; ++s) out[s] = t[s * row + static_cast<std::size_t>(axis)];
+  return out;
+}
+
 /// How far `got` lies from `want`: the largest |want| and the largest |got - want|.
 struct Deviation {
   double peak = 0.0, difference = 0.0;
@@ -138,6 +149,31 @@ inline double peak_time(const std::vector<double>& times, const std::vector<doub
                c = values[(best + 1) * stride + offset];
   const double shift = 0.5 * (a - c) / (a - 2.0 * b + c);
   return times[best] + shift * (times[best + 1] - times[best]);
+}
+
+/// A Gaussian pulse of displacement at the left end of a 2 m column of 400 hexahedra (the
+/// pulse's width is 12 elements), P ("p", moving x) or S ("s", moving y): its speed between
+/// receivers at x = 0.5 and 1.5 m, peak to peak. `edit` may change the case (its material).
+inline double column_pulse_speed(const std::string& wave,
+                                 const std::function<std::string(std::string)>& edit = {}) {
+  Column c;
+  c.length = 2.0;
+  c.cells = 400;
+  c.wave = wave;
+  c.solver = wave == "p" ? "{type: elastodynamic, end_time: 4.0e-4}"
+                         : "{type: elastodynamic, end_time: 6.5e-4}";
+  c.sets =
+      "  near: {plane: {point: [0.5, 0, 0], normal: [1, 0, 0]}}\n"
+      "  far: {plane: {point: [1.5, 0, 0], normal: [1, 0, 0]}}";
+  c.conditions = fmt::format("  - {{set: left, displacement: {{{}: 1.0e-6}}, amplitude: pulse}}",
+                             wave == "p" ? "x" : "y");
+  c.extra = "amplitudes:\n  pulse: {type: gaussian, centre: 6.0e-5, width: 1.0e-5}";
+  c.output = "{vtk: false, receivers: [{set: near}, {set: far}]}";
+  WaveRun run = wave_model(edit ? edit(c.yaml()) : c.yaml());
+  const WaveRunReport r = run_waves(run);
+  const int axis = wave == "p" ? 0 : 1;
+  return 1.0 / (peak_time(r.trace_times[1], trace_component(r, 1, axis)) -
+                peak_time(r.trace_times[0], trace_component(r, 0, axis)));
 }
 
 }  // namespace fem::test

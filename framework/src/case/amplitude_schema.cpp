@@ -1,6 +1,5 @@
 // amplitudes: named time curves, and `amplitude:` references to them (or inline curves).
 #include <algorithm>
-#include <filesystem>
 #include <memory>
 
 #include "case_schema.hpp"
@@ -52,19 +51,8 @@ void read_points(const Value& v, Amplitude& curve) {
 /// `file: signal.csv` (relative to the case file's folder): every sample in a.table, and in
 /// the curve too where they fit.
 void read_signal_file(const Value& file, const Mapping& m, AmplitudeSpec& a) {
-  namespace fs = std::filesystem;
-  const fs::path p = non_empty_string(file);
-  const std::string& case_file = file.origin().file;
-  const fs::path base = case_file.empty() || case_file.front() == '<'
-                            ? fs::current_path()
-                            : fs::absolute(fs::path(case_file)).parent_path();
-  const std::string path = (p.is_absolute() ? p : base / p).lexically_normal().string();
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec))
-    file.fail("signal file '" + p.string() + "' " +
-                  (fs::exists(path, ec) ? "is not a regular file" : "does not exist") +
-                  " (looked for " + path + ")",
-              "the path is relative to the case file's folder");
+  const std::string path =
+      existing_file(file, "signal file", "the path is relative to the case file's folder");
   double time_scale = 1.0, value_scale = 1.0;
   if (auto t = m.get("time_scale")) time_scale = positive(*t);
   if (auto v = m.get("value_scale")) value_scale = as_number(*v);

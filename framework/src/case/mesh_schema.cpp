@@ -1,7 +1,6 @@
 // mesh: a mesh file, or the built-in generators (box, cylinder, rectangle) and their parameters.
 #include <algorithm>
 #include <climits>
-#include <filesystem>
 
 #include "case_schema.hpp"
 #include "fem/mesh/readers.hpp"
@@ -59,21 +58,9 @@ void read_mesh_file(const Mapping& m, MeshSpec& mesh) {
       e.fail_at_key("'" + e.name() + "' does not apply to a mesh file",
                     "a mesh read from a file takes only file and scale; generator keys (" +
                         join(kCommonKeys) + ", ...) describe a generated mesh");
-  const Value file = *m.get("file");
-  namespace fs = std::filesystem;
-  const fs::path p = non_empty_string(file);
-  const std::string& case_file = file.origin().file;
-  const fs::path base = case_file.empty() || case_file.front() == '<'
-                            ? fs::current_path()
-                            : fs::absolute(fs::path(case_file)).parent_path();
-  mesh.file = (p.is_absolute() ? p : base / p).lexically_normal().string();
-  std::error_code ec;
-  if (!fs::is_regular_file(mesh.file, ec))
-    file.fail("mesh file '" + p.string() + "' " +
-                  (fs::exists(mesh.file, ec) ? "is not a regular file" : "does not exist") +
-                  " (looked for " + mesh.file + ")",
-              "the path is relative to the case file's folder; fem reads " +
-                  std::string(mesh_file_formats()));
+  mesh.file = existing_file(*m.get("file"), "mesh file",
+                            "the path is relative to the case file's folder; fem reads " +
+                                std::string(mesh_file_formats()));
   if (auto s = m.get("scale")) mesh.scale = positive(*s);
   Mesh read = fem::read_mesh(mesh.file);
   if (mesh.scale != 1.0)

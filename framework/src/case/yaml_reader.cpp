@@ -6,6 +6,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <set>
 #include <string_view>
 
@@ -225,6 +226,23 @@ std::vector<Value> as_list(const Value& v) {
            "write [a, b, ...] or one '- item' per line");
   for (std::size_t i = 0; i < v.node().size(); ++i) items.push_back(v.item(i, v.node()[i]));
   return items;
+}
+
+std::string existing_file(const Value& v, const std::string& what, const std::string& hint) {
+  namespace fs = std::filesystem;
+  const fs::path p = non_empty_string(v);
+  const std::string& from = v.origin().file;
+  const fs::path base = from.empty() || from.front() == '<'
+                            ? fs::current_path()
+                            : fs::absolute(fs::path(from)).parent_path();
+  const std::string path = (p.is_absolute() ? p : base / p).lexically_normal().string();
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec))
+    v.fail(what + " '" + p.string() + "' " +
+               (fs::exists(path, ec) ? "is not a regular file" : "does not exist") +
+               " (looked for " + path + ")",
+           hint);
+  return path;
 }
 
 std::vector<Value> list_items(const Value& v, std::size_t count, const std::string& what) {

@@ -111,6 +111,11 @@ class Mapping {
 [[nodiscard]] std::vector<Value> as_list(const Value& v);
 [[nodiscard]] std::array<double, 3> as_vector3(const Value& v);
 /// The items of a list of exactly 3; `what` completes "must be a list of ...": "3 integers".
+/// A file the case names (a non-empty string), resolved against the folder of the file the
+/// value comes from (the working folder for text and --set values), and checked to be a regular
+/// file: otherwise an error at the value names `what` ("mesh file") and where it looked.
+[[nodiscard]] std::string existing_file(const Value& v, const std::string& what,
+                                        const std::string& hint);
 [[nodiscard]] std::vector<Value> list_items(const Value& v, std::size_t count,
                                             const std::string& what);
 [[nodiscard]] std::vector<Value> three_items(const Value& v, const std::string& what);
