@@ -26,12 +26,7 @@ std::vector<double> probe_trace(double length, const std::string& layer) {
              (layer.empty() ? std::string() : ", absorbing_layers: [" + layer + "]") + "}";
   c.output = "{vtk: false, receivers: [{set: probe}]}";
   WaveRun run = wave_model(c.yaml());
-  const WaveRunReport r = run_waves(run);
-  const std::size_t samples = r.trace_times[0].size();
-  const std::size_t row = r.traces[0].size() / samples;
-  std::vector<double> ux(samples);
-  for (std::size_t s = 0; s < samples; ++s) ux[s] = r.traces[0][s * row];
-  return ux;
+  return trace_component(run_waves(run), 0, 0);
 }
 
 /// A layer `wavelengths` thick (to the 5 mm elements), d_max = `omegas` x the burst's angular

@@ -51,12 +51,7 @@ std::string column_case(const std::string& amplitude, const std::string& solver_
 /// The probe's trace (x displacement) under the wave solver.
 std::vector<double> probe_trace(const std::string& amplitude) {
   WaveRun run = wave_model(column_case(amplitude, "elastodynamic"));
-  const WaveRunReport r = run_waves(run);
-  const std::size_t samples = r.trace_times[0].size();
-  const std::size_t row = r.traces[0].size() / samples;
-  std::vector<double> ux(samples);
-  for (std::size_t s = 0; s < samples; ++s) ux[s] = r.traces[0][s * row];
-  return ux;
+  return trace_component(run_waves(run), 0, 0);
 }
 
 TEST(WaveSignals, ACsvSignalDrivesTheSameWaveAsItsFormula) {
