@@ -124,6 +124,13 @@ inline std::vector<double> trace_component(const WaveRunReport& report, std::siz
   return out;
 }
 
+/// The largest |value| of a trace.
+inline double largest_magnitude(const std::vector<double>& values) {
+  double m = 0.0;
+  for (const double x : values) m = std::max(m, std::abs(x));
+  return m;
+}
+
 /// How far `got` lies from `want`: the largest |want| and the largest |got - want|.
 struct Deviation {
   double peak = 0.0, difference = 0.0;
