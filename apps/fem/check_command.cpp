@@ -28,7 +28,11 @@ int check_command(const CaseOptions& options) {
                box[1][1], box[1][2]);
     for (const CellRegion& r : model.mesh.regions)
       fmt::print("  region {}: {} {} cells\n", r.name, r.num_cells(), to_string(r.shape));
-    fmt::print("  volume {:.6g} m^3, mass {:.6g} kg\n", setup.total_volume, setup.total_mass);
+    if (model.mesh.dimension() == 2)
+      fmt::print("  plane strain: area {:.6g} m^2, mass {:.6g} kg per metre of thickness\n",
+                 setup.total_volume, setup.total_mass);
+    else
+      fmt::print("  volume {:.6g} m^3, mass {:.6g} kg\n", setup.total_volume, setup.total_mass);
     fmt::print("blocks:\n");
     for (const ModelBlock& b : model.blocks)
       fmt::print("  {}: {} elements of {} ({}), material '{}'\n", b.spec->name, b.num_elements(),
@@ -128,8 +132,11 @@ int check_command(const CaseOptions& options) {
                  static_cast<double>(w.matrix.blocks()) / static_cast<double>(w.matrix.rows),
                  w.sources.size(), w.free_dofs);
       for (const AbsorbingLayerSpec& l : sv.absorbing_layers)
-        fmt::print("  absorbing layer along {}: {} m, d = {:.4g} (x/L)^{:g} 1/s\n", l.set,
-                   l.thickness, l.max_damping, l.power);
+        fmt::print("  absorbing layer along {}: {} m, d = {:.4g} (x/L)^{:g} 1/s{}\n", l.set,
+                   l.thickness, l.max_damping, l.power,
+                   l.stiffness_reduction > 0.0 ? fmt::format(", stiffness x exp(-{:g} (x/L)^{:g})",
+                                                             l.stiffness_reduction, l.power)
+                                               : std::string());
       for (const ReceiverSpec& r : spec.output.receivers)
         fmt::print("  receiver {}: {}, every {} steps\n", r.name,
                    r.point ? fmt::format("node nearest [{}, {}, {}]", (*r.point)[0], (*r.point)[1],

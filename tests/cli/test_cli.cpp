@@ -83,6 +83,18 @@ TEST(Cli, CheckPrintsTheResolvedModelAndRunsNothing) {
   EXPECT_FALSE(fs::exists(out));
 }
 
+TEST(Cli, CheckSaysAPlaneModelIsPerMetreOfThicknessAndShowsItsLayers) {
+  const std::string plane = std::string(FEM_SOURCE_DIR) + "/cases/wave_plane.yaml";
+  const Result r =
+      fem("check " + plane +
+          " --set 'mesh.divisions=[60,30]' --set 'solver.absorbing_layers=[{set: left, "
+          "thickness: 0.01, max_damping: 3.0e7, stiffness_reduction: 4}]'");
+  ASSERT_EQ(r.code, 0) << r.output;
+  for (const char* word : {"3600 tri3 cells", "plane strain: area 0.0018 m^2",
+                           "kg per metre of thickness", "stiffness x exp(-4 (x/L)^3)"})
+    EXPECT_NE(r.output.find(word), std::string::npos) << word << "\n" << r.output;
+}
+
 TEST(Cli, PluginsListsEveryKind) {
   const Result r = fem("plugins");
   ASSERT_EQ(r.code, 0) << r.output;
