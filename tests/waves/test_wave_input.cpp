@@ -13,22 +13,11 @@
 namespace fem::test {
 namespace {
 
-/// The message of the InputError that preparing or setting up `yaml` throws ("" if none).
-std::string refusal(const std::string& yaml) {
-  try {
-    WaveRun run = wave_model(yaml);
-    setup_waves(run.model, *run.backend);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
-
 TEST(WaveInput, ASourceOutsideTheMeshIsRefusedWhereItsSetIsDefined) {
   Column c;
   c.sets = "  away: {sphere: {center: [5, 5, 5], radius: 0.01}}";
   c.extra = "loads:\n  - {set: away, force: [1, 0, 0]}";
-  const std::string m = refusal(c.yaml());
+  const std::string m = wave_refusal(c.yaml());
   EXPECT_NE(m.find("selects no nodes"), std::string::npos) << m;
   EXPECT_NE(m.find("<test>:"), std::string::npos) << m;
 }
@@ -37,7 +26,7 @@ TEST(WaveInput, AReceiverMatchingNoNodeIsRefused) {
   Column c;
   c.sets = "  away: {sphere: {center: [5, 5, 5], radius: 0.01}}";
   c.output = "{vtk: false, receivers: [{set: away}]}";
-  EXPECT_NE(refusal(c.yaml()).find("selects no nodes"), std::string::npos);
+  EXPECT_NE(wave_refusal(c.yaml()).find("selects no nodes"), std::string::npos);
 }
 
 TEST(WaveInput, AReceiverPointOutsideTheMeshIsRefusedWithTheMeshBox) {
@@ -59,13 +48,13 @@ TEST(WaveInput, AReceiverPointOutsideTheMeshIsRefusedWithTheMeshBox) {
 TEST(WaveInput, ATimeStepAboveTheStabilityLimitIsRefusedNamingTheLimitAndTheElement) {
   Column c;  // 1 m, 100 cells: the limit is h / c_p = 1.70e-6 s for these rollers
   c.solver = "{type: elastodynamic, end_time: 1.0e-4, time_step: 2.0e-6}";
-  const std::string m = refusal(c.yaml());
+  const std::string m = wave_refusal(c.yaml());
   EXPECT_NE(m.find("exceeds the stability limit 1.70"), std::string::npos) << m;
   EXPECT_NE(m.find("element "), std::string::npos) << m;
   EXPECT_NE(m.find("hint: use time_step: auto"), std::string::npos) << m;
   // Just below the limit runs.
   c.solver = "{type: elastodynamic, end_time: 1.0e-4, time_step: 1.69e-6}";
-  EXPECT_EQ(refusal(c.yaml()), "");
+  EXPECT_EQ(wave_refusal(c.yaml()), "");
 }
 
 TEST(WaveInput, TheStabilityLimitIsTheLargestStableStep) {
@@ -132,7 +121,7 @@ TEST(WaveInput, OnePointHexahedraAreRefused) {
   std::string yaml = c.yaml();
   yaml.replace(yaml.find("element: hex8,"), std::string("element: hex8,").size(),
                "element: hex8r,");
-  const std::string m = refusal(yaml);
+  const std::string m = wave_refusal(yaml);
   EXPECT_NE(m.find("isoparametric elements only"), std::string::npos) << m;
   EXPECT_NE(m.find("hint: use element hex8"), std::string::npos) << m;
 }
@@ -140,25 +129,26 @@ TEST(WaveInput, OnePointHexahedraAreRefused) {
 TEST(WaveInput, KeysOfOtherSolversAreRefused) {
   Column c;
   c.extra = "gravity: {acceleration: [0, 0, -9.81]}";
-  EXPECT_NE(refusal(c.yaml()).find("gravity does not apply"), std::string::npos);
+  EXPECT_NE(wave_refusal(c.yaml()).find("gravity does not apply"), std::string::npos);
   c.extra = "";
   c.output = "{vtk: false, histories: [{set: left}]}";
-  EXPECT_NE(refusal(c.yaml()).find("record node traces with output.receivers"), std::string::npos);
+  EXPECT_NE(wave_refusal(c.yaml()).find("record node traces with output.receivers"),
+            std::string::npos);
   c.output = "{vtk: false, checkpoint: {every_steps: 10}}";
-  EXPECT_NE(refusal(c.yaml()).find("checkpoints are not written"), std::string::npos);
+  EXPECT_NE(wave_refusal(c.yaml()).find("checkpoints are not written"), std::string::npos);
   c.output = "{vtk: false}";
   c.solver = "{type: explicit, end_time: 1.0e-4, absorbing_layers: []}";
-  EXPECT_NE(refusal(c.yaml()).find("absorbing_layers"), std::string::npos);
+  EXPECT_NE(wave_refusal(c.yaml()).find("absorbing_layers"), std::string::npos);
 }
 
 TEST(WaveInput, SignalsNeedTheirParameters) {
   Column c;
   c.extra = "amplitudes:\n  b: {type: tone_burst, cycles: 3}";
-  EXPECT_NE(refusal(c.yaml()).find("frequency"), std::string::npos);
+  EXPECT_NE(wave_refusal(c.yaml()).find("frequency"), std::string::npos);
   c.extra = "amplitudes:\n  g: {type: gaussian, centre: 1.0e-5}";
-  EXPECT_NE(refusal(c.yaml()).find("width"), std::string::npos);
+  EXPECT_NE(wave_refusal(c.yaml()).find("width"), std::string::npos);
   c.extra = "amplitudes:\n  r: {type: ricker, frequency: 1.0e5, width: 1}";
-  EXPECT_NE(refusal(c.yaml()).find("does not apply to a ricker amplitude"), std::string::npos);
+  EXPECT_NE(wave_refusal(c.yaml()).find("does not apply to a ricker amplitude"), std::string::npos);
 }
 
 TEST(WaveInput, AbsorbingLayersNeedAKnownSet) {
@@ -166,13 +156,13 @@ TEST(WaveInput, AbsorbingLayersNeedAKnownSet) {
   c.solver =
       "{type: elastodynamic, end_time: 1.0e-4, absorbing_layers: [{set: rigth, thickness: 0.1, "
       "max_damping: 1.0e5}]}";
-  const std::string m = refusal(c.yaml());
+  const std::string m = wave_refusal(c.yaml());
   EXPECT_NE(m.find("node set 'rigth', which is not defined"), std::string::npos) << m;
   EXPECT_NE(m.find("right"), std::string::npos) << m;
   c.solver =
       "{type: elastodynamic, end_time: 1.0e-4, absorbing_layers: [{set: right, thickness: 0.1, "
       "max_damping: 1.0e5, stiffness_reduction: -1}]}";
-  const std::string g = refusal(c.yaml());
+  const std::string g = wave_refusal(c.yaml());
   EXPECT_NE(g.find("stiffness_reduction"), std::string::npos) << g;
   EXPECT_NE(g.find("<test>:"), std::string::npos) << g;
 }

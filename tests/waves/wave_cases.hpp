@@ -95,6 +95,18 @@ inline WaveRun wave_model(const std::string& yaml) {
   return r;
 }
 
+/// The message of the InputError that building or setting up the wave model of `yaml` throws
+/// ("" if none).
+inline std::string wave_refusal(const std::string& yaml) {
+  try {
+    WaveRun run = wave_model(yaml);
+    setup_waves(run.model, *run.backend);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
 /// Runs the case in memory (no files), keeping the receivers' traces.
 inline WaveRunReport run_waves(WaveRun& r) {
   WaveSolver solver(r.model, *r.backend, r.model.spec.backend);
