@@ -338,6 +338,7 @@ ExplicitSetup setup_explicit(const Model& model) {
       ramp.end = static_cast<double>(spec.solver.load_iterations);
     }
     sys.amplitudes.push_back(ramp);
+    setup.amplitude_tables.emplace_back();
   }
   for (const auto& [name, a] : spec.amplitudes) {
     // Long sampled signals are evaluated on the host, which only the wave solver does.
@@ -360,6 +361,7 @@ ExplicitSetup setup_explicit(const Model& model) {
     amp_index[name] = static_cast<std::int32_t>(sys.amplitudes.size());
     amp_scale[name] = 1.0;
     sys.amplitudes.push_back(curve);
+    setup.amplitude_tables.push_back(a.table);
   }
   const auto amplitude = [&](const std::string& name, const SourceLocation& where) {
     const auto it = amp_index.find(name);

@@ -6,12 +6,14 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "fem/backend.hpp"
 #include "fem/model.hpp"
+#include "fem/signal_table.hpp"
 
 namespace fem {
 
@@ -27,6 +29,10 @@ struct ExplicitSetup {
   double lambda_max = 0.0;
   double lambda_min = 0.0;
   std::vector<std::string> warnings;
+  /// Per entry of system.amplitudes, the sampled signal it was read from (`file:`), null for
+  /// the other curves: a solver that evaluates amplitudes on the host (the wave solver) takes
+  /// long signals from here, whatever their length.
+  std::vector<std::shared_ptr<const SignalTable>> amplitude_tables;
 };
 
 /// Dynamic relaxation (seed 003, eqs. 5-6): the damping coefficient c (per unit of the
