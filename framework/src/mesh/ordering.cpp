@@ -210,15 +210,18 @@ void renumber_nodes(Mesh& mesh, const std::vector<std::int32_t>& new_to_old, boo
   }
 }
 
-std::vector<std::int32_t> group_nodes_by_valence(const Mesh& mesh, std::int32_t window) {
+std::vector<std::int32_t> group_nodes_by_valence(const Mesh& mesh, std::int32_t window,
+                                                 std::vector<std::int32_t> order) {
   const std::int64_t nn = mesh.num_nodes();
   // Cells around a node: its row length up to a constant on structured and most unstructured
   // meshes, and one pass over the cells to count.
   std::vector<std::int32_t> cells_at(static_cast<std::size_t>(nn), 0);
   for (const CellRegion& r : mesh.regions)
     for (const std::int32_t n : r.connectivity) ++cells_at[static_cast<std::size_t>(n)];
-  std::vector<std::int32_t> order(static_cast<std::size_t>(nn));
-  std::iota(order.begin(), order.end(), 0);
+  if (order.empty()) {
+    order.resize(static_cast<std::size_t>(nn));
+    std::iota(order.begin(), order.end(), 0);
+  }
   for (std::int64_t begin = 0; begin < nn; begin += window) {
     const auto first = order.begin() + begin;
     const auto last = order.begin() + std::min<std::int64_t>(nn, begin + window);
@@ -229,21 +232,23 @@ std::vector<std::int32_t> group_nodes_by_valence(const Mesh& mesh, std::int32_t 
   return order;
 }
 
-void apply_node_ordering(Mesh& mesh, NodeOrdering ordering) {
+void apply_node_ordering(Mesh& mesh, NodeOrdering ordering, std::int32_t valence_window) {
+  // One permutation, one renumbering: the ordering's, regrouped by valence if asked.
+  std::vector<std::int32_t> order;
   switch (ordering) {
     case NodeOrdering::Input:
-      return;
+      break;
     case NodeOrdering::Rcm:
-      renumber_nodes(mesh, reverse_cuthill_mckee(mesh), true);
-      return;
-    case NodeOrdering::Shuffled: {
-      std::vector<std::int32_t> order(static_cast<std::size_t>(mesh.num_nodes()));
+      order = reverse_cuthill_mckee(mesh);
+      break;
+    case NodeOrdering::Shuffled:
+      order.resize(static_cast<std::size_t>(mesh.num_nodes()));
       std::iota(order.begin(), order.end(), 0);
       std::shuffle(order.begin(), order.end(), std::mt19937(12345));
-      renumber_nodes(mesh, order, false);
-      return;
-    }
+      break;
   }
+  if (valence_window > 0) order = group_nodes_by_valence(mesh, valence_window, std::move(order));
+  if (!order.empty()) renumber_nodes(mesh, order, ordering != NodeOrdering::Shuffled);
 }
 
 }  // namespace fem

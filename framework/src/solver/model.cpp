@@ -132,14 +132,14 @@ Model build_model(const CaseSpec& spec, const PluginRegistry& plugins) {
   resolve_node_sets(model.spec.node_sets, model.mesh);
   const std::string& ordering = model.spec.solver.node_ordering;
   const bool generated = model.spec.mesh.file.empty();
-  apply_node_ordering(model.mesh, ordering == "auto"
-                                      ? (generated ? NodeOrdering::Input : NodeOrdering::Rcm)
-                                      : parse_node_ordering(ordering));
   // The wave step's rows are stored in slices padded to their longest row: rows of one length
   // together waste no bytes (docs/waves.md, "Node ordering"). 256 nodes = 8 CUDA slices.
-  if (model.spec.solver.type == SolverType::Elastodynamic &&
-      (ordering == "auto" || ordering == "rcm"))
-    renumber_nodes(model.mesh, group_nodes_by_valence(model.mesh, 256), true);
+  const bool group = model.spec.solver.type == SolverType::Elastodynamic &&
+                     (ordering == "auto" || ordering == "rcm");
+  apply_node_ordering(model.mesh,
+                      ordering == "auto" ? (generated ? NodeOrdering::Input : NodeOrdering::Rcm)
+                                         : parse_node_ordering(ordering),
+                      group ? 256 : 0);
 
   std::int64_t first = 0;
   for (const BlockSpec& bs : model.spec.blocks) {

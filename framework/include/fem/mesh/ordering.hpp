@@ -36,15 +36,18 @@ std::int64_t node_bandwidth(const Mesh& mesh);
 /// region's cells by their smallest node id (stable, so equal keys keep their order).
 void renumber_nodes(Mesh& mesh, const std::vector<std::int32_t>& new_to_old, bool sort_cells);
 
-/// A permutation (new_to_old) that keeps the node order but, within each run of `window`
-/// consecutive nodes, puts nodes in fewer cells first (stable). A node-based sparse product that
-/// stores rows in slices padded to their longest row (the CUDA wave step's sliced ELL, 32 rows a
-/// slice) then finds rows of one length together: on meshes whose node valence alternates (a
-/// grid of squares split along alternating diagonals: 4 and 8 neighbours) the padding falls from
-/// a third of the matrix to nearly none, while every node stays within `window` of its place.
-std::vector<std::int32_t> group_nodes_by_valence(const Mesh& mesh, std::int32_t window);
+/// `order` (new_to_old; empty: the mesh's own order) regrouped so that, within each run of
+/// `window` consecutive positions, nodes in fewer cells come first (stable). A node-based sparse
+/// product that stores rows in slices padded to their longest row (the CUDA wave step's sliced
+/// ELL, 32 rows a slice) then finds rows of one length together: on meshes whose node valence
+/// alternates (a grid of squares split along alternating diagonals: 4 and 8 neighbours) the
+/// padding falls from a third of the matrix to nearly none, while every node stays within
+/// `window` of its place.
+std::vector<std::int32_t> group_nodes_by_valence(const Mesh& mesh, std::int32_t window,
+                                                 std::vector<std::int32_t> order = {});
 
-/// Applies `ordering` to the mesh; Input leaves it as it is.
-void apply_node_ordering(Mesh& mesh, NodeOrdering ordering);
+/// Applies `ordering` to the mesh (Input leaves the numbering as it is), then, with
+/// valence_window > 0, groups the nodes by valence in windows of that many: one renumbering.
+void apply_node_ordering(Mesh& mesh, NodeOrdering ordering, std::int32_t valence_window = 0);
 
 }  // namespace fem
