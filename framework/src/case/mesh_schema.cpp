@@ -28,7 +28,7 @@ const std::vector<std::string>& generator_keys(const std::string& generator) {
 void reject_other_generator_keys(const Mapping& m, const std::string& generator) {
   const std::vector<std::string>& own = generator_keys(generator);
   for (const Value& e : m.entries())
-    if (!contains(own, e.name()) && !contains(kCommonKeys, e.name()) &&
+    if (!contains(own, e.name()) &&
         (contains(kBoxKeys, e.name()) || contains(kCylinderKeys, e.name())))
       e.fail_at_key("'" + e.name() + "' does not apply to generator '" + generator + "'",
                     "a " + generator + " takes " + join(own) + " (and " + join(kCommonKeys) +

@@ -74,15 +74,6 @@ double hex_min_height(const std::vector<double>& coords, const std::int32_t* hex
 bool cell_is_valid(const std::vector<double>& coords, const CellRegion& cells, std::int64_t cell) {
   const std::int32_t* nodes = cells.connectivity.data() + cell * cells.nodes_per_cell;
   if (cells.shape == CellShape::Tet4) return tet_volume6(coords, nodes) > 0;
-  if (cell_dimension(cells.shape) == 2) {
-    // A quadrilateral is convex when each of its corner triangles turns counter-clockwise.
-    if (cells.shape == CellShape::Tri3) return polygon_area2(coords, nodes, 3) > 0;
-    for (int c = 0; c < 4; ++c) {
-      const std::int32_t corner[3] = {nodes[(c + 3) % 4], nodes[c], nodes[(c + 1) % 4]};
-      if (!(polygon_area2(coords, corner, 3) > 0)) return false;
-    }
-    return true;
-  }
   for (int corner = 0; corner < 8; ++corner)
     if (!(hex_corner_jacobian(coords, nodes, corner) > 0)) return false;
   return true;

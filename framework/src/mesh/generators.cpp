@@ -71,6 +71,13 @@ void require_addressable(const MeshSpec& spec, const GeneratedSize& size) {
                      "reduce the divisions");
 }
 
+void require_finite_origin(const MeshSpec& spec) {
+  for (int k = 0; k < 3; ++k)
+    if (!std::isfinite(spec.origin[k]))
+      throw InputError(spec.where,
+                       std::string("mesh.origin.") + "xyz"[k] + " is not a finite number");
+}
+
 GeneratedSize check(const MeshSpec& spec) {
   if (spec.generator == "rectangle") {
     if (spec.cells != CellShape::Tri3 && spec.cells != CellShape::Quad4)
@@ -86,10 +93,7 @@ GeneratedSize check(const MeshSpec& spec) {
       require_positive(spec, "size." + axis, spec.size[k]);
       require_divisions(spec, "divisions." + axis, spec.divisions[k]);
     }
-    for (int k = 0; k < 3; ++k)
-      if (!std::isfinite(spec.origin[k]))
-        throw InputError(spec.where,
-                         std::string("mesh.origin.") + "xyz"[k] + " is not a finite number");
+    require_finite_origin(spec);
     const std::int64_t nx = spec.divisions[0], ny = spec.divisions[1];
     const GeneratedSize size{(nx + 1) * (ny + 1),
                              nx * ny * (spec.cells == CellShape::Tri3 ? 2 : 1)};
@@ -133,10 +137,7 @@ GeneratedSize check(const MeshSpec& spec) {
                        "the O-grid's core is a square of (circumferential_divisions / 4)^2 "
                        "cells; try " +
                            std::to_string(nc < 4 ? 4 : (nc + 3) / 4 * 4));
-    for (int k = 0; k < 3; ++k)
-      if (!std::isfinite(spec.origin[k]))
-        throw InputError(spec.where,
-                         std::string("mesh.origin.") + "xyz"[k] + " is not a finite number");
+    require_finite_origin(spec);
     const std::int64_t m = nc / 4, nr = spec.radial_divisions, na = spec.axial_divisions;
     const std::int64_t section_nodes = (m + 1) * (m + 1) + nr * nc;
     const std::int64_t section_cells = m * m + nr * nc;

@@ -338,6 +338,10 @@ WaveRunReport WaveSolver::run(const WaveRunOptions& options) {
     std::vector<double> times;
     std::vector<std::int64_t> steps;
     std::vector<Member> members;
+    /// Where the displacement (part 0) or velocity (part 1) samples begin in a row.
+    [[nodiscard]] std::int64_t start(int part) const {
+      return part == 1 ? static_cast<std::int64_t>(dofs[0].size()) : 0;
+    }
   };
   std::vector<Cadence> cadences;
   for (std::size_t r = 0; r < spec.output.receivers.size(); ++r) {
@@ -384,7 +388,6 @@ WaveRunReport WaveSolver::run(const WaveRunOptions& options) {
   const auto flush = [&](Cadence& c) {
     if (c.count == 0) return;
     la->download(*c.buffer, host);
-    const std::int64_t velocity_start = static_cast<std::int64_t>(c.dofs[0].size());
     for (const Cadence::Member& m : c.members) {
       const std::vector<std::string>& quantities = spec.output.receivers[m.receiver].quantities;
       // values[sample][quantity][node][dim], velocities as the step's mean (v / dt)
@@ -393,8 +396,7 @@ WaveRunReport WaveSolver::run(const WaveRunOptions& options) {
         for (const std::string& q : quantities) {
           const int part = q == "velocity" ? 1 : 0;
           const double scale = part == 1 ? 1.0 / dt : 1.0;
-          const double* from =
-              host.data() + s * c.row + (part == 1 ? velocity_start : 0) + m.offset[part];
+          const double* from = host.data() + s * c.row + c.start(part) + m.offset[part];
           for (std::int64_t i = 0; i < m.dofs; ++i) values.push_back(scale * from[i]);
         }
       to_three_components(values, dim);
@@ -418,9 +420,7 @@ WaveRunReport WaveSolver::run(const WaveRunOptions& options) {
       if (step % c.every != 0) continue;
       for (int part = 0; part < 2; ++part)
         if (c.at[part])
-          la->gather(
-              part == 1 ? *v : *u, *c.at[part], *c.buffer,
-              c.count * c.row + (part == 1 ? static_cast<std::int64_t>(c.dofs[0].size()) : 0));
+          la->gather(part == 1 ? *v : *u, *c.at[part], *c.buffer, c.count * c.row + c.start(part));
       c.times.push_back(static_cast<double>(step) * dt);
       c.steps.push_back(step);
       if (++c.count == c.capacity) flush(c);
@@ -472,10 +472,6 @@ WaveRunReport WaveSolver::run(const WaveRunOptions& options) {
   std::int64_t step = 0;
   std::size_t lap = 0;
   const std::int64_t progress_every = std::max<std::int64_t>(1, steps / 10);
-  // Sampled signals from files are evaluated here, on the host, at any length: the amplitudes
-  // are numbered in the case's order (setup_explicit).
-  std::vector<const SignalTable*> tables;
-  for (const auto& [name, a] : spec.amplitudes) tables.push_back(a.table.get());
   for (; step < steps; ++step) {
     const double t = static_cast<double>(step) * dt;
     la->wave_step(*k, *b, *u, *v, *u_next);
@@ -483,8 +479,9 @@ WaveRunReport WaveSolver::run(const WaveRunOptions& options) {
       const std::size_t index = static_cast<std::size_t>(s.source->amplitude);
       // A force acts at t_n (eq. 2 of seed 002); a prescribed displacement is u(t_{n+1}).
       const double at = s.source->mode == SourceMode::Force ? t : t + dt;
-      const double value =
-          tables[index] ? tables[index]->at(at) : evaluate(sys.amplitudes[index], at);
+      // Sampled signals from files are evaluated here, on the host, at any length.
+      const SignalTable* table = setup_.explicit_setup.amplitude_tables[index].get();
+      const double value = table ? table->at(at) : evaluate(sys.amplitudes[index], at);
       // A force of zero adds nothing: after a burst no launch a step (small models feel each).
       if (value == 0.0 && s.source->mode == SourceMode::Force) continue;
       la->wave_source(*s.at, *s.weights, value, s.source->mode, *u, *v, *u_next);

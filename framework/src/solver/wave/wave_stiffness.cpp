@@ -100,10 +100,16 @@ void add_element_stiffness(const NodeGraph& graph, const BlockSystem& bs, const 
   const int npe = bs.nodes_per_element;
   const int nqp = bs.quadrature_points;
   const std::int32_t* conn = bs.connectivity.data() + e * npe;
+  double scale = 1.0;  // an absorbing layer's stiffness reduction: the mean over the nodes
+  if (!node_scale.empty()) {
+    scale = 0.0;
+    for (int a = 0; a < npe; ++a) scale += node_scale[conn[a]];
+    scale /= npe;
+  }
   double ke[kMax * (kMax + 1) / 2][9] = {};
   for (int q = 0; q < nqp; ++q) {
     const double* g = bs.shape_gradients.data() + ((e * nqp + q) * npe) * 3;
-    const double v = bs.quadrature_volumes[e * nqp + q];
+    const double v = scale * bs.quadrature_volumes[e * nqp + q];
     int pair = 0;
     for (int b = 0; b < npe; ++b) {
       // AB[3i+J][c] = v sum_L A_iJcL dN_b/dX_L
@@ -119,17 +125,9 @@ void add_element_stiffness(const NodeGraph& graph, const BlockSystem& bs, const 
                                    g[3 * a + 2] * AB[3 * i + 2][c];
     }
   }
-  double scale = 1.0;
-  if (!node_scale.empty()) {
-    scale = 0.0;
-    for (int a = 0; a < npe; ++a) scale += node_scale[conn[a]];
-    scale /= npe;
-  }
   int pair = 0;
   for (int b = 0; b < npe; ++b)
     for (int a = 0; a <= b; ++a, ++pair) {
-      if (scale != 1.0)
-        for (double& x : ke[pair]) x *= scale;
       double* ab = k.values.data() + 9 * (k.offsets[conn[a]] + graph.position(conn[a], conn[b]));
       for (int r = 0; r < 9; ++r) ab[r] += ke[pair][r];
       if (a == b) continue;
