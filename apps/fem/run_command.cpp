@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include <fem/parallel/communicator.hpp>
+#include <fem/solver/corotational_solver.hpp>
 #include <fem/solver/explicit_solver.hpp>
 #include <fem/solver/implicit_solver.hpp>
 #include <fem/solver/wave_solver.hpp>
@@ -139,6 +140,44 @@ int run_waves(const Model& model, Backend& backend) {
   return kOk;
 }
 
+int run_voxels(const Model& model, Backend& backend) {
+  const CaseSpec& spec = model.spec;
+  CorotationalRunOptions run;
+  run.output_directory = output_directory(spec);
+  install_interrupt_handlers();
+  run.stop_requested = interrupt_requested;
+  const auto start = std::chrono::steady_clock::now();
+  run.progress = [&](std::int64_t step, std::int64_t steps, double t) {
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    spdlog::info("[{:3.0f}%] step {}/{}  t = {:.4g} s  wall {:.1f} s",
+                 100.0 * static_cast<double>(step) / static_cast<double>(steps), step, steps, t,
+                 wall);
+  };
+  set_activity("running the corotational solver");
+  const CorotationalRunReport r = run_corotational(model, backend, spec.backend, run);
+  if (r.interrupted) {
+    fmt::print("interrupted at step {}; results so far in {}/\n", r.steps, run.output_directory);
+    return kInterrupted;
+  }
+  std::string levels;
+  for (const std::int64_t v : r.level_vertices)
+    levels += (levels.empty() ? "" : ", ") + std::to_string(v);
+  fmt::print(
+      "completed {} steps of {:.4g} s on {} ({}, {} precision)\n"
+      "  voxels {}, multigrid levels of {} vertices\n"
+      "  residual reduction per V-cycle: mean {:.3g}, worst {:.3g}; coarsest CG {:.1f} "
+      "iterations\n"
+      "  wall time: setup {:.3f} s, time steps {:.3f} s ({:.4g} steps/s), output {:.3f} s, "
+      "total {:.3f} s\n"
+      "  results in {}/ (summary.json{})\n",
+      r.steps, r.time_step, r.backend, r.execution_space, r.precision, r.elements, levels,
+      r.mean_reduction, r.worst_reduction, r.mean_coarsest_iterations, r.setup_s, r.step_s,
+      r.steps_per_second(), r.output_s, r.total_s, run.output_directory,
+      spec.output.vtk ? ", " + spec.name + ".pvd" : "");
+  return kOk;
+}
+
 }  // namespace
 
 int run_command(const CaseOptions& options, bool quiet, bool time_verbs,
@@ -175,6 +214,18 @@ int run_command(const CaseOptions& options, bool quiet, bool time_verbs,
         throw InputError(spec.solver.where, "solver type elastodynamic does not restart",
                          "run the case again without --restart");
       return run_waves(model, *backend);
+    }
+    if (spec.solver.type == SolverType::Corotational) {
+      if (world.size() > 1)
+        throw InputError(spec.solver.where,
+                         fmt::format("solver.type corotational runs on one process, and this run "
+                                     "has {}",
+                                     world.description()),
+                         "run it without mpirun");
+      if (!restart_file.empty())
+        throw InputError(spec.solver.where, "solver type corotational does not restart",
+                         "run the case again without --restart");
+      return run_voxels(model, *backend);
     }
     ExplicitSolver solver(model, *backend, spec.backend, &world);
     const bool speaks = world.rank() == 0;  // rank 0 reports for every rank

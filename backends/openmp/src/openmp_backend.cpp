@@ -22,10 +22,12 @@
 #include <fem/kernels/material_table.hpp>
 #include <fem/openmp/element_kernels.hpp>
 #include <fem/plugin.hpp>
+#include <fem/voxel/voxel_operator_impl.hpp>
 
 #include "element_blocks.hpp"
 #include "linear_algebra.hpp"
 #include "nonlinear_operator.hpp"
+#include "voxel_exec.hpp"
 
 namespace fem::openmp {
 namespace {
@@ -384,6 +386,14 @@ class OpenMpBackend final : public Backend {
     if (auto* dbl = dynamic_cast<LinearAlgebraImpl<double>*>(&algebra))
       return std::make_unique<NonlinearOperatorImpl<double>>(system, *dbl);
     throw Error("openmp backend: the operator's vectors must come from this backend");
+  }
+  std::unique_ptr<VoxelOperator> create_voxel_operator(const voxel::VoxelHierarchy& h,
+                                                       const VoxelMaterials& materials,
+                                                       Precision precision) override {
+    flush_denormals_in_all_threads();
+    if (precision == Precision::Single)
+      return std::make_unique<voxel::VoxelOperatorOn<VoxelExec, float>>(h, materials);
+    return std::make_unique<voxel::VoxelOperatorOn<VoxelExec, double>>(h, materials);
   }
 };
 

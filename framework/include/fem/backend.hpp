@@ -20,6 +20,7 @@
 #include "fem/error.hpp"
 #include "fem/material.hpp"
 #include "fem/operator.hpp"
+#include "fem/voxel/voxel_operator.hpp"
 
 namespace fem {
 
@@ -324,6 +325,15 @@ class Backend {
     throw Error("backend '" + execution_space() +
                 "' has no operators for implicit solvers\n  hint: run the case on the openmp, "
                 "kokkos or cuda backend");
+  }
+  /// The structured-grid verbs of the co-rotated voxel multigrid (fem/voxel/voxel_operator.hpp)
+  /// on hierarchy `h`, in this backend's memory and precision.
+  virtual std::unique_ptr<VoxelOperator> create_voxel_operator(const voxel::VoxelHierarchy& /*h*/,
+                                                               const VoxelMaterials& /*materials*/,
+                                                               Precision /*precision*/) {
+    throw Error("backend '" + execution_space() +
+                "' has no voxel multigrid\n  hint: run the case on the openmp, kokkos or cuda "
+                "backend");
   }
 };
 

@@ -23,15 +23,21 @@
 
 namespace fem {
 
-/// The mesh: a file (Gmsh, Abaqus, VTK; read when the case is loaded, so that blocks and node
-/// sets are checked against its regions and sets) or a built-in generator, whose mesh has one
-/// region named "domain".
+/// The mesh: a file (Gmsh, Abaqus, VTK) or a segmented image (read when the case is loaded, so
+/// that blocks and node sets are checked against its regions and sets) or a built-in generator,
+/// whose mesh has one region named "domain".
 struct MeshSpec {
   SourceLocation where;
   std::string file;                       ///< mesh file, resolved against the case file's folder
-  double scale = 1.0;                     ///< file coordinates times scale = metres
-  std::shared_ptr<const Mesh> file_mesh;  ///< the file's mesh, scaled; null for generators
-  std::string generator = "box";          ///< "box" | "cylinder"
+  double scale = 1.0;                     ///< file (image) coordinates times scale = metres
+  std::shared_ptr<const Mesh> file_mesh;  ///< the file's or image's mesh, scaled; null otherwise
+  // A segmented image (fem/mesh/voxels.hpp): a hexahedron per voxel, a region label_<n> per label.
+  std::string image;                 ///< image file, resolved like `file`; its mesh is file_mesh
+  int downsample = 1;                ///< blocks of downsample^3 voxels become one voxel
+  std::int32_t background = 0;       ///< the label of empty voxels
+  std::vector<std::int32_t> labels;  ///< labels kept; empty: every label but the background
+  std::string generator = "box";     ///< "box" | "cylinder" | "rectangle" | "voxels"
+  std::string shape = "sphere";      ///< voxels: sphere | torus | blob | box, inscribed in the box
   /// hex8, tet4 (each hexahedron split into 6 tetrahedra) or tet10 (the same with mid-edge nodes)
   CellShape cells = CellShape::Hex8;
   // box
@@ -130,6 +136,9 @@ enum class SolverType {
   ImplicitDynamic,    ///< Newmark, HHT-alpha or backward Euler with Newton per step
   /// Linear elastodynamics with a precomputed stiffness (seed 002, docs/waves.md)
   Elastodynamic,
+  /// Co-rotated linear elasticity on voxels, Newmark steps solved by multigrid V-cycles (seed
+  /// 004, docs/voxels.md)
+  Corotational,
 };
 const char* to_string(SolverType t);
 /// Static and implicit dynamic: the solvers that linearize (Newton, linear solves).
@@ -192,6 +201,21 @@ struct AbsorbingLayerSpec {
   double stiffness_reduction = 0.0;
 };
 
+/// The geometric multigrid of the co-rotational solver (seed 004's V-cycle).
+struct VoxelMultigridSpec {
+  SourceLocation where;
+  int cycles = 2;       ///< V-cycles per time step
+  int pre_sweeps = 2;   ///< coloured block Gauss-Seidel sweeps before the coarse correction
+  int post_sweeps = 1;  ///< and after it
+  /// Coarsen until the coarsest level has at most this many vertices.
+  std::int64_t coarsest_vertices = 512;
+  int coarsest_iterations = 200;       ///< conjugate gradients on the coarsest level, at most
+  double coarsest_tolerance = 1.0e-6;  ///< relative residual of the coarsest solve
+  /// Steps between measurements of the V-cycles' residual reduction (two extra residuals and
+  /// reductions); 0: never.
+  int residual_every = 1;
+};
+
 struct SolverSpec {
   SourceLocation where;
   SolverType type = SolverType::Explicit;
@@ -221,6 +245,8 @@ struct SolverSpec {
   double stiffness_damping = 0.0;      ///< Rayleigh: C = mass_damping M + stiffness_damping K, s
   // elastodynamic
   std::vector<AbsorbingLayerSpec> absorbing_layers;
+  // corotational
+  VoxelMultigridSpec multigrid;
 };
 
 /// A rigid contact surface and the mesh nodes that must not penetrate it.

@@ -138,6 +138,26 @@ void refuse_outside_elastodynamics(const CaseSpec& spec) {
                      "leave output.checkpoint out: a wave run restarts from its beginning");
 }
 
+/// What the co-rotational solver (seed 004) does not do yet, each refused at its key.
+void refuse_outside_corotational(const CaseSpec& spec) {
+  const std::string why = "solver type corotational";
+  if (!spec.contacts.empty())
+    throw InputError(spec.contacts.front().where, "contact does not apply to " + why,
+                     "use solver type implicit_dynamic or explicit for contact");
+  if (!spec.output.histories.empty())
+    throw InputError(spec.output.histories.front().where,
+                     "output.histories are not written by " + why + " yet",
+                     "read the node sets' motion from the VTK series, or from the C++ API "
+                     "(fem/solver/corotational_solver.hpp)");
+  if (spec.output.checkpoint)
+    throw InputError(spec.output.checkpoint->where, "checkpoints are not written by " + why,
+                     "leave output.checkpoint out");
+  for (const std::string& f : spec.output.fields)
+    if (f != "displacement" && f != "velocity")
+      throw InputError(spec.output.where, "output field '" + f + "' is not computed by " + why,
+                       "ask for displacement and velocity");
+}
+
 CaseSpec read_case(const Value& root, const std::string& file) {
   if (root.is_null())
     throw InputError({file, 1, 1}, "the case file is empty",
@@ -200,6 +220,7 @@ CaseSpec read_case(const Value& root, const std::string& file) {
   close_open_amplitudes(spec);
   read_output(top.get("output"), spec);
   if (spec.solver.type == SolverType::Elastodynamic) refuse_outside_elastodynamics(spec);
+  if (spec.solver.type == SolverType::Corotational) refuse_outside_corotational(spec);
   return spec;
 }
 

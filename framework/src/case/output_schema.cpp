@@ -113,7 +113,8 @@ void read_output(const std::optional<Value>& v, CaseSpec& spec) {
   OutputSpec& out = spec.output;
   out.directory = spec.name + "_results";
   // Linear waves have no nonlinear strain or stress to speak of by default; they can be asked for.
-  if (spec.solver.type == SolverType::Elastodynamic) out.fields = {"displacement", "velocity"};
+  if (spec.solver.type == SolverType::Elastodynamic || spec.solver.type == SolverType::Corotational)
+    out.fields = {"displacement", "velocity"};
   if (!v) return;
   const Mapping m(*v, {"directory", "every_steps", "every_time", "vtk", "fields", "histories",
                        "receivers", "receiver_formats", "checkpoint"});

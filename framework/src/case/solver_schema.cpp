@@ -16,6 +16,8 @@ const char* to_string(SolverType t) {
       return "implicit_dynamic";
     case SolverType::Elastodynamic:
       return "elastodynamic";
+    case SolverType::Corotational:
+      return "corotational";
   }
   return "?";
 }
@@ -131,6 +133,23 @@ AbsorbingLayerSpec read_absorbing_layer(const Value& item, const CaseSpec& spec)
   return a;
 }
 
+void read_voxel_multigrid(const Value& v, VoxelMultigridSpec& g) {
+  g.where = v.key_where();
+  const Mapping m(v, {"cycles", "pre_sweeps", "post_sweeps", "coarsest_vertices",
+                      "coarsest_iterations", "coarsest_tolerance", "residual_every"});
+  if (auto x = m.get("cycles")) g.cycles = as_int(*x, 1);
+  if (auto x = m.get("pre_sweeps")) g.pre_sweeps = as_int(*x, 0);
+  if (auto x = m.get("post_sweeps")) g.post_sweeps = as_int(*x, 0);
+  if (g.pre_sweeps + g.post_sweeps == 0)
+    v.fail("the V-cycle needs at least one smoothing sweep (pre_sweeps + post_sweeps >= 1)",
+           "the seed smooths with 2 sweeps before and 1 after the coarse correction");
+  if (auto x = m.get("coarsest_vertices")) g.coarsest_vertices = as_int(*x, 8);
+  if (auto x = m.get("coarsest_iterations")) g.coarsest_iterations = as_int(*x, 1);
+  if (auto x = m.get("coarsest_tolerance"))
+    g.coarsest_tolerance = in_range(*x, 0.0, 1.0, false, false);
+  if (auto x = m.get("residual_every")) g.residual_every = as_int(*x, 0);
+}
+
 void read_implicit(const Mapping& m, SolverSpec& solver) {
   read_common(m, solver);
   if (auto n = m.get("newton")) read_newton(*n, solver.newton);
@@ -148,8 +167,8 @@ void read_solver(const Value& v, CaseSpec& spec) {
   {
     const Mapping probe(v, {});
     if (auto t = probe.get("type"))
-      type = as_choice(
-          *t, {"explicit", "dynamic_relaxation", "static", "implicit_dynamic", "elastodynamic"});
+      type = as_choice(*t, {"explicit", "dynamic_relaxation", "static", "implicit_dynamic",
+                            "elastodynamic", "corotational"});
   }
   if (type == "explicit") {
     solver.type = SolverType::Explicit;
@@ -170,6 +189,18 @@ void read_solver(const Value& v, CaseSpec& spec) {
       for (const Value& item : as_list(*layers))
         solver.absorbing_layers.push_back(read_absorbing_layer(item, spec));
     read_node_ordering(m, solver);
+    return;
+  }
+  if (type == "corotational") {
+    // Seed 004: Newmark steps of co-rotated linear elasticity on voxels, each solved by a few
+    // multigrid V-cycles (docs/voxels.md).
+    solver.type = SolverType::Corotational;
+    const Mapping m(v, {"type", "end_time", "time_step", "mass_damping", "multigrid"});
+    solver.end_time = positive(m.required("end_time", "the simulated duration in seconds"));
+    solver.time_step = positive(
+        m.required("time_step", "the implicit time step in seconds (the seed runs 50 ms steps)"));
+    if (auto d = m.get("mass_damping")) solver.mass_damping = non_negative(*d);
+    if (auto g = m.get("multigrid")) read_voxel_multigrid(*g, solver.multigrid);
     return;
   }
   if (type == "static") {

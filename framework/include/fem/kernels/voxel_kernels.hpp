@@ -1,0 +1,468 @@
+// The co-rotated voxel multigrid of seed 004 (Dick, Georgii & Westermann 2011; docs/voxels.md),
+// written once for every backend: each function is the work of one element, one vertex or one
+// (vertex, stencil slot) pair, and a backend only decides how to run them in parallel
+// (fem/voxel/voxel_operator_impl.hpp).
+//
+// Vertices of a level sit on a lattice; vertex x's equation couples it with the 27 vertices
+// x + d, d in {-1, 0, 1}^3, through 3x3 blocks A^x_d (seed eq. 9). Slot s of d is
+// (dx + 1) + 3 (dy + 1) + 9 (dz + 1); slot 13 is the vertex itself. Corner p of a voxel is
+// a + 2 b + 4 c for its lattice offset (a, b, c) in {0, 1}^3.
+//
+// Boundary conditions are per dof. A prescribed dof's row is the identity with the prescribed
+// value on the right; its column is eliminated from the free rows (moved to the right-hand
+// side), so the free part stays symmetric and the coarse operators P^T A P (P: trilinear
+// interpolation with rows of prescribed dofs zero) stay symmetric positive definite, which the
+// coarsest level's conjugate gradients need. A coarse dof that no free fine dof interpolates
+// from is "void": its row is the identity and its right-hand side zero.
+#pragma once
+
+#include <cstdint>
+
+#include "fem/config.hpp"
+
+namespace fem::kernels::voxel {
+
+inline constexpr int kSlots = 27;
+inline constexpr int kCentre = 13;
+inline constexpr int kBlockEntries = 9;
+inline constexpr int kRowEntries = kSlots * kBlockEntries;  ///< 243 per vertex
+inline constexpr int kCorners = 8;
+inline constexpr int kElementDofs = 24;
+/// Five Newton iterations of the polar decomposition, as in the seed (section 4.2.1).
+inline constexpr int kPolarIterations = 5;
+
+/// The offset along `axis` (-1, 0 or 1) of stencil slot s.
+FEM_INLINE int slot_offset(int s, int axis) {
+  return (axis == 0 ? s % 3 : axis == 1 ? (s / 3) % 3 : s / 9) - 1;
+}
+FEM_INLINE int offset_slot(int dx, int dy, int dz) {
+  return (dx + 1) + 3 * (dy + 1) + 9 * (dz + 1);
+}
+/// The lattice offset along `axis` (0 or 1) of voxel corner p.
+FEM_INLINE int corner_offset(int p, int axis) {
+  return (p >> axis) & 1;
+}
+/// The trilinear weight of a fine vertex at lattice offset (a, b, c) in {-1, 0, 1}^3 from the
+/// coarse vertex it is nearest (seed eq. 10: w_k = (2 - |k1|)(2 - |k2|)(2 - |k3|) / 8).
+FEM_INLINE double transfer_weight(int a, int b, int c) {
+  return 0.125 * (2 - (a < 0 ? -a : a)) * (2 - (b < 0 ? -b : b)) * (2 - (c < 0 ? -c : c));
+}
+
+/// Where entry e (9 slot + 3 row + column) of vertex v's stencil row is stored: vertex-major
+/// (the 243 entries of a vertex together: CPU caches) or entry-major (entry e of consecutive
+/// vertices together: coalesced on a GPU).
+struct StencilLayout {
+  std::int64_t vertex_stride = kRowEntries;
+  std::int64_t entry_stride = 1;
+  [[nodiscard]] FEM_INLINE std::int64_t at(std::int64_t v, int e) const {
+    return v * vertex_stride + static_cast<std::int64_t>(e) * entry_stride;
+  }
+};
+
+/// 3x3 inverse times a vector, x = M^-1 y, by cofactors; the identity where M is singular (a
+/// vertex with nothing attached).
+template <class T>
+FEM_INLINE void solve3(const T (&m)[9], const T (&y)[3], T (&x)[3]) {
+  const T c00 = m[4] * m[8] - m[5] * m[7], c01 = m[5] * m[6] - m[3] * m[8],
+          c02 = m[3] * m[7] - m[4] * m[6];
+  const T det = m[0] * c00 + m[1] * c01 + m[2] * c02;
+  if (!(det != T(0))) {
+    for (int i = 0; i < 3; ++i) x[i] = y[i];
+    return;
+  }
+  const T inv[9] = {c00, m[2] * m[7] - m[1] * m[8], m[1] * m[5] - m[2] * m[4],
+                    c01, m[0] * m[8] - m[2] * m[6], m[2] * m[3] - m[0] * m[5],
+                    c02, m[1] * m[6] - m[0] * m[7], m[0] * m[4] - m[1] * m[3]};
+  for (int i = 0; i < 3; ++i)
+    x[i] = (inv[3 * i] * y[0] + inv[3 * i + 1] * y[1] + inv[3 * i + 2] * y[2]) / det;
+}
+
+/// The rotation of the polar decomposition F = R U by Newton's iteration X <- (X + X^-T) / 2
+/// from X = F (Higham 1986), `iterations` times. Returns det F; R is meaningful where it is
+/// positive.
+template <class T>
+FEM_INLINE T polar_rotation(const T (&f)[9], T (&r)[9], int iterations = kPolarIterations) {
+  for (int i = 0; i < 9; ++i) r[i] = f[i];
+  const T det_f = f[0] * (f[4] * f[8] - f[5] * f[7]) - f[1] * (f[3] * f[8] - f[5] * f[6]) +
+                  f[2] * (f[3] * f[7] - f[4] * f[6]);
+  for (int it = 0; it < iterations; ++it) {
+    // X^-T = cof(X) / det X.
+    const T cof[9] = {
+        r[4] * r[8] - r[5] * r[7], r[5] * r[6] - r[3] * r[8], r[3] * r[7] - r[4] * r[6],
+        r[2] * r[7] - r[1] * r[8], r[0] * r[8] - r[2] * r[6], r[1] * r[6] - r[0] * r[7],
+        r[1] * r[5] - r[2] * r[4], r[2] * r[3] - r[0] * r[5], r[0] * r[4] - r[1] * r[3]};
+    const T det = r[0] * cof[0] + r[1] * cof[1] + r[2] * cof[2];
+    if (!(det != T(0))) break;
+    for (int i = 0; i < 9; ++i) r[i] = T(0.5) * (r[i] + cof[i] / det);
+  }
+  return det_f;
+}
+
+/// The rotation of element e from its average deformation gradient (the gradient at the voxel's
+/// centre, seed section 4.2.1), written to rotations[9 e ..] (row-major). Returns det F.
+template <class T>
+FEM_INLINE T element_rotation(std::int64_t e, const std::int32_t* element_vertices, const T* u,
+                              T inverse_edge, T* rotations) {
+  T f[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  for (int p = 0; p < kCorners; ++p) {
+    const std::int64_t v = element_vertices[kCorners * e + p];
+    // dN_p/dX at the centre of a cube of edge h: +-1/(4 h) per axis.
+    T grad[3];
+    for (int k = 0; k < 3; ++k) grad[k] = (corner_offset(p, k) ? T(0.25) : T(-0.25)) * inverse_edge;
+    for (int i = 0; i < 3; ++i)
+      for (int k = 0; k < 3; ++k) f[3 * i + k] += u[3 * v + i] * grad[k];
+  }
+  T r[9];
+  const T det = polar_rotation(f, r);
+  for (int i = 0; i < 9; ++i) rotations[9 * e + i] = r[i];
+  return det;
+}
+
+/// Block `slot` of fine vertex v's stiffness row, sum over the voxels at v of R K_pq R^T (seed
+/// eq. 4), plus `mass_shift` I on the diagonal block: out = 9 entries, row-major.
+/// vertex_elements[8 v + p]: the voxel whose corner p is v (-1: none); stiffness: 24x24 per
+/// material, row-major by (3 corner + component).
+template <class T>
+FEM_INLINE void fine_block(std::int64_t v, int slot, const std::int32_t* vertex_elements,
+                           const std::uint8_t* element_material, const T* rotations,
+                           const T* stiffness, T mass_shift, T (&out)[9]) {
+  for (int i = 0; i < 9; ++i) out[i] = T(0);
+  const int d[3] = {slot_offset(slot, 0), slot_offset(slot, 1), slot_offset(slot, 2)};
+  for (int p = 0; p < kCorners; ++p) {
+    const std::int64_t e = vertex_elements[kCorners * v + p];
+    if (e < 0) continue;
+    int q = 0;
+    bool inside = true;
+    for (int k = 0; k < 3; ++k) {
+      const int c = corner_offset(p, k) + d[k];
+      inside = inside && (c == 0 || c == 1);
+      q += c << k;
+    }
+    if (!inside) continue;
+    const T* k_pq = stiffness +
+                    static_cast<std::int64_t>(element_material[e]) * kElementDofs * kElementDofs +
+                    3 * p * kElementDofs + 3 * q;
+    const T* r = rotations + 9 * e;
+    // R K_pq R^T: first K_pq R^T, then R times that.
+    T kr[9];
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j)
+        kr[3 * i + j] = k_pq[i * kElementDofs] * r[3 * j] +
+                        k_pq[i * kElementDofs + 1] * r[3 * j + 1] +
+                        k_pq[i * kElementDofs + 2] * r[3 * j + 2];
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j)
+        out[3 * i + j] += r[3 * i] * kr[j] + r[3 * i + 1] * kr[3 + j] + r[3 * i + 2] * kr[6 + j];
+  }
+  if (slot == kCentre)
+    for (int i = 0; i < 3; ++i) out[4 * i] += mass_shift;
+}
+
+/// What the right-hand side of the Newmark step adds at a vertex (seed eq. 8 with lumped mass
+/// and mass-proportional damping C = alpha M):
+///   b = f + m g + m (mass_shift u_old + velocity_scale v_old + a_old)
+/// with mass_shift = 4 / dt^2 + 2 alpha / dt and velocity_scale = 4 / dt + alpha.
+template <class T>
+struct StepScales {
+  T mass_shift;
+  T velocity_scale;
+  T gravity[3];
+};
+
+/// Fine vertex v's right-hand side (seed eqs. 4 and 8), and the boundary conditions applied to
+/// its row A (already holding fine_block for every slot): prescribed columns eliminated into b,
+/// prescribed rows made identity rows with their value. `fixed[v]`: bit c set where dof c is
+/// prescribed, to prescribed[3 v + c]. The voxel corners' positions enter relative to the
+/// voxel's centre (K does not resist the translation that removes), so single precision keeps
+/// its digits on large objects.
+template <class T, class Layout>
+FEM_INLINE void fine_rhs(std::int64_t v, const std::int32_t* vertex_elements,
+                         const std::uint8_t* element_material, const T* rotations,
+                         const T* stiffness, T edge, const T* mass, const T* u_old, const T* v_old,
+                         const T* a_old, const T* force, const StepScales<T>& scales,
+                         const std::uint8_t* fixed, const T* prescribed,
+                         const std::int32_t* neighbours, T* a, const Layout& layout, T* b) {
+  T acc[3];
+  const T m = mass[v];
+  for (int i = 0; i < 3; ++i)
+    acc[i] = force[3 * v + i] + m * scales.gravity[i] +
+             m * (scales.mass_shift * u_old[3 * v + i] + scales.velocity_scale * v_old[3 * v + i] +
+                  a_old[3 * v + i]);
+  // -sum over voxels and corners q of R K_pq (R^T X_q - X_q).
+  for (int p = 0; p < kCorners; ++p) {
+    const std::int64_t e = vertex_elements[kCorners * v + p];
+    if (e < 0) continue;
+    const T* r = rotations + 9 * e;
+    const T* k_p = stiffness +
+                   static_cast<std::int64_t>(element_material[e]) * kElementDofs * kElementDofs +
+                   3 * p * kElementDofs;
+    T z[3] = {0, 0, 0};
+    for (int q = 0; q < kCorners; ++q) {
+      T x[3], y[3];
+      for (int k = 0; k < 3; ++k) x[k] = (corner_offset(q, k) ? T(0.5) : T(-0.5)) * edge;
+      for (int k = 0; k < 3; ++k)
+        y[k] = r[k] * x[0] + r[3 + k] * x[1] + r[6 + k] * x[2] - x[k];  // R^T x - x
+      for (int i = 0; i < 3; ++i)
+        z[i] += k_p[i * kElementDofs + 3 * q] * y[0] + k_p[i * kElementDofs + 3 * q + 1] * y[1] +
+                k_p[i * kElementDofs + 3 * q + 2] * y[2];
+    }
+    for (int i = 0; i < 3; ++i)
+      acc[i] -= r[3 * i] * z[0] + r[3 * i + 1] * z[1] + r[3 * i + 2] * z[2];
+  }
+  // Prescribed columns (the neighbours' and the vertex's own) move to the right-hand side.
+  for (int s = 0; s < kSlots; ++s) {
+    const std::int64_t n = neighbours[kSlots * v + s];
+    if (n < 0 || fixed[n] == 0) continue;
+    for (int c = 0; c < 3; ++c) {
+      if (!((fixed[n] >> c) & 1)) continue;
+      const T g = prescribed[3 * n + c];
+      for (int r = 0; r < 3; ++r) {
+        const std::int64_t at = layout.at(v, kBlockEntries * s + 3 * r + c);
+        acc[r] -= a[at] * g;
+        a[at] = T(0);
+      }
+    }
+  }
+  for (int r = 0; r < 3; ++r) {
+    if (!((fixed[v] >> r) & 1)) continue;
+    for (int s = 0; s < kSlots; ++s)
+      for (int c = 0; c < 3; ++c) a[layout.at(v, kBlockEntries * s + 3 * r + c)] = T(0);
+    a[layout.at(v, kBlockEntries * kCentre + 4 * r)] = T(1);
+    acc[r] = prescribed[3 * v + r];
+  }
+  for (int i = 0; i < 3; ++i) b[3 * v + i] = acc[i];
+}
+
+/// Block `slot` of coarse vertex X's row of the Galerkin operator P^T A P, matrix-free from the
+/// fine rows (seed eqs. 10 and 11 in one pass: each free fine row of a child x = 2X + k enters
+/// with weight w_k, and each of its blocks toward x + d = 2(X + I) + k' with weight w_k').
+/// children[27 X + k]: the fine vertex at 2X + k (-1: none). Rows of void coarse dofs
+/// (coarse_fixed) become identity rows.
+template <class T, class Layout>
+FEM_INLINE void coarse_block(std::int64_t x_coarse, int slot, const std::int32_t* children,
+                             const std::uint8_t* fine_fixed, const T* fine_a,
+                             const Layout& fine_layout, const std::uint8_t* coarse_fixed,
+                             T (&out)[9]) {
+  for (int i = 0; i < 9; ++i) out[i] = T(0);
+  const int target[3] = {2 * slot_offset(slot, 0), 2 * slot_offset(slot, 1),
+                         2 * slot_offset(slot, 2)};
+  for (int k = 0; k < kSlots; ++k) {
+    const std::int64_t x = children[kSlots * x_coarse + k];
+    if (x < 0) continue;
+    const int free_rows = ~fine_fixed[x] & 7;
+    if (free_rows == 0) continue;
+    const int kk[3] = {slot_offset(k, 0), slot_offset(k, 1), slot_offset(k, 2)};
+    const T wk = static_cast<T>(transfer_weight(kk[0], kk[1], kk[2]));
+    // Blocks toward x + d with |k + d - 2I| <= 1 per axis.
+    int lo[3], hi[3];
+    for (int j = 0; j < 3; ++j) {
+      lo[j] = target[j] - 1 - kk[j];
+      hi[j] = target[j] + 1 - kk[j];
+      if (lo[j] < -1) lo[j] = -1;
+      if (hi[j] > 1) hi[j] = 1;
+    }
+    for (int dz = lo[2]; dz <= hi[2]; ++dz)
+      for (int dy = lo[1]; dy <= hi[1]; ++dy)
+        for (int dx = lo[0]; dx <= hi[0]; ++dx) {
+          const T w =
+              wk * static_cast<T>(transfer_weight(kk[0] + dx - target[0], kk[1] + dy - target[1],
+                                                  kk[2] + dz - target[2]));
+          const int s = offset_slot(dx, dy, dz);
+          for (int r = 0; r < 3; ++r) {
+            if (!((free_rows >> r) & 1)) continue;
+            for (int c = 0; c < 3; ++c)
+              out[3 * r + c] += w * fine_a[fine_layout.at(x, kBlockEntries * s + 3 * r + c)];
+          }
+        }
+  }
+  if (slot == kCentre)
+    for (int r = 0; r < 3; ++r)
+      if ((coarse_fixed[x_coarse] >> r) & 1) out[4 * r] = T(1);
+}
+
+/// b - (A u)_v without the diagonal block when `skip_centre`, with it otherwise.
+template <class T, class Layout>
+FEM_INLINE void row_remainder(std::int64_t v, const std::int32_t* neighbours, const T* a,
+                              const Layout& layout, const T* b, const T* u, bool skip_centre,
+                              T (&acc)[3]) {
+  for (int i = 0; i < 3; ++i) acc[i] = b[3 * v + i];
+  for (int s = 0; s < kSlots; ++s) {
+    if (skip_centre && s == kCentre) continue;
+    const std::int64_t n = neighbours[kSlots * v + s];
+    if (n < 0) continue;
+    const T un[3] = {u[3 * n], u[3 * n + 1], u[3 * n + 2]};
+    for (int r = 0; r < 3; ++r)
+      acc[r] -= a[layout.at(v, kBlockEntries * s + 3 * r)] * un[0] +
+                a[layout.at(v, kBlockEntries * s + 3 * r + 1)] * un[1] +
+                a[layout.at(v, kBlockEntries * s + 3 * r + 2)] * un[2];
+  }
+}
+
+/// One block Gauss-Seidel update of vertex v: u_v = A_vv^-1 (b_v - sum over the other slots).
+template <class T, class Layout>
+FEM_INLINE void relax_vertex(std::int64_t v, const std::int32_t* neighbours, const T* a,
+                             const Layout& layout, const T* b, T* u) {
+  T acc[3];
+  row_remainder(v, neighbours, a, layout, b, u, true, acc);
+  T d[9];
+  for (int e = 0; e < 9; ++e) d[e] = a[layout.at(v, kBlockEntries * kCentre + e)];
+  T x[3];
+  solve3(d, acc, x);
+  for (int i = 0; i < 3; ++i) u[3 * v + i] = x[i];
+}
+
+/// r_v = b_v - (A u)_v (seed eq. 12).
+template <class T, class Layout>
+FEM_INLINE void vertex_residual(std::int64_t v, const std::int32_t* neighbours, const T* a,
+                                const Layout& layout, const T* b, const T* u, T* r) {
+  T acc[3];
+  row_remainder(v, neighbours, a, layout, b, u, false, acc);
+  for (int i = 0; i < 3; ++i) r[3 * v + i] = acc[i];
+}
+
+/// Coarse vertex X: b_X = sum over children of w_k r_x at free fine dofs (seed eq. 13, P^T r),
+/// and the coarse correction starts from zero.
+template <class T>
+FEM_INLINE void restrict_vertex(std::int64_t x_coarse, const std::int32_t* children,
+                                const std::uint8_t* fine_fixed, const T* fine_r, T* coarse_b,
+                                T* coarse_u) {
+  T acc[3] = {0, 0, 0};
+  for (int k = 0; k < kSlots; ++k) {
+    const std::int64_t x = children[kSlots * x_coarse + k];
+    if (x < 0) continue;
+    const T w =
+        static_cast<T>(transfer_weight(slot_offset(k, 0), slot_offset(k, 1), slot_offset(k, 2)));
+    for (int c = 0; c < 3; ++c)
+      if (!((fine_fixed[x] >> c) & 1)) acc[c] += w * fine_r[3 * x + c];
+  }
+  for (int c = 0; c < 3; ++c) {
+    coarse_b[3 * x_coarse + c] = acc[c];
+    coarse_u[3 * x_coarse + c] = T(0);
+  }
+}
+
+/// Fine vertex x: u_x += (P e)_x at its free dofs (seed eq. 15). parents[8 x ..]: the coarse
+/// vertices it interpolates from (-1 past the last), each with weight 1 / their count.
+template <class T>
+FEM_INLINE void interpolate_vertex(std::int64_t x, const std::int32_t* parents,
+                                   const std::uint8_t* fine_fixed, const T* coarse_e, T* fine_u) {
+  T acc[3] = {0, 0, 0};
+  int count = 0;
+  for (int j = 0; j < kCorners; ++j) {
+    const std::int64_t p = parents[kCorners * x + j];
+    if (p < 0) break;
+    ++count;
+    for (int c = 0; c < 3; ++c) acc[c] += coarse_e[3 * p + c];
+  }
+  if (count == 0) return;
+  const T w = T(1) / static_cast<T>(count);
+  for (int c = 0; c < 3; ++c)
+    if (!((fine_fixed[x] >> c) & 1)) fine_u[3 * x + c] += w * acc[c];
+}
+
+/// Newmark (beta 1/4, gamma 1/2) after the solve (seed eqs. 5 and 6): the new acceleration and
+/// velocity from the new displacement u, which becomes u_old.
+template <class T>
+FEM_INLINE void newmark_vertex(std::int64_t v, T dt, const T* u, T* u_old, T* v_old, T* a_old) {
+  for (int i = 0; i < 3; ++i) {
+    const std::int64_t d = 3 * v + i;
+    const T du = u[d] - u_old[d];
+    const T a_new = T(4) / (dt * dt) * (du - dt * v_old[d]) - a_old[d];
+    v_old[d] = T(2) / dt * du - v_old[d];
+    a_old[d] = a_new;
+    u_old[d] = u[d];
+  }
+}
+
+/// The coarsest level's solve, A x = b from the x given, by conjugate gradients preconditioned with
+/// the 3x3 diagonal blocks, run by one team of threads (one thread block on a GPU: the seed's
+/// section 4.2.7) that share the work vertex by vertex. `Team` gives rank(), size(), barrier()
+/// and sum(double) (the team's sum of each thread's value, returned to every thread, after a
+/// barrier). r, z, p and q are scratch vectors of the level's size. Stops when |r| <=
+/// tolerance |b| or after max_iterations; writes the iterations, |r|^2 and |b|^2 to
+/// report[0..2] (rank 0).
+template <class T, class Layout, class Team>
+FEM_INLINE void coarsest_cg(const Team& team, std::int64_t vertices, const std::int32_t* neighbours,
+                            const T* a, const Layout& layout, const T* b, T* x, T* r, T* z, T* p,
+                            T* q, int max_iterations, double tolerance, double* report) {
+  const std::int64_t first = team.rank(), stride = team.size();
+  auto precondition = [&](std::int64_t v) {
+    T d[9];
+    for (int e = 0; e < 9; ++e) d[e] = a[layout.at(v, kBlockEntries * kCentre + e)];
+    const T y[3] = {r[3 * v], r[3 * v + 1], r[3 * v + 2]};
+    T w[3];
+    solve3(d, y, w);
+    for (int i = 0; i < 3; ++i) z[3 * v + i] = w[i];
+  };
+  double local = 0.0, local2 = 0.0, local3 = 0.0;
+  for (std::int64_t v = first; v < vertices; v += stride) {
+    T acc[3];
+    row_remainder(v, neighbours, a, layout, b, x, false, acc);
+    for (int i = 0; i < 3; ++i) {
+      r[3 * v + i] = acc[i];
+      local += static_cast<double>(b[3 * v + i]) * static_cast<double>(b[3 * v + i]);
+      local3 += static_cast<double>(acc[i]) * static_cast<double>(acc[i]);
+    }
+    precondition(v);
+    for (int i = 0; i < 3; ++i) {
+      p[3 * v + i] = z[3 * v + i];
+      local2 += static_cast<double>(r[3 * v + i]) * static_cast<double>(z[3 * v + i]);
+    }
+  }
+  const double bb = team.sum(local);
+  double rz = team.sum(local2);
+  const double stop = tolerance * tolerance * bb;
+  double rr = team.sum(local3);
+  int it = 0;
+  while (it < max_iterations && rr > stop && rz > 0.0) {
+    local = 0.0;
+    for (std::int64_t v = first; v < vertices; v += stride) {
+      T acc[3];
+      // q = A p: the residual form with a zero right-hand side gives -A p.
+      for (int i = 0; i < 3; ++i) acc[i] = T(0);
+      for (int s = 0; s < kSlots; ++s) {
+        const std::int64_t n = neighbours[kSlots * v + s];
+        if (n < 0) continue;
+        for (int row = 0; row < 3; ++row)
+          acc[row] += a[layout.at(v, kBlockEntries * s + 3 * row)] * p[3 * n] +
+                      a[layout.at(v, kBlockEntries * s + 3 * row + 1)] * p[3 * n + 1] +
+                      a[layout.at(v, kBlockEntries * s + 3 * row + 2)] * p[3 * n + 2];
+      }
+      for (int i = 0; i < 3; ++i) {
+        q[3 * v + i] = acc[i];
+        local += static_cast<double>(p[3 * v + i]) * static_cast<double>(acc[i]);
+      }
+    }
+    const double pq = team.sum(local);
+    if (!(pq > 0.0)) break;
+    const T alpha = static_cast<T>(rz / pq);
+    local = 0.0;
+    local2 = 0.0;
+    for (std::int64_t v = first; v < vertices; v += stride) {
+      for (int i = 0; i < 3; ++i) {
+        x[3 * v + i] += alpha * p[3 * v + i];
+        r[3 * v + i] -= alpha * q[3 * v + i];
+      }
+      precondition(v);
+      for (int i = 0; i < 3; ++i) {
+        local += static_cast<double>(r[3 * v + i]) * static_cast<double>(z[3 * v + i]);
+        local2 += static_cast<double>(r[3 * v + i]) * static_cast<double>(r[3 * v + i]);
+      }
+    }
+    const double rz_new = team.sum(local);
+    rr = team.sum(local2);
+    const T beta = static_cast<T>(rz > 0.0 ? rz_new / rz : 0.0);
+    rz = rz_new;
+    for (std::int64_t v = first; v < vertices; v += stride)
+      for (int i = 0; i < 3; ++i) p[3 * v + i] = z[3 * v + i] + beta * p[3 * v + i];
+    team.barrier();
+    ++it;
+  }
+  if (team.rank() == 0) {
+    report[0] = it;
+    report[1] = rr;
+    report[2] = bb;
+  }
+}
+
+}  // namespace fem::kernels::voxel

@@ -1,0 +1,414 @@
+// The voxel multigrid's verbs (fem/voxel/voxel_operator.hpp) written once over an execution
+// policy, so that every backend runs the same kernels (fem/kernels/voxel_kernels.hpp) in its
+// own memory: the OpenMP backend with a parallel loop, CUDA with a kernel launch, Kokkos with
+// parallel_for. `Exec` provides
+//   template <class U> using Array   an owning array in the backend's memory (data(), size())
+//   make<U>(n)                       an array of n zeros
+//   upload(array, host, n, offset), download(array, host, n, offset)
+//   for_each(begin, end, f)          f(i) for every i in [begin, end), in parallel
+//   sum(n, f)                        the sum over i < n of f(i) (a double), in a fixed order
+//   Team, team(f)                    f(team) run by one team of threads (Team: rank(), size(),
+//                                    barrier(), sum(double)): the coarsest level's CG
+//   kEntryMajor                      the stencil layout (kernels::voxel::StencilLayout)
+//   synchronize()
+// Lambdas are FEM_HD and capture only local copies (pointers, scalars), never `this`, so that
+// they run on a device.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "fem/error.hpp"
+#include "fem/kernels/voxel_kernels.hpp"
+#include "fem/voxel/voxel_operator.hpp"
+
+namespace fem::voxel {
+
+template <class Exec, class T>
+class VoxelOperatorOn final : public VoxelOperator {
+  template <class U>
+  using Array = typename Exec::template Array<U>;
+  using Layout = kernels::voxel::StencilLayout;
+
+  struct Level {
+    std::int64_t vertices = 0;
+    std::array<std::int64_t, kColours + 1> colour_start{};
+    Layout layout;
+    Array<std::int32_t> neighbours, children, parents;
+    Array<std::uint8_t> fixed;
+    Array<T> a, b, u, r;
+  };
+
+ public:
+  VoxelOperatorOn(const VoxelHierarchy& h, const VoxelMaterials& materials)
+      : edge_(h.edge), elements_(h.elements) {
+    for (const VoxelLevel& l : h.levels) {
+      Level g;
+      g.vertices = l.vertices;
+      g.colour_start = l.colour_start;
+      g.layout = Exec::kEntryMajor ? Layout{1, l.vertices} : Layout{kernels::voxel::kRowEntries, 1};
+      g.neighbours = to_device(l.neighbours);
+      g.children = to_device(l.children);
+      g.parents = to_device(l.parents);
+      g.fixed = Exec::template make<std::uint8_t>(l.vertices);
+      g.a = Exec::template make<T>(kernels::voxel::kRowEntries * l.vertices);
+      g.b = Exec::template make<T>(3 * l.vertices);
+      g.u = Exec::template make<T>(3 * l.vertices);
+      g.r = Exec::template make<T>(3 * l.vertices);
+      levels_.push_back(std::move(g));
+    }
+    const std::int64_t n = 3 * levels_[0].vertices;
+    element_vertices_ = to_device(h.element_vertices);
+    vertex_elements_ = to_device(h.vertex_elements);
+    element_material_ = to_device(materials.element_material);
+    stiffness_ = to_device(converted(materials.stiffness));
+    mass_ = to_device(converted(materials.mass));
+    rotations_ = Exec::template make<T>(9 * elements_);
+    det_ = Exec::template make<T>(elements_);
+    u_old_ = Exec::template make<T>(n);
+    v_old_ = Exec::template make<T>(n);
+    a_old_ = Exec::template make<T>(n);
+    force_ = Exec::template make<T>(n);
+    prescribed_ = Exec::template make<T>(n);
+    const std::int64_t coarsest = levels_.back().vertices;
+    for (Array<T>* s : {&cg_r_, &cg_z_, &cg_p_, &cg_q_}) *s = Exec::template make<T>(3 * coarsest);
+    cg_report_ = Exec::template make<double>(3);
+    // Padding vertices are prescribed (to zero) until set_masks says more.
+    std::vector<std::vector<std::uint8_t>> masks = level_masks(h, {});
+    for (std::size_t l = 0; l < levels_.size(); ++l)
+      Exec::upload(levels_[l].fixed, masks[l].data(), levels_[l].vertices);
+  }
+
+  [[nodiscard]] Precision precision() const override {
+    return sizeof(T) == 4 ? Precision::Single : Precision::Double;
+  }
+  [[nodiscard]] int levels() const override { return static_cast<int>(levels_.size()); }
+
+  void set_state(const std::vector<double>& u, const std::vector<double>& v,
+                 const std::vector<double>& a) override {
+    upload_values(u_old_, u);
+    upload_values(v_old_, v);
+    upload_values(a_old_, a);
+    upload_values(levels_[0].u, u);
+  }
+  void state(std::vector<double>& u, std::vector<double>& v,
+             std::vector<double>& a) const override {
+    download_values(u_old_, u);
+    download_values(v_old_, v);
+    download_values(a_old_, a);
+  }
+  void displacements(const std::vector<std::int32_t>& vertices,
+                     std::vector<double>& u) const override {
+    // A gather on the backend, then one small transfer.
+    const std::int64_t n = static_cast<std::int64_t>(vertices.size());
+    ensure(scratch_index_, n);
+    ensure(scratch_values_, 3 * n);
+    Exec::upload(scratch_index_, vertices.data(), n);
+    const std::int32_t* at = scratch_index_.data();
+    const T* from = u_old_.data();
+    T* to = scratch_values_.data();
+    Exec::for_each(0, 3 * n, [=] FEM_HD(std::int64_t i) { to[i] = from[3 * at[i / 3] + i % 3]; });
+    std::vector<T> host(static_cast<std::size_t>(3 * n));
+    Exec::download(scratch_values_, host.data(), 3 * n);
+    u.assign(host.begin(), host.end());
+  }
+
+  void set_masks(const std::vector<std::vector<std::uint8_t>>& masks,
+                 const std::vector<double>& prescribed) override {
+    for (std::size_t l = 0; l < levels_.size(); ++l)
+      Exec::upload(levels_[l].fixed, masks[l].data(), levels_[l].vertices);
+    upload_values(prescribed_, prescribed);
+  }
+  void set_prescribed(const std::vector<std::int32_t>& vertices,
+                      const std::vector<double>& values) override {
+    scatter(prescribed_, vertices, values);
+  }
+  void set_forces(const std::vector<std::int32_t>& vertices,
+                  const std::vector<double>& values) override {
+    scatter(force_, vertices, values);
+  }
+
+  std::pair<std::int64_t, double> rotate() override {
+    const std::int32_t* ev = element_vertices_.data();
+    const T* u = u_old_.data();
+    T* rot = rotations_.data();
+    T* det = det_.data();
+    const T inverse_edge = static_cast<T>(1.0 / edge_);
+    Exec::for_each(0, elements_, [=] FEM_HD(std::int64_t e) {
+      det[e] = kernels::voxel::element_rotation(e, ev, u, inverse_edge, rot);
+    });
+    const T* d = det_.data();
+    const double bad = Exec::sum(elements_, [=] FEM_HD(std::int64_t e) {
+      return d[e] > T(0) ? 0.0 : 1.0;  // NaN counts as bad
+    });
+    if (bad == 0.0) return {-1, 1.0};
+    std::vector<T> host(static_cast<std::size_t>(elements_));
+    Exec::download(det_, host.data(), elements_);
+    for (std::int64_t e = 0; e < elements_; ++e)
+      if (!(host[e] > T(0))) return {e, static_cast<double>(host[e])};
+    return {-1, 1.0};
+  }
+
+  void assemble(const VoxelStepScales& scales) override {
+    Level& f = levels_[0];
+    const std::int64_t nv = f.vertices;
+    const std::int32_t* ve = vertex_elements_.data();
+    const std::uint8_t* mat = element_material_.data();
+    const T* rot = rotations_.data();
+    const T* k = stiffness_.data();
+    const T* mass = mass_.data();
+    T* a = f.a.data();
+    const Layout layout = f.layout;
+    const T mass_shift = static_cast<T>(scales.mass_shift);
+    // One (vertex, slot) pair an index, vertex fastest: consecutive threads write consecutive
+    // entries in the entry-major layout.
+    Exec::for_each(0, kernels::voxel::kSlots * nv, [=] FEM_HD(std::int64_t i) {
+      const std::int64_t v = i % nv;
+      const int s = static_cast<int>(i / nv);
+      T block[9];
+      kernels::voxel::fine_block(v, s, ve, mat, rot, k, mass[v] * mass_shift, block);
+      for (int e = 0; e < 9; ++e) a[layout.at(v, kernels::voxel::kBlockEntries * s + e)] = block[e];
+    });
+    kernels::voxel::StepScales<T> sc{
+        static_cast<T>(scales.mass_shift),
+        static_cast<T>(scales.velocity_scale),
+        {static_cast<T>(scales.gravity[0]), static_cast<T>(scales.gravity[1]),
+         static_cast<T>(scales.gravity[2])}};
+    const T edge = static_cast<T>(edge_);
+    const T *u_old = u_old_.data(), *v_old = v_old_.data(), *a_old = a_old_.data(),
+            *force = force_.data(), *prescribed = prescribed_.data();
+    const std::uint8_t* fixed = f.fixed.data();
+    const std::int32_t* nb = f.neighbours.data();
+    T* b = f.b.data();
+    T* u = f.u.data();
+    Exec::for_each(0, nv, [=] FEM_HD(std::int64_t v) {
+      kernels::voxel::fine_rhs(v, ve, mat, rot, k, edge, mass, u_old, v_old, a_old, force, sc,
+                               fixed, prescribed, nb, a, layout, b);
+      // The solve starts from the last step's displacement, with this step's prescribed values.
+      for (int c = 0; c < 3; ++c)
+        u[3 * v + c] = ((fixed[v] >> c) & 1) ? prescribed[3 * v + c] : u_old[3 * v + c];
+    });
+  }
+
+  void coarsen(int level) override {
+    Level& f = levels_[level - 1];
+    Level& c = levels_[level];
+    const std::int64_t nv = c.vertices;
+    const std::int32_t* children = c.children.data();
+    const std::uint8_t* fine_fixed = f.fixed.data();
+    const std::uint8_t* coarse_fixed = c.fixed.data();
+    const T* fa = f.a.data();
+    const Layout fl = f.layout, cl = c.layout;
+    T* ca = c.a.data();
+    Exec::for_each(0, kernels::voxel::kSlots * nv, [=] FEM_HD(std::int64_t i) {
+      const std::int64_t x = i % nv;
+      const int s = static_cast<int>(i / nv);
+      T block[9];
+      kernels::voxel::coarse_block(x, s, children, fine_fixed, fa, fl, coarse_fixed, block);
+      for (int e = 0; e < 9; ++e) ca[cl.at(x, kernels::voxel::kBlockEntries * s + e)] = block[e];
+    });
+  }
+
+  void smooth(int level, int sweeps, bool reversed) override {
+    Level& g = levels_[level];
+    const std::int32_t* nb = g.neighbours.data();
+    const T* a = g.a.data();
+    const T* b = g.b.data();
+    T* u = g.u.data();
+    const Layout layout = g.layout;
+    for (int sweep = 0; sweep < sweeps; ++sweep)
+      for (int k = 0; k < kColours; ++k) {
+        const int colour = reversed ? kColours - 1 - k : k;
+        Exec::for_each(
+            g.colour_start[colour], g.colour_start[colour + 1],
+            [=] FEM_HD(std::int64_t v) { kernels::voxel::relax_vertex(v, nb, a, layout, b, u); });
+      }
+  }
+
+  void restrict_residual(int level) override {
+    residual(level);
+    Level& f = levels_[level];
+    Level& c = levels_[level + 1];
+    const std::int32_t* children = c.children.data();
+    const std::uint8_t* fine_fixed = f.fixed.data();
+    const T* r = f.r.data();
+    T* cb = c.b.data();
+    T* cu = c.u.data();
+    Exec::for_each(0, c.vertices, [=] FEM_HD(std::int64_t x) {
+      kernels::voxel::restrict_vertex(x, children, fine_fixed, r, cb, cu);
+    });
+  }
+
+  void interpolate(int level) override {
+    Level& f = levels_[level];
+    const Level& c = levels_[level + 1];
+    const std::int32_t* parents = f.parents.data();
+    const std::uint8_t* fine_fixed = f.fixed.data();
+    const T* e = c.u.data();
+    T* u = f.u.data();
+    Exec::for_each(0, f.vertices, [=] FEM_HD(std::int64_t x) {
+      kernels::voxel::interpolate_vertex(x, parents, fine_fixed, e, u);
+    });
+  }
+
+  CoarsestSolve solve_coarsest(int max_iterations, double tolerance) override {
+    Level& g = levels_.back();
+    const std::int64_t nv = g.vertices;
+    const std::int32_t* nb = g.neighbours.data();
+    const T* a = g.a.data();
+    const T* b = g.b.data();
+    T* x = g.u.data();
+    T *r = cg_r_.data(), *z = cg_z_.data(), *p = cg_p_.data(), *q = cg_q_.data();
+    double* report = cg_report_.data();
+    const Layout layout = g.layout;
+    Exec::team([=] FEM_HD(const typename Exec::Team& team) {
+      kernels::voxel::coarsest_cg(team, nv, nb, a, layout, b, x, r, z, p, q, max_iterations,
+                                  tolerance, report);
+    });
+    double host[3];
+    Exec::download(cg_report_, host, 3);
+    return {static_cast<int>(host[0]), host[2] > 0.0 ? std::sqrt(host[1] / host[2]) : 0.0};
+  }
+
+  std::array<double, 2> residual_norms(int level) override {
+    residual(level);
+    const Level& g = levels_[level];
+    const std::uint8_t* fixed = g.fixed.data();
+    const T* r = g.r.data();
+    const T* b = g.b.data();
+    const double rr = Exec::sum(3 * g.vertices, [=] FEM_HD(std::int64_t i) {
+      return ((fixed[i / 3] >> (i % 3)) & 1)
+                 ? 0.0
+                 : static_cast<double>(r[i]) * static_cast<double>(r[i]);
+    });
+    const double bb = Exec::sum(3 * g.vertices, [=] FEM_HD(std::int64_t i) {
+      return ((fixed[i / 3] >> (i % 3)) & 1)
+                 ? 0.0
+                 : static_cast<double>(b[i]) * static_cast<double>(b[i]);
+    });
+    return {std::sqrt(rr), std::sqrt(bb)};
+  }
+
+  void newmark(double time_step) override {
+    const T dt = static_cast<T>(time_step);
+    const T* u = levels_[0].u.data();
+    T *u_old = u_old_.data(), *v_old = v_old_.data(), *a_old = a_old_.data();
+    Exec::for_each(0, levels_[0].vertices, [=] FEM_HD(std::int64_t v) {
+      kernels::voxel::newmark_vertex(v, dt, u, u_old, v_old, a_old);
+    });
+  }
+
+  void equations(int level, std::vector<double>& a, std::vector<double>& b) const override {
+    const Level& g = levels_[level];
+    std::vector<T> host(static_cast<std::size_t>(kernels::voxel::kRowEntries * g.vertices));
+    Exec::download(g.a, host.data(), static_cast<std::int64_t>(host.size()));
+    a.assign(host.size(), 0.0);
+    for (std::int64_t v = 0; v < g.vertices; ++v)
+      for (int e = 0; e < kernels::voxel::kRowEntries; ++e)
+        a[kernels::voxel::kRowEntries * v + e] = static_cast<double>(host[g.layout.at(v, e)]);
+    download_values(g.b, b);
+  }
+  void set_equations(int level, const std::vector<double>& a,
+                     const std::vector<double>& b) override {
+    Level& g = levels_[level];
+    std::vector<T> host(a.size());
+    for (std::int64_t v = 0; v < g.vertices; ++v)
+      for (int e = 0; e < kernels::voxel::kRowEntries; ++e)
+        host[g.layout.at(v, e)] = static_cast<T>(a[kernels::voxel::kRowEntries * v + e]);
+    Exec::upload(g.a, host.data(), static_cast<std::int64_t>(host.size()));
+    upload_values(g.b, b);
+  }
+  void unknown(int level, std::vector<double>& u) const override {
+    download_values(levels_[level].u, u);
+  }
+  void set_unknown(int level, const std::vector<double>& u) override {
+    upload_values(levels_[level].u, u);
+  }
+
+  void synchronize() override { Exec::synchronize(); }
+  [[nodiscard]] std::size_t memory_bytes() const override {
+    std::size_t bytes = 0;
+    for (const Level& g : levels_)
+      bytes += sizeof(T) * (g.a.size() + g.b.size() + g.u.size() + g.r.size()) +
+               sizeof(std::int32_t) * (g.neighbours.size() + g.children.size() + g.parents.size()) +
+               g.fixed.size();
+    bytes += sizeof(T) * (rotations_.size() + det_.size() + stiffness_.size() + mass_.size() +
+                          6 * u_old_.size()) +
+             sizeof(std::int32_t) * (element_vertices_.size() + vertex_elements_.size()) +
+             element_material_.size();
+    return bytes;
+  }
+
+  /// r = b - A u on level (public for the device lambdas' enclosing-function rules).
+  void residual(int level) {
+    Level& g = levels_[level];
+    const std::int32_t* nb = g.neighbours.data();
+    const T* a = g.a.data();
+    const T* b = g.b.data();
+    const T* u = g.u.data();
+    T* r = g.r.data();
+    const Layout layout = g.layout;
+    Exec::for_each(0, g.vertices, [=] FEM_HD(std::int64_t v) {
+      kernels::voxel::vertex_residual(v, nb, a, layout, b, u, r);
+    });
+  }
+
+  void scatter(Array<T>& to, const std::vector<std::int32_t>& vertices,
+               const std::vector<double>& values) {
+    const std::int64_t n = static_cast<std::int64_t>(vertices.size());
+    if (n == 0) return;
+    if (values.size() != static_cast<std::size_t>(3 * n))
+      throw Error("voxel operator: 3 values per vertex expected (solver bug)");
+    ensure(scratch_index_, n);
+    ensure(scratch_values_, 3 * n);
+    Exec::upload(scratch_index_, vertices.data(), n);
+    const std::vector<T> host = converted(values);
+    Exec::upload(scratch_values_, host.data(), 3 * n);
+    const std::int32_t* at = scratch_index_.data();
+    const T* from = scratch_values_.data();
+    T* dst = to.data();
+    Exec::for_each(0, 3 * n, [=] FEM_HD(std::int64_t i) { dst[3 * at[i / 3] + i % 3] = from[i]; });
+  }
+
+ private:
+  template <class U>
+  static Array<U> to_device(const std::vector<U>& host) {
+    Array<U> a = Exec::template make<U>(static_cast<std::int64_t>(host.size()));
+    if (!host.empty()) Exec::upload(a, host.data(), static_cast<std::int64_t>(host.size()));
+    return a;
+  }
+  static std::vector<T> converted(const std::vector<double>& x) {
+    return std::vector<T>(x.begin(), x.end());
+  }
+  static void upload_values(Array<T>& to, const std::vector<double>& x) {
+    std::vector<T> host(static_cast<std::size_t>(to.size()), T(0));
+    std::copy_n(x.begin(), std::min(x.size(), host.size()), host.begin());
+    Exec::upload(to, host.data(), static_cast<std::int64_t>(host.size()));
+  }
+  static void download_values(const Array<T>& from, std::vector<double>& x) {
+    std::vector<T> host(static_cast<std::size_t>(from.size()));
+    Exec::download(from, host.data(), static_cast<std::int64_t>(host.size()));
+    x.assign(host.begin(), host.end());
+  }
+  template <class U>
+  static void ensure(Array<U>& a, std::int64_t n) {
+    if (static_cast<std::int64_t>(a.size()) < n) a = Exec::template make<U>(n);
+  }
+
+  double edge_;
+  std::int64_t elements_;
+  std::vector<Level> levels_;
+  Array<std::int32_t> element_vertices_, vertex_elements_;
+  Array<std::uint8_t> element_material_;
+  Array<T> stiffness_, mass_, rotations_, det_;
+  Array<T> u_old_, v_old_, a_old_, force_, prescribed_;
+  Array<T> cg_r_, cg_z_, cg_p_, cg_q_;
+  Array<double> cg_report_;
+  mutable Array<std::int32_t> scratch_index_;
+  mutable Array<T> scratch_values_;
+};
+
+}  // namespace fem::voxel

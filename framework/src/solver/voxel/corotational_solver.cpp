@@ -1,0 +1,441 @@
+#include "fem/solver/corotational_solver.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <fmt/format.h>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "fem/amplitude.hpp"
+#include "fem/error.hpp"
+#include "fem/kernels/voxel_kernels.hpp"
+#include "fem/solver/run_output.hpp"
+#include "fem/solver/wave_setup.hpp"
+
+namespace fem {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+/// The model's voxels, block after block, and each one's block.
+struct ModelVoxels {
+  std::vector<std::int32_t> cells;
+  std::vector<std::uint8_t> block;
+};
+
+ModelVoxels model_voxels(const Model& model) {
+  ModelVoxels v;
+  if (model.blocks.size() > 255)
+    throw InputError(model.spec.solver.where,
+                     "solver type corotational takes at most 255 blocks, the case has " +
+                         std::to_string(model.blocks.size()),
+                     "merge blocks of the same material");
+  for (std::size_t b = 0; b < model.blocks.size(); ++b) {
+    const ModelBlock& mb = model.blocks[b];
+    if (mb.region->shape != CellShape::Hex8 || mb.element->num_nodes != 8)
+      throw InputError(mb.spec->where,
+                       "block '" + mb.spec->name + "' has " + to_string(mb.region->shape) +
+                           " cells, and solver type corotational runs voxels (hex8 cubes)",
+                       "mesh the body with voxels (mesh: {generator: voxels} or an image) and "
+                       "element hex8");
+    v.cells.insert(v.cells.end(), mb.connectivity.begin(), mb.connectivity.end());
+    v.block.insert(v.block.end(), static_cast<std::size_t>(mb.num_elements()),
+                   static_cast<std::uint8_t>(b));
+  }
+  return v;
+}
+
+}  // namespace
+
+std::vector<double> voxel_stiffness(const std::array<double, 81>& a, double edge) {
+  using kernels::voxel::corner_offset;
+  constexpr int n = kernels::voxel::kElementDofs;
+  std::vector<double> k(static_cast<std::size_t>(n * n), 0.0);
+  const double g = 0.5 / std::sqrt(3.0);
+  const double weight = edge * edge * edge / 8.0;
+  for (int q = 0; q < 8; ++q) {
+    const double xi[3] = {0.5 + (corner_offset(q, 0) ? g : -g),
+                          0.5 + (corner_offset(q, 1) ? g : -g),
+                          0.5 + (corner_offset(q, 2) ? g : -g)};
+    double grad[8][3];
+    for (int p = 0; p < 8; ++p) {
+      double phi[3], dphi[3];
+      for (int j = 0; j < 3; ++j) {
+        phi[j] = corner_offset(p, j) ? xi[j] : 1.0 - xi[j];
+        dphi[j] = (corner_offset(p, j) ? 1.0 : -1.0) / edge;
+      }
+      grad[p][0] = dphi[0] * phi[1] * phi[2];
+      grad[p][1] = phi[0] * dphi[1] * phi[2];
+      grad[p][2] = phi[0] * phi[1] * dphi[2];
+    }
+    for (int p = 0; p < 8; ++p)
+      for (int i = 0; i < 3; ++i)
+        for (int r = 0; r < 8; ++r)
+          for (int kk = 0; kk < 3; ++kk) {
+            double s = 0.0;
+            for (int J = 0; J < 3; ++J)
+              for (int L = 0; L < 3; ++L)
+                s += grad[p][J] * a[9 * (3 * i + J) + 3 * kk + L] * grad[r][L];
+            k[(3 * p + i) * n + 3 * r + kk] += weight * s;
+          }
+  }
+  return k;
+}
+
+double CorotationalStep::reduction_per_cycle(int cycles) const {
+  if (initial_residual <= 0.0 || final_residual < 0.0 || cycles <= 0) return -1.0;
+  return std::pow(final_residual / initial_residual, 1.0 / cycles);
+}
+
+CorotationalSimulation::CorotationalSimulation(const Model& model, Backend& backend)
+    : model_(model), dt_(model.spec.solver.time_step) {
+  const CaseSpec& spec = model.spec;
+  const ModelVoxels voxels = model_voxels(model);
+  try {
+    hierarchy_ = voxel::build_voxel_hierarchy(model.mesh, voxels.cells,
+                                              spec.solver.multigrid.coarsest_vertices);
+  } catch (const InputError&) {
+    throw;
+  } catch (const Error& e) {
+    throw InputError(spec.mesh.where, e.what(),
+                     "solver type corotational needs a mesh of equal axis-aligned cubes: "
+                     "mesh: {generator: voxels} or a segmented image");
+  }
+  VoxelMaterials materials;
+  materials.element_material = voxels.block;
+  for (std::size_t b = 0; b < model.blocks.size(); ++b) {
+    const std::vector<double> k =
+        voxel_stiffness(elastic_tangent(backend, model, b), hierarchy_.edge);
+    materials.stiffness.insert(materials.stiffness.end(), k.begin(), k.end());
+  }
+  // Lumped mass: an eighth of each voxel's mass at each corner.
+  const double volume = hierarchy_.edge * hierarchy_.edge * hierarchy_.edge;
+  mass_.assign(static_cast<std::size_t>(hierarchy_.levels[0].vertices), 0.0);
+  for (std::int64_t e = 0; e < hierarchy_.elements; ++e) {
+    const double m = model.blocks[voxels.block[e]].material_spec->density * volume / 8.0;
+    total_mass_ += 8.0 * m;
+    for (int p = 0; p < 8; ++p) mass_[hierarchy_.element_vertices[8 * e + p]] += m;
+  }
+  materials.mass = mass_;
+  operator_ = backend.create_voxel_operator(hierarchy_, materials, spec.precision);
+
+  // The case's conditions, by fine vertex.
+  for (const auto& [name, a] : spec.amplitudes) amplitudes_.push_back(&a.curve);
+  const auto amplitude_index = [&](const std::string& name) {
+    return static_cast<std::int32_t>(
+        std::distance(spec.amplitudes.begin(), spec.amplitudes.find(name)));
+  };
+  for (const BoundaryConditionSpec& bc : spec.boundary_conditions)
+    for (const std::int32_t node : model.mesh.node_sets.at(bc.set)) {
+      const int v = hierarchy_.node_vertex[node];
+      if (v < 0) continue;
+      Prescribed& p = case_prescribed_[v];
+      for (int c = 0; c < 3; ++c)
+        if (bc.constrained[c]) {
+          p.components = static_cast<std::uint8_t>(p.components | (1u << c));
+          p.value[c] = bc.value[c];
+          p.amplitude[c] = amplitude_index(bc.amplitude);
+        }
+    }
+  for (const NodalLoadSpec& l : spec.loads)
+    for (const std::int32_t node : model.mesh.node_sets.at(l.set)) {
+      const int v = hierarchy_.node_vertex[node];
+      if (v >= 0) case_loads_[v].push_back({l.force, amplitude_index(l.amplitude)});
+    }
+  if (spec.gravity) {
+    gravity_ = spec.gravity->acceleration;
+    gravity_amplitude_ = &spec.amplitudes.at(spec.gravity->amplitude).curve;
+  }
+  // The initial state: at rest, or the case's initial velocities.
+  const std::size_t n = 3 * static_cast<std::size_t>(hierarchy_.levels[0].vertices);
+  std::vector<double> u(n, 0.0), v(n, 0.0), a(n, 0.0);
+  for (const InitialVelocitySpec& iv : spec.initial_velocities)
+    for (const std::int32_t node : model.mesh.node_sets.at(iv.set)) {
+      const int x = hierarchy_.node_vertex[node];
+      if (x >= 0)
+        for (int c = 0; c < 3; ++c) v[3 * x + c] = iv.velocity[c];
+    }
+  operator_->set_state(u, v, a);
+  update_masks();
+  update_conditions(0.0);
+}
+
+CorotationalSimulation::~CorotationalSimulation() = default;
+
+int CorotationalSimulation::node_vertex(std::int32_t node) const {
+  if (node < 0 || node >= static_cast<std::int32_t>(hierarchy_.node_vertex.size()) ||
+      hierarchy_.node_vertex[node] < 0)
+    throw Error("node " + std::to_string(node) + " is not a vertex of the voxel model");
+  return hierarchy_.node_vertex[node];
+}
+
+void CorotationalSimulation::set_force(std::int32_t node, const std::array<double, 3>& force) {
+  user_forces_[node_vertex(node)] = force;
+}
+
+void CorotationalSimulation::fix(std::int32_t node, const std::array<double, 3>& u,
+                                 const std::array<bool, 3>& components) {
+  Prescribed p;
+  for (int c = 0; c < 3; ++c)
+    if (components[c]) p.components = static_cast<std::uint8_t>(p.components | (1u << c));
+  p.value = u;
+  const int v = node_vertex(node);
+  const auto it = user_fixed_.find(v);
+  if (it == user_fixed_.end() || it->second.components != p.components) masks_dirty_ = true;
+  user_fixed_[v] = p;
+}
+
+void CorotationalSimulation::release(std::int32_t node) {
+  if (user_fixed_.erase(node_vertex(node)) > 0) masks_dirty_ = true;
+}
+
+void CorotationalSimulation::update_masks() {
+  std::vector<std::uint8_t> fixed(static_cast<std::size_t>(hierarchy_.levels[0].vertices), 0);
+  for (const auto& [v, p] : case_prescribed_) fixed[v] |= p.components;
+  for (const auto& [v, p] : user_fixed_) fixed[v] |= p.components;
+  operator_->set_masks(voxel::level_masks(hierarchy_, fixed),
+                       std::vector<double>(3 * fixed.size(), 0.0));
+  masks_dirty_ = false;
+}
+
+void CorotationalSimulation::update_conditions(double t) {
+  if (masks_dirty_) update_masks();
+  // Prescribed values: the case's, then the user's over them.
+  std::map<std::int32_t, std::array<double, 3>> values;
+  for (const auto& [v, p] : case_prescribed_) {
+    std::array<double, 3>& x = values[v];
+    for (int c = 0; c < 3; ++c)
+      if ((p.components >> c) & 1) x[c] = p.value[c] * evaluate(*amplitudes_[p.amplitude[c]], t);
+  }
+  for (const auto& [v, p] : user_fixed_) {
+    std::array<double, 3>& x = values[v];
+    for (int c = 0; c < 3; ++c)
+      if ((p.components >> c) & 1) x[c] = p.value[c];
+  }
+  std::vector<std::int32_t> at;
+  std::vector<double> x;
+  for (const auto& [v, value] : values) {
+    at.push_back(v);
+    x.insert(x.end(), value.begin(), value.end());
+  }
+  operator_->set_prescribed(at, x);
+  // Forces: the case's loads plus the user's.
+  std::map<std::int32_t, std::array<double, 3>> forces = user_forces_;
+  for (const auto& [v, loads] : case_loads_) {
+    std::array<double, 3>& f = forces[v];
+    for (const Load& l : loads)
+      for (int c = 0; c < 3; ++c) f[c] += l.force[c] * evaluate(*amplitudes_[l.amplitude], t);
+  }
+  at.clear();
+  x.clear();
+  for (const auto& [v, f] : forces) {
+    at.push_back(v);
+    x.insert(x.end(), f.begin(), f.end());
+  }
+  operator_->set_forces(at, x);
+}
+
+void CorotationalSimulation::v_cycle(int level, CorotationalStep& out) {
+  const VoxelMultigridSpec& mg = model_.spec.solver.multigrid;
+  if (level == operator_->levels() - 1) {
+    out.coarsest_iterations =
+        operator_->solve_coarsest(mg.coarsest_iterations, mg.coarsest_tolerance).iterations;
+    return;
+  }
+  operator_->smooth(level, mg.pre_sweeps, false);
+  operator_->restrict_residual(level);
+  v_cycle(level + 1, out);
+  operator_->interpolate(level);
+  // The reverse colour order after the correction keeps the cycle symmetric.
+  operator_->smooth(level, mg.post_sweeps, true);
+}
+
+CorotationalStep CorotationalSimulation::step() {
+  const SolverSpec& solver = model_.spec.solver;
+  const double t = time_ + dt_;
+  CorotationalStep out;
+  out.step = step_ + 1;
+  out.time = t;
+  update_conditions(t);
+  const auto [element, det] = operator_->rotate();
+  if (element >= 0) {
+    const std::int32_t node = hierarchy_.vertex_node[hierarchy_.element_vertices[8 * element]];
+    throw SolveError(fmt::format(
+        "voxel {} (the one with corner node {}) is inverted (det F = {:.4g}) at step {} "
+        "(t = {:.6g} s)\n  hint: the loads or prescribed motions deform it beyond what "
+        "co-rotated linear elasticity takes; reduce them, refine the voxels, or use solver type "
+        "implicit_dynamic with a hyperelastic material",
+        element, model_.mesh.input_node_id(node), det, out.step, t));
+  }
+  const double alpha = solver.mass_damping;
+  VoxelStepScales scales;
+  scales.mass_shift = 4.0 / (dt_ * dt_) + 2.0 * alpha / dt_;
+  scales.velocity_scale = 4.0 / dt_ + alpha;
+  scales.time_step = dt_;
+  const double g = gravity_amplitude_ ? evaluate(*gravity_amplitude_, t) : 0.0;
+  for (int c = 0; c < 3; ++c) scales.gravity[c] = gravity_[c] * g;
+  operator_->assemble(scales);
+  for (int l = 1; l < operator_->levels(); ++l) operator_->coarsen(l);
+  const bool measure =
+      solver.multigrid.residual_every > 0 && out.step % solver.multigrid.residual_every == 0;
+  if (measure) {
+    const auto [r, b] = operator_->residual_norms(0);
+    out.initial_residual = b > 0.0 ? r / b : 0.0;
+  }
+  for (int c = 0; c < solver.multigrid.cycles; ++c) v_cycle(0, out);
+  if (measure) {
+    const auto [r, b] = operator_->residual_norms(0);
+    out.final_residual = b > 0.0 ? r / b : 0.0;
+    if (!std::isfinite(out.final_residual))
+      throw SolveError(fmt::format("the V-cycles' solution is not finite at step {} (t = {:.6g} s)",
+                                   out.step, t));
+  }
+  operator_->newmark(dt_);
+  time_ = t;
+  ++step_;
+  return out;
+}
+
+void CorotationalSimulation::displacements(const std::vector<std::int32_t>& nodes,
+                                           std::vector<double>& u) const {
+  std::vector<std::int32_t> vertices;
+  vertices.reserve(nodes.size());
+  for (const std::int32_t n : nodes) vertices.push_back(node_vertex(n));
+  operator_->displacements(vertices, u);
+}
+
+void CorotationalSimulation::state(std::vector<double>& u, std::vector<double>& v) const {
+  std::vector<double> uv, vv, av;
+  operator_->state(uv, vv, av);
+  const std::size_t n = static_cast<std::size_t>(model_.mesh.num_nodes());
+  u.assign(3 * n, 0.0);
+  v.assign(3 * n, 0.0);
+  for (std::size_t node = 0; node < n; ++node) {
+    const std::int32_t x = hierarchy_.node_vertex[node];
+    if (x < 0) continue;
+    for (int c = 0; c < 3; ++c) {
+      u[3 * node + c] = uv[3 * static_cast<std::size_t>(x) + c];
+      v[3 * node + c] = vv[3 * static_cast<std::size_t>(x) + c];
+    }
+  }
+}
+
+CorotationalRunReport run_corotational(const Model& model, Backend& backend,
+                                       const std::string& backend_name,
+                                       const CorotationalRunOptions& options) {
+  const CaseSpec& spec = model.spec;
+  const Clock::time_point start = Clock::now();
+  CorotationalRunReport report;
+  report.backend = backend_name;
+  report.execution_space = backend.execution_space();
+  report.precision = to_string(spec.precision);
+  report.nodes = model.mesh.num_nodes();
+  report.elements = model.num_elements();
+  CorotationalSimulation sim(model, backend);
+  for (const voxel::VoxelLevel& l : sim.hierarchy().levels)
+    report.level_vertices.push_back(l.real_vertices);
+  report.time_step = sim.time_step();
+  const std::int64_t steps =
+      options.steps > 0
+          ? options.steps
+          : std::max<std::int64_t>(1, static_cast<std::int64_t>(std::llround(
+                                          spec.solver.end_time / spec.solver.time_step)));
+  const bool files = !options.output_directory.empty();
+  std::unique_ptr<VtkSeriesWriter> series;
+  if (files) series = open_vtk_series(model, options.output_directory);
+  const std::int64_t frame_every =
+      output_cadence(spec.output.every_steps, spec.output.every_time, sim.time_step(),
+                     std::max<std::int64_t>(1, steps / 20));
+  std::vector<double> u, v;
+  const auto frame = [&](std::int64_t step) {
+    if (!series) return;
+    const Clock::time_point t0 = Clock::now();
+    sim.state(u, v);
+    series->write(make_frame(spec, step, sim.time(), u, &v, {}));
+    report.output_s += seconds_since(t0);
+  };
+  report.setup_s = seconds_since(start);
+  frame(0);
+  double log_reduction = 0.0, coarsest = 0.0;
+  std::int64_t measured = 0;
+  const Clock::time_point loop = Clock::now();
+  std::string status = "completed";
+  std::string message;
+  try {
+    for (std::int64_t s = 1; s <= steps; ++s) {
+      const CorotationalStep st = sim.step();
+      coarsest += st.coarsest_iterations;
+      const double rho = st.reduction_per_cycle(spec.solver.multigrid.cycles);
+      if (rho > 0.0) {
+        log_reduction += std::log(rho);
+        report.worst_reduction = std::max(report.worst_reduction, rho);
+        ++measured;
+      }
+      report.steps = s;
+      if (s % frame_every == 0 || s == steps) frame(s);
+      if (options.progress && (s % std::max<std::int64_t>(1, steps / 10) == 0 || s == steps))
+        options.progress(s, steps, sim.time());
+      if (options.stop_requested && options.stop_requested()) {
+        report.interrupted = true;
+        status = "interrupted";
+        break;
+      }
+    }
+  } catch (const SolveError& e) {
+    status = "failed";
+    message = e.what();
+    report.step_s = seconds_since(loop) - report.output_s;
+    if (files) {
+      RunSummary s = summary_header(spec, status, message,
+                                    {report.backend, report.execution_space, report.precision,
+                                     report.nodes, report.elements, sim.total_mass(), 0.0});
+      s.set("time.steps", report.steps);
+      write_summary_file(s, {}, options.output_directory);
+    }
+    throw;
+  }
+  sim.grid().synchronize();
+  report.step_s = seconds_since(loop) - report.output_s;
+  if (measured > 0) report.mean_reduction = std::exp(log_reduction / static_cast<double>(measured));
+  report.mean_coarsest_iterations =
+      report.steps > 0 ? coarsest / static_cast<double>(report.steps) : 0.0;
+  sim.state(u, v);
+  report.final_displacement = u;
+  for (std::size_t i = 0; i + 2 < u.size(); i += 3)
+    report.max_displacement =
+        std::max(report.max_displacement,
+                 std::sqrt(u[i] * u[i] + u[i + 1] * u[i + 1] + u[i + 2] * u[i + 2]));
+  report.total_s = seconds_since(start);
+  if (files) {
+    const double volume = static_cast<double>(report.elements) * std::pow(sim.hierarchy().edge, 3);
+    RunSummary s = summary_header(spec, status, message,
+                                  {report.backend, report.execution_space, report.precision,
+                                   report.nodes, report.elements, sim.total_mass(), volume});
+    s.set("time.end_time_s", sim.time());
+    s.set("time.time_step_s", report.time_step);
+    s.set("time.steps", report.steps);
+    s.set("multigrid.levels", static_cast<std::int64_t>(report.level_vertices.size()));
+    for (std::size_t l = 0; l < report.level_vertices.size(); ++l)
+      s.set("multigrid.vertices_level_" + std::to_string(l), report.level_vertices[l]);
+    s.set("multigrid.voxel_edge_m", sim.hierarchy().edge);
+    s.set("multigrid.cycles_per_step", spec.solver.multigrid.cycles);
+    s.set("multigrid.mean_residual_reduction_per_cycle", report.mean_reduction);
+    s.set("multigrid.worst_residual_reduction_per_cycle", report.worst_reduction);
+    s.set("multigrid.mean_coarsest_cg_iterations", report.mean_coarsest_iterations);
+    s.set("multigrid.device_bytes", static_cast<std::int64_t>(sim.grid().memory_bytes()));
+    s.set("timing.setup_s", report.setup_s);
+    s.set("timing.step_s", report.step_s);
+    s.set("timing.output_s", report.output_s);
+    s.set("timing.total_s", report.total_s);
+    s.set("throughput.steps_per_s", report.steps_per_second());
+    s.set("result.max_displacement_m", report.max_displacement);
+    report.files.push_back(write_summary_file(s, {}, options.output_directory));
+  }
+  return report;
+}
+
+}  // namespace fem
