@@ -405,16 +405,18 @@ void check_implicit_options(BenchOptions& o, const CaseSpec& base) {
 
 std::vector<CaseOverride> size_overrides(const CaseSpec& spec, int n) {
   const std::string v = std::to_string(n);
-  if (spec.mesh.generator == "box" || spec.mesh.generator == "rectangle")
+  if (spec.mesh.generator == "box" || spec.mesh.generator == "rectangle" ||
+      spec.mesh.generator == "voxels")
     return {{"mesh.divisions", v}};
   if (spec.mesh.generator == "cylinder")
     return {{"mesh.radial_divisions", v},
             {"mesh.circumferential_divisions", std::to_string(4 * n)},
             {"mesh.axial_divisions", v}};
-  throw InputError({spec.file, 0, 0},
-                   "--sizes needs a generated mesh, but the case's mesh comes from '" +
-                       spec.mesh.generator + "'",
-                   "drop --sizes, or use a case with mesh.generator box, rectangle or cylinder");
+  throw InputError(
+      {spec.file, 0, 0},
+      "--sizes needs a generated mesh, but the case's mesh comes from '" + spec.mesh.generator +
+          "'",
+      "drop --sizes, or use a case with mesh.generator box, rectangle, voxels or cylinder");
 }
 
 double max_relative_deviation(const std::vector<double>& u, const std::vector<double>& u_ref) {

@@ -21,8 +21,11 @@ int check_command(const CaseOptions& options) {
     fmt::print("case {} ({}): valid\n", spec.name, spec.file);
     fmt::print("backend {}, {} precision\n", spec.backend, to_string(spec.precision));
     fmt::print("{}\n", parallel_line());
-    const std::string source =
-        spec.mesh.file_mesh ? "file " + spec.mesh.file : spec.mesh.generator + " generator";
+    const std::string source = !spec.mesh.image.empty() ? "image " + spec.mesh.image
+                               : spec.mesh.file_mesh    ? "file " + spec.mesh.file
+                               : spec.mesh.generator == "voxels"
+                                   ? "voxels generator (" + spec.mesh.shape + ")"
+                                   : spec.mesh.generator + " generator";
     fmt::print("mesh: {}, {} nodes, bounds [{:.4g} {:.4g} {:.4g}] .. [{:.4g} {:.4g} {:.4g}] m\n",
                source, model.mesh.num_nodes(), box[0][0], box[0][1], box[0][2], box[1][0],
                box[1][1], box[1][2]);

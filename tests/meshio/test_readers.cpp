@@ -342,7 +342,7 @@ TEST(MeshFileCase, GeneratorKeysDoNotApplyToAFile) {
   EXPECT_NE(e.find("'divisions' does not apply to a mesh file"), std::string::npos) << e;
   const std::string s = error_of(
       column_case("{generator: box, scale: 0.001}", "  - {element: hex8r, material: soft}"));
-  EXPECT_NE(s.find("'scale' applies to a mesh file only"), std::string::npos) << s;
+  EXPECT_NE(s.find("'scale' applies to a mesh file or an image only"), std::string::npos) << s;
 }
 
 }  // namespace

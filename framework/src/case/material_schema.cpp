@@ -43,14 +43,18 @@ void check_region(const BlockSpec& b, const Value& at, const MeshSpec& mesh) {
   for (const std::string& n : names)
     if (n.rfind(b.region + "/", 0) == 0) parts.push_back(n);
   const std::string what = "block '" + b.name + "' uses mesh region '" + b.region + "', which " +
-                           (mesh.file_mesh ? "the mesh file does not have" : "is not defined");
+                           (!mesh.image.empty() ? "the image does not have"
+                            : mesh.file_mesh    ? "the mesh file does not have"
+                                                : "is not defined");
   if (!parts.empty())
     at.fail(what, "'" + b.region +
                       "' holds cells of several shapes and a block runs one element "
                       "type: give one block per shape, with region " +
                       join(parts, " or "));
   std::string hint = suggestion(b.region, names, "mesh regions");
-  if (mesh.file_mesh && b.region == "domain")
+  if (!mesh.image.empty())
+    hint += "; an image has a region label_<n> per label (mesh.labels, if given, keeps some)";
+  else if (mesh.file_mesh && b.region == "domain")
     hint += "; a block of a mesh file names its region (region: <physical group or element set>)";
   if (!mesh.file_mesh) hint += "; a generated mesh has the one region 'domain'";
   at.fail(what, hint);

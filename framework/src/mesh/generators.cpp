@@ -1,6 +1,8 @@
 // generate_mesh: checks a MeshSpec, then builds hexahedra, splits and distorts them as asked.
 #include "fem/mesh/generators.hpp"
 
+#include <algorithm>
+
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -10,6 +12,7 @@
 #include <string>
 #include <utility>
 
+#include "fem/mesh/voxels.hpp"
 #include "generator_parts.hpp"
 
 namespace fem {
@@ -76,6 +79,56 @@ void require_finite_origin(const MeshSpec& spec) {
     if (!std::isfinite(spec.origin[k]))
       throw InputError(spec.where,
                        std::string("mesh.origin.") + "xyz"[k] + " is not a finite number");
+}
+
+/// The voxels generator's lattice; which voxels the shape fills is known once it is built.
+GeneratedSize check_voxels(const MeshSpec& spec) {
+  const std::vector<std::string>& shapes = voxel_shape_names();
+  if (std::find(shapes.begin(), shapes.end(), spec.shape) == shapes.end())
+    throw InputError(spec.where, "unknown voxel shape '" + spec.shape + "'",
+                     "shapes: sphere, torus, blob, box; or read a segmented image (mesh.image)");
+  // The lattice is the point: a structured solver finds it again from the nodes.
+  if (spec.cells != CellShape::Hex8)
+    throw InputError(
+        spec.where,
+        std::string("the voxels generator makes hex8 cells, not ") + to_string(spec.cells),
+        "remove mesh.cells; for tetrahedra use the box generator or a mesh file");
+  if (spec.distortion != 0.0)
+    throw InputError(spec.where, "mesh.distortion does not apply to the voxels generator",
+                     "voxel nodes stay on their lattice; remove distortion");
+  double voxels = 1;
+  for (int k = 0; k < 3; ++k) {
+    const std::string axis(1, "xyz"[k]);
+    require_positive(spec, "size." + axis, spec.size[k]);
+    require_divisions(spec, "divisions." + axis, spec.divisions[k]);
+    voxels *= spec.divisions[k];
+  }
+  require_finite_origin(spec);
+  // The lattice holds a 32-bit label per voxel, filled or not.
+  if (voxels > std::numeric_limits<std::int32_t>::max())
+    throw InputError(spec.where,
+                     "a lattice of " + num(voxels) + " voxels is more than fem numbers (2^31 - 1)",
+                     "reduce the divisions");
+  const std::int64_t nx = spec.divisions[0], ny = spec.divisions[1], nz = spec.divisions[2];
+  return {(nx + 1) * (ny + 1) * (nz + 1), nx * ny * nz};  // at most: the shape fills a part
+}
+
+/// The hexahedra of the voxels whose centres the shape holds, in one region 'domain'.
+Mesh voxel_shape_mesh(const MeshSpec& spec) {
+  const VoxelLattice lattice = shape_lattice(spec.shape, spec.size, spec.origin, spec.divisions);
+  std::int64_t filled = 0;
+  for (const auto& [label, n] : label_counts(lattice)) filled += n;
+  if (filled == 0)
+    throw InputError(spec.where,
+                     "no voxel centre lies inside the " + spec.shape + " at divisions [" +
+                         std::to_string(spec.divisions[0]) + ", " +
+                         std::to_string(spec.divisions[1]) + ", " +
+                         std::to_string(spec.divisions[2]) + "]",
+                     "increase mesh.divisions");
+  require_addressable(spec, {0, filled});
+  Mesh mesh = voxel_mesh(lattice);
+  mesh.regions.front().name = "domain";
+  return mesh;
 }
 
 GeneratedSize check(const MeshSpec& spec) {
@@ -146,15 +199,19 @@ GeneratedSize check(const MeshSpec& spec) {
     return size;
   }
 
-  const std::string known[] = {"box", "cylinder", "rectangle"};
+  if (spec.generator == "voxels") return check_voxels(spec);
+
+  const std::string known[] = {"box", "cylinder", "rectangle", "voxels"};
   const std::string hint = did_you_mean(spec.generator, std::begin(known), std::end(known));
-  throw InputError(spec.where, "unknown mesh generator '" + spec.generator + "'",
-                   (hint.empty() ? "" : hint + " ") + "generators: box, cylinder, rectangle");
+  throw InputError(
+      spec.where, "unknown mesh generator '" + spec.generator + "'",
+      (hint.empty() ? "" : hint + " ") + "generators: box, cylinder, rectangle, voxels");
 }
 
 /// The mesh of a checked spec: hexahedra, split and distorted as asked.
 Mesh build_mesh(const MeshSpec& spec) {
   if (spec.generator == "rectangle") return detail::rectangle_mesh(spec);
+  if (spec.generator == "voxels") return voxel_shape_mesh(spec);
   detail::HexGrid grid =
       spec.generator == "box" ? detail::box_hexes(spec) : detail::cylinder_hexes(spec);
 
