@@ -90,6 +90,24 @@ solver: {end_time: 0.01}
               "case.yaml:6:27: error: block 'organ' uses mesh region 'label_2', which the "
               "image does not have");
   EXPECT_SAYS(e, "defined mesh regions: label_1, label_4");
+
+  // A label without a block would drop out of the model: refused at 'blocks'.
+  const InputError unused = case_error(mesh + materials + R"(blocks:
+  - {name: organ, region: label_1, element: hex8r, material: soft}
+)");
+  EXPECT_SAYS(unused,
+              "case.yaml:5:1: error: the image's label_4 (3 voxels) has no block, so no "
+              "material");
+  EXPECT_SAYS(unused, "{region: label_4, element: hex8r, material: ...}");
+  EXPECT_SAYS(unused, "mesh.labels");
+  // Left out on purpose, it is not meshed.
+  const CaseSpec organ =
+      parse_case(mesh.substr(0, mesh.size() - 1) + ", labels: [1]}" + materials + R"(blocks:
+  - {name: organ, region: label_1, element: hex8r, material: soft}
+solver: {end_time: 0.01}
+)",
+                 "case.yaml");
+  EXPECT_EQ(organ.mesh.file_mesh->regions.size(), 1u);
 }
 
 }  // namespace

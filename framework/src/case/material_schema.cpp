@@ -60,6 +60,24 @@ void check_region(const BlockSpec& b, const Value& at, const MeshSpec& mesh) {
   at.fail(what, hint);
 }
 
+/// A segmented image's labels are its tissues: a label no block runs would silently drop from
+/// the model (a tumour missing from the organ), so it must be given a block or left out on
+/// purpose with mesh.labels.
+void require_every_label_used(const Value& blocks, const CaseSpec& spec) {
+  std::vector<std::string> unused;
+  for (const CellRegion& r : spec.mesh.file_mesh->regions)
+    if (std::none_of(spec.blocks.begin(), spec.blocks.end(),
+                     [&](const BlockSpec& b) { return b.region == r.name; }))
+      unused.push_back(r.name + " (" + std::to_string(r.num_cells()) + " voxels)");
+  if (unused.empty()) return;
+  blocks.fail_at_key(
+      "the image's " + join(unused) + (unused.size() == 1 ? " has" : " have") +
+          " no block, so no material",
+      "add a block for each, e.g. {region: " + unused.front().substr(0, unused.front().find(' ')) +
+          ", element: hex8r, material: ...}, or keep only the labels you model "
+          "with mesh.labels: [...]");
+}
+
 }  // namespace
 
 void read_blocks(const Value& v, CaseSpec& spec) {
@@ -95,6 +113,7 @@ void read_blocks(const Value& v, CaseSpec& spec) {
     if (auto h = m.get("hourglass_coefficient")) b.hourglass_coefficient = non_negative(*h);
     spec.blocks.push_back(b);
   }
+  if (!spec.mesh.image.empty()) require_every_label_used(v, spec);
 }
 
 }  // namespace fem::case_io
