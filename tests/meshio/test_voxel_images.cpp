@@ -17,6 +17,7 @@
 #include "output/scratch_dir.hpp"
 
 #ifdef FEM_WITH_VTK
+#include <vtkCellData.h>
 #include <vtkFloatArray.h>
 #include <vtkImageData.h>
 #include <vtkIntArray.h>
@@ -318,6 +319,35 @@ TEST_F(ImageError, UnreadableAndTwoDimensionalImages) {
 }
 
 #ifdef FEM_WITH_VTK
+TEST_F(ImageCase, CellLabelsMakeAVoxelPerCell) {
+  // Image's labels as cell data of 11 x 6 x 5 points: a voxel per cell, its corners the points.
+  const Image image;
+  vtkNew<vtkImageData> data;
+  data->SetDimensions(image.dims[0] + 1, image.dims[1] + 1, image.dims[2] + 1);
+  data->SetSpacing(image.spacing.data());
+  data->SetOrigin(image.origin.data());
+  vtkNew<vtkIntArray> labels;
+  labels->SetName("labels");
+  labels->SetNumberOfTuples(static_cast<vtkIdType>(image.labels.size()));
+  for (std::size_t v = 0; v < image.labels.size(); ++v)
+    labels->SetValue(static_cast<vtkIdType>(v), image.labels[v]);
+  data->GetCellData()->SetScalars(labels);
+  vtkNew<vtkXMLImageDataWriter> writer;
+  writer->SetFileName((dir_ / "cells.vti").c_str());
+  writer->SetInputData(data);
+  ASSERT_EQ(writer->Write(), 1);
+  const CaseSpec spec = parse_case(image_case(dir_ / "cells.vti"), "<test>");
+  const Mesh& mesh = *spec.mesh.file_mesh;
+  ASSERT_EQ(mesh.regions.size(), 2u);
+  EXPECT_EQ(mesh.regions[0].num_cells(), 60);
+  EXPECT_EQ(mesh.regions[1].num_cells(), 56);
+  const auto b = mesh.bounds();
+  for (int d = 0; d < 3; ++d) {
+    EXPECT_EQ(b[0][d], image.origin[d]);
+    EXPECT_DOUBLE_EQ(b[1][d], image.origin[d] + image.dims[d] * image.spacing[d]);
+  }
+}
+
 TEST_F(ImageError, FloatLabelsMustBeIntegers) {
   const Image image;
   std::vector<float> values(image.labels.begin(), image.labels.end());
