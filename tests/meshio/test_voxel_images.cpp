@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,11 @@ std::string raw_bytes(const Image& image) {
 
 void write_text(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 std::string write_mhd(const ScratchDir& dir, const Image& image) {
@@ -309,6 +315,20 @@ TEST_F(ImageError, UnreadableAndTwoDimensionalImages) {
   EXPECT_HAS(error_of(image_case(dir_ / "bad.mhd")), "is not a MetaImage file fem can read");
   write_text(dir_ / "labels.png", "x");
   EXPECT_HAS(error_of(image_case(dir_ / "labels.png")), "unknown image format '.png'");
+
+  // A data file shorter than the header says: VTK's readers would go on with what they read.
+  const std::string mhd = write_mhd(dir_, Image());
+  write_text(dir_ / "labels.raw", std::string(150, '\1'));
+  EXPECT_HAS(error_of(image_case(mhd)), "data not read completely");
+  const std::string nrrd = write_nrrd(dir_, Image());
+  write_text(nrrd, read_text(nrrd).substr(0, read_text(nrrd).size() - 50));
+  EXPECT_HAS(error_of(image_case(nrrd)), "its data is shorter than the header says");
+  // A header asking for more samples than fem meshes is refused before anything is allocated.
+  write_text(dir_ / "huge.mhd",
+             "ObjectType = Image\nNDims = 3\nDimSize = 100000 100000 1000\n"
+             "ElementType = MET_UCHAR\nElementDataFile = labels.raw\n");
+  EXPECT_HAS(error_of(image_case(dir_ / "huge.mhd")),
+             "has 100000 x 100000 x 1000 samples, more than fem meshes (2^31 - 1 voxels)");
 
   Image flat;
   flat.dims = {6, 5, 1};

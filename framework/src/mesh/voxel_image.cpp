@@ -24,17 +24,23 @@ const char* label_image_formats() {
 #include <vtkCellData.h>
 #include <vtkDataArray.h>
 #include <vtkImageData.h>
+#include <vtkInformation.h>
 #include <vtkMatrix3x3.h>
 #include <vtkMetaImageReader.h>
 #include <vtkNew.h>
 #include <vtkNrrdReader.h>
 #include <vtkPointData.h>
 #include <vtkSmartPointer.h>
+#include <vtkStreamingDemandDrivenPipeline.h>
+#include <vtkStringOutputWindow.h>
 #include <vtkXMLImageDataReader.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <iostream>
 #include <limits>
+#include <sstream>
 
 #include "../output/vtk_error_capture.hpp"
 #include "read_file.hpp"
@@ -49,6 +55,58 @@ vtkDataArray* label_array(vtkDataSetAttributes* data) {
   for (int i = 0; i < data->GetNumberOfArrays(); ++i)
     if (vtkDataArray* a = data->GetArray(i)) return a;
   return nullptr;
+}
+
+/// MetaImage's library (metaio) reports a missing or short data file only on std::cerr, and VTK
+/// then hands on whatever was read: the stream is captured while an image is read, so that its
+/// reports become the error instead of noise beside a silently wrong image.
+class CerrCapture {
+ public:
+  CerrCapture() : saved_(std::cerr.rdbuf(text_.rdbuf())) {}
+  ~CerrCapture() { std::cerr.rdbuf(saved_); }
+  CerrCapture(const CerrCapture&) = delete;
+  CerrCapture& operator=(const CerrCapture&) = delete;
+  /// The captured lines joined by "; ", without metaio's "MetaImage: " prefixes.
+  [[nodiscard]] std::string text() const {
+    std::istringstream lines(text_.str());
+    std::string line, joined;
+    while (std::getline(lines, line)) {
+      if (line.rfind("MetaImage: ", 0) == 0) line.erase(0, 11);
+      const auto start = line.find_first_not_of(" \t");
+      if (start == std::string::npos) continue;
+      joined += (joined.empty() ? "" : "; ") + line.substr(start);
+    }
+    return joined;
+  }
+
+ private:
+  std::ostringstream text_;
+  std::streambuf* saved_;
+};
+
+/// The raw-image readers (NRRD) report a data file shorter than the header says as a generic
+/// warning, which no observer sees, and go on with what they read: VTK's output window is
+/// captured while an image is read, so that the warning becomes the error.
+class OutputWindowCapture {
+ public:
+  OutputWindowCapture() : previous_(vtkOutputWindow::GetInstance()) {
+    vtkOutputWindow::SetInstance(window_);
+  }
+  ~OutputWindowCapture() { vtkOutputWindow::SetInstance(previous_); }
+  OutputWindowCapture(const OutputWindowCapture&) = delete;
+  OutputWindowCapture& operator=(const OutputWindowCapture&) = delete;
+  [[nodiscard]] std::string text() const { return window_->GetOutput(); }
+
+ private:
+  vtkSmartPointer<vtkOutputWindow> previous_;
+  vtkNew<vtkStringOutputWindow> window_;
+};
+
+[[noreturn]] void unreadable(const std::string& path, const SourceLocation& where,
+                             const std::string& reason) {
+  throw InputError(where, "cannot read image '" + path + "': " + reason,
+                   "the file is damaged or truncated, or (MetaImage, NRRD) its data file is "
+                   "missing or shorter than the header says; write it again");
 }
 
 vtkSmartPointer<vtkImageData> load_image(const std::string& path, const SourceLocation& where) {
@@ -83,14 +141,38 @@ vtkSmartPointer<vtkImageData> load_image(const std::string& path, const SourceLo
                      std::string("fem reads ") + label_image_formats() + ", chosen by extension");
   }
   errors->watch(reader);
+  const OutputWindowCapture vtk_output;
+  const auto short_data = [&] {
+    return vtk_output.text().find("File operation failed") != std::string::npos;
+  };
+  const CerrCapture metaio;
+  const auto failed = [&] {
+    return !errors->empty() || reader->GetErrorCode() != 0 || !metaio.text().empty() ||
+           short_data();
+  };
+  const auto reason = [&]() -> std::string {
+    if (!errors->empty()) return errors->text();
+    if (!metaio.text().empty()) return metaio.text();
+    if (short_data()) return "its data is shorter than the header says";
+    return "VTK reported an error";
+  };
+  // The header first: a damaged one can ask for more samples than memory holds.
+  reader->UpdateInformation();
+  if (failed()) unreadable(path, where, reason());
+  int extent[6] = {0, -1, 0, -1, 0, -1};
+  reader->GetOutputInformation(0)->Get(vtkStreamingDemandDrivenPipeline::WHOLE_EXTENT(), extent);
+  double samples = 1;
+  for (int d = 0; d < 3; ++d) samples *= std::max(0, extent[2 * d + 1] - extent[2 * d] + 1);
+  if (samples > std::numeric_limits<std::int32_t>::max())
+    throw InputError(where,
+                     "image '" + path + "' has " + std::to_string(extent[1] - extent[0] + 1) +
+                         " x " + std::to_string(extent[3] - extent[2] + 1) + " x " +
+                         std::to_string(extent[5] - extent[4] + 1) +
+                         " samples, more than fem meshes (2^31 - 1 voxels)",
+                     "crop the image to the object, or downsample it, before meshing");
   reader->Update();
   vtkSmartPointer<vtkImageData> image = vtkImageData::SafeDownCast(reader->GetOutputDataObject(0));
-  if (!errors->empty() || reader->GetErrorCode() != 0 || image == nullptr)
-    throw InputError(where,
-                     "cannot read image '" + path +
-                         "': " + (errors->empty() ? "VTK reported an error" : errors->text()),
-                     "the file is damaged or truncated, or (MetaImage, NRRD) its data file is "
-                     "missing; write it again");
+  if (failed() || image == nullptr) unreadable(path, where, reason());
   return image;
 }
 
