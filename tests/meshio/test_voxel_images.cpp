@@ -1,5 +1,6 @@
 // Segmented images as meshes (mesh.image): the same labelled image written as VTK image data
-// (through VTK), MetaImage and NRRD (by hand: a text header and raw bytes) gives the same voxel
+// (through VTK), MetaImage (.mhd + .raw, .mha) and NRRD (.nrrd, .nhdr + .raw; by hand: a text
+// header and raw bytes) gives the same voxel
 // mesh, one region per label; scale, labels, background and downsample; every refusal at its key.
 #include <gtest/gtest.h>
 
@@ -64,27 +65,38 @@ std::string read_text(const std::string& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-std::string write_mhd(const ScratchDir& dir, const Image& image) {
+/// A MetaImage header; `local`: the data follows it in one .mha, else in labels.raw beside it.
+std::string write_mhd(const ScratchDir& dir, const Image& image, bool local = false) {
+  const std::string header =
+      "ObjectType = Image\nNDims = 3\nBinaryData = True\nBinaryDataByteOrderMSB = False\n"
+      "DimSize = " +
+      std::to_string(image.dims[0]) + " " + std::to_string(image.dims[1]) + " " +
+      std::to_string(image.dims[2]) + "\nElementSpacing = " + vector_text(image.spacing) +
+      "\nOffset = " + vector_text(image.origin) + "\nElementType = MET_UCHAR\nElementDataFile = ";
+  if (local) {
+    write_text(dir / "labels.mha", header + "LOCAL\n" + raw_bytes(image));
+    return dir / "labels.mha";
+  }
   write_text(dir / "labels.raw", raw_bytes(image));
-  write_text(dir / "labels.mhd",
-             "ObjectType = Image\nNDims = 3\nBinaryData = True\nBinaryDataByteOrderMSB = False\n"
-             "DimSize = " +
-                 std::to_string(image.dims[0]) + " " + std::to_string(image.dims[1]) + " " +
-                 std::to_string(image.dims[2]) + "\nElementSpacing = " +
-                 vector_text(image.spacing) + "\nOffset = " + vector_text(image.origin) +
-                 "\nElementType = MET_UCHAR\nElementDataFile = labels.raw\n");
+  write_text(dir / "labels.mhd", header + "labels.raw\n");
   return dir / "labels.mhd";
 }
 
-std::string write_nrrd(const ScratchDir& dir, const Image& image) {
+/// A NRRD file; `detached`: a .nhdr header naming labels.raw.
+std::string write_nrrd(const ScratchDir& dir, const Image& image, bool detached = false) {
   const std::array<double, 3>& h = image.spacing;
-  write_text(dir / "labels.nrrd",
-             "NRRD0004\ntype: uint8\ndimension: 3\nspace dimension: 3\nsizes: " +
-                 std::to_string(image.dims[0]) + " " + std::to_string(image.dims[1]) + " " +
-                 std::to_string(image.dims[2]) + "\nspace directions: (" + std::to_string(h[0]) +
-                 ",0,0) (0," + std::to_string(h[1]) + ",0) (0,0," + std::to_string(h[2]) +
-                 ")\nspace origin: (" + vector_text(image.origin, ",") + ")\nencoding: raw\n\n" +
-                 raw_bytes(image));
+  const std::string header = "NRRD0004\ntype: uint8\ndimension: 3\nspace dimension: 3\nsizes: " +
+                             std::to_string(image.dims[0]) + " " + std::to_string(image.dims[1]) +
+                             " " + std::to_string(image.dims[2]) + "\nspace directions: (" +
+                             std::to_string(h[0]) + ",0,0) (0," + std::to_string(h[1]) +
+                             ",0) (0,0," + std::to_string(h[2]) + ")\nspace origin: (" +
+                             vector_text(image.origin, ",") + ")\nencoding: raw\n";
+  if (detached) {
+    write_text(dir / "labels.raw", raw_bytes(image));
+    write_text(dir / "labels.nhdr", header + "data file: labels.raw\n");
+    return dir / "labels.nhdr";
+  }
+  write_text(dir / "labels.nrrd", header + "\n" + raw_bytes(image));
   return dir / "labels.nrrd";
 }
 
@@ -118,6 +130,17 @@ std::string write_vti(const ScratchDir& dir, const Image& image, const std::stri
   return dir / name;
 }
 #endif
+
+/// The image in a format by its extension (VTK image data only with VTK).
+std::string write_image(const ScratchDir& dir, const Image& image, const std::string& format) {
+  if (format == "mha") return write_mhd(dir, image, true);
+  if (format == "nrrd") return write_nrrd(dir, image);
+  if (format == "nhdr") return write_nrrd(dir, image, true);
+#ifdef FEM_WITH_VTK
+  if (format == "vti") return write_vti(dir, image);
+#endif
+  return write_mhd(dir, image);
+}
 
 const std::string kBlocks = R"(
 materials:
@@ -173,13 +196,7 @@ TEST_P(ImageFormats, LabelsBecomeRegionsInMetres) {
   const std::string format = GetParam();
   ScratchDir dir;
   const Image image;
-#ifdef FEM_WITH_VTK
-  const std::string path = format == "vti"   ? write_vti(dir, image)
-                           : format == "mhd" ? write_mhd(dir, image)
-                                             : write_nrrd(dir, image);
-#else
-  const std::string path = format == "nrrd" ? write_nrrd(dir, image) : write_mhd(dir, image);
-#endif
+  const std::string path = write_image(dir, image, format);
   if (!vtk_output_available()) {
     EXPECT_HAS(error_of(image_case(path)), "fem was built without VTK");
     GTEST_SKIP() << "built without VTK: images cannot be read";
@@ -190,7 +207,8 @@ TEST_P(ImageFormats, LabelsBecomeRegionsInMetres) {
   expect_image_mesh(*spec.mesh.file_mesh, image, 0.001);
 }
 
-INSTANTIATE_TEST_SUITE_P(Images, ImageFormats, ::testing::Values("vti", "mhd", "nrrd"));
+INSTANTIATE_TEST_SUITE_P(Images, ImageFormats,
+                         ::testing::Values("vti", "mhd", "mha", "nrrd", "nhdr"));
 
 class ImageCase : public ::testing::Test {
  protected:
