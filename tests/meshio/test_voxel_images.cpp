@@ -1,7 +1,7 @@
 // Segmented images as meshes (mesh.image): the same labelled image written as VTK image data
 // (through VTK), MetaImage (.mhd + .raw, .mha) and NRRD (.nrrd, .nhdr + .raw; by hand: a text
-// header and raw bytes) gives the same voxel
-// mesh, one region per label; scale, labels, background and downsample; every refusal at its key.
+// header and raw bytes) gives the same voxel mesh, one region per label; scale, labels,
+// background and downsample; every refusal at its key.
 #include <gtest/gtest.h>
 
 #include <array>
