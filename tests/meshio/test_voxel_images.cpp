@@ -309,6 +309,8 @@ TEST_F(ImageError, DownsampleMustBeAPositiveInteger) {
   const std::string gone = error(", downsample: 8");
   EXPECT_HAS(gone, at("downsample") + "no voxel is left after downsample 8");
   EXPECT_HAS(gone, "lower downsample");
+  EXPECT_HAS(error(", labels: [2], downsample: 8"),
+             "label 2 has no voxel left after downsample 8 (it had 56)");
 }
 
 TEST_F(ImageError, NoForegroundSaysWhatTheImageHolds) {

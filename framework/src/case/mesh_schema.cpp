@@ -167,18 +167,19 @@ void read_image_mesh(const Mapping& m, MeshSpec& mesh) {
     lattice = downsample(lattice, mesh.downsample);
     const std::map<std::int32_t, std::int64_t> kept = label_counts(lattice);
     const std::string hint = "a block of " + std::to_string(mesh.downsample) +
-                             "^3 voxels is "
-                             "foreground when at least half of it is; lower downsample";
-    if (kept.empty())
-      factor->fail("no voxel is left after downsample " + std::to_string(mesh.downsample) +
-                       " (the image's labels: " + describe_labels(counts) + ")",
-                   hint);
+                             "^3 voxels is foreground when at least half of it is; lower "
+                             "downsample";
+    // The labels kept are the ones to name; a listed label that vanished is the precise story.
     for (std::int32_t label : mesh.labels)
       if (kept.count(label) == 0)
         factor->fail("label " + std::to_string(label) + " has no voxel left after downsample " +
                          std::to_string(mesh.downsample) + " (it had " +
                          std::to_string(counts.at(label)) + ")",
                      hint);
+    if (kept.empty())
+      factor->fail("no voxel is left after downsample " + std::to_string(mesh.downsample) +
+                       " (the image's labels: " + describe_labels(counts) + ")",
+                   hint);
   }
   for (int d = 0; d < 3; ++d) {
     lattice.origin[d] *= mesh.scale;
