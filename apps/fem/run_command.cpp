@@ -140,9 +140,10 @@ int run_waves(const Model& model, Backend& backend) {
   return kOk;
 }
 
-int run_voxels(const Model& model, Backend& backend) {
+int run_voxels(const Model& model, Backend& backend, bool time_verbs) {
   const CaseSpec& spec = model.spec;
   CorotationalRunOptions run;
+  run.time_verbs = time_verbs;
   run.output_directory = output_directory(spec);
   install_interrupt_handlers();
   run.stop_requested = interrupt_requested;
@@ -175,6 +176,14 @@ int run_voxels(const Model& model, Backend& backend) {
       r.mean_reduction, r.worst_reduction, r.mean_coarsest_iterations, r.setup_s, r.step_s,
       r.steps_per_second(), r.output_s, r.total_s, run.output_directory,
       spec.output.vtk ? ", " + spec.name + ".pvd" : "");
+  if (time_verbs) {
+    const CorotationalPhases& p = r.phases;
+    fmt::print(
+        "  verbs (s): conditions {:.3f}, rotate {:.3f}, assemble {:.3f}, coarsen {:.3f}, smooth "
+        "{:.3f}, transfer {:.3f}, coarsest {:.3f}, residual {:.3f}, newmark {:.3f}\n",
+        p.conditions, p.rotate, p.assemble, p.coarsen, p.smooth, p.transfer, p.coarsest,
+        p.residual, p.newmark);
+  }
   return kOk;
 }
 
@@ -225,7 +234,7 @@ int run_command(const CaseOptions& options, bool quiet, bool time_verbs,
       if (!restart_file.empty())
         throw InputError(spec.solver.where, "solver type corotational does not restart",
                          "run the case again without --restart");
-      return run_voxels(model, *backend);
+      return run_voxels(model, *backend, time_verbs);
     }
     ExplicitSolver solver(model, *backend, spec.backend, &world);
     const bool speaks = world.rank() == 0;  // rank 0 reports for every rank

@@ -32,6 +32,7 @@
 #include "node_kernel.cuh"
 #include "nonlinear_operator.cuh"
 #include "tuning.hpp"
+#include "voxel_operator.cuh"
 
 namespace fem::cuda {
 namespace {
@@ -826,6 +827,12 @@ class CudaBackend final : public Backend {
                                                      LinearAlgebra& algebra) override {
     FEM_CUDA_CHECK(cudaSetDevice(device_));
     return make_nonlinear_operator(system, algebra);
+  }
+  std::unique_ptr<VoxelOperator> create_voxel_operator(const voxel::VoxelHierarchy& h,
+                                                       const VoxelMaterials& materials,
+                                                       Precision precision) override {
+    FEM_CUDA_CHECK(cudaSetDevice(device_));
+    return make_voxel_operator(h, materials, precision);
   }
 
  private:

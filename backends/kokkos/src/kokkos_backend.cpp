@@ -456,6 +456,11 @@ class KokkosBackend final : public Backend {
                                                      LinearAlgebra& algebra) override {
     return make_nonlinear_operator(on_host_, system, algebra);
   }
+  std::unique_ptr<VoxelOperator> create_voxel_operator(const voxel::VoxelHierarchy& h,
+                                                       const VoxelMaterials& materials,
+                                                       Precision precision) override {
+    return make_voxel_operator(on_host_, h, materials, precision);
+  }
 
  private:
   template <class Space>

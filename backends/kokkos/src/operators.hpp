@@ -19,4 +19,10 @@ std::unique_ptr<LinearAlgebra> make_linear_algebra(bool on_host, Precision preci
 std::unique_ptr<NonlinearOperator> make_nonlinear_operator(bool on_host, const System& system,
                                                            LinearAlgebra& algebra);
 
+/// The voxel multigrid's verbs (fem/voxel/voxel_operator.hpp) on the same space
+/// (voxel_operator.cpp).
+std::unique_ptr<VoxelOperator> make_voxel_operator(bool on_host, const voxel::VoxelHierarchy& h,
+                                                   const VoxelMaterials& materials,
+                                                   Precision precision);
+
 }  // namespace fem::kokkos

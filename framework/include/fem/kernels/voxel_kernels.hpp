@@ -22,6 +22,14 @@
 
 namespace fem::kernels::voxel {
 
+// Full unrolling on a device, where it keeps small arrays indexed by loop counters in
+// registers; the host compiler decides for itself.
+#if defined(__CUDA_ARCH__)
+#define FEM_VOXEL_UNROLL _Pragma("unroll")
+#else
+#define FEM_VOXEL_UNROLL
+#endif
+
 inline constexpr int kSlots = 27;
 inline constexpr int kCentre = 13;
 inline constexpr int kBlockEntries = 9;
@@ -286,6 +294,7 @@ FEM_INLINE void row_remainder(std::int64_t v, const std::int32_t* neighbours, co
                               const Layout& layout, const T* b, const T* u, bool skip_centre,
                               T (&acc)[3]) {
   for (int i = 0; i < 3; ++i) acc[i] = b[3 * v + i];
+  FEM_VOXEL_UNROLL
   for (int s = 0; s < kSlots; ++s) {
     if (skip_centre && s == kCentre) continue;
     const std::int64_t n = neighbours[kSlots * v + s];

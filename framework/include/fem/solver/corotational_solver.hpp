@@ -42,6 +42,15 @@ struct CorotationalStep {
   [[nodiscard]] double reduction_per_cycle(int cycles) const;
 };
 
+/// Where a step's time goes, verb by verb (CorotationalSimulation::set_timing): seconds.
+struct CorotationalPhases {
+  double conditions = 0.0;  ///< forces and prescribed values uploaded
+  double rotate = 0.0, assemble = 0.0, coarsen = 0.0;
+  double smooth = 0.0, transfer = 0.0, coarsest = 0.0;
+  double residual = 0.0;  ///< the residual measurements (solver.multigrid.residual_every)
+  double newmark = 0.0;
+};
+
 class CorotationalSimulation {
  public:
   /// Builds the hierarchy, the voxel stiffness of every block's material, the masses and the
@@ -70,6 +79,10 @@ class CorotationalSimulation {
   /// One time step: rotations, the fine equations, the coarse operators, the V-cycles, Newmark.
   /// Throws SolveError when an element inverts or the solution is not finite.
   CorotationalStep step();
+  /// With timing on, every verb is followed by a wait for the backend and its wall time added
+  /// to phases(): exact on a device, and slower (the waits).
+  void set_timing(bool on) { timing_ = on; }
+  [[nodiscard]] const CorotationalPhases& phases() const { return phases_; }
   /// Displacements of some nodes after the last step (3 values each).
   void displacements(const std::vector<std::int32_t>& nodes, std::vector<double>& u) const;
   /// Displacement and velocity of every mesh node (3 values each; 0 at nodes in no voxel).
@@ -107,13 +120,22 @@ class CorotationalSimulation {
   std::array<double, 3> gravity_{};
   const Amplitude* gravity_amplitude_ = nullptr;
   bool masks_dirty_ = true;
+  /// The conditions last sent to the backend (update_conditions sends only changes).
+  struct Uploads {
+    std::vector<std::int32_t> prescribed_at, forces_at;
+    std::vector<double> prescribed, forces;
+  };
+  Uploads uploaded_;
+  bool timing_ = false;
+  CorotationalPhases phases_;
 };
 
 struct CorotationalRunOptions {
   std::string output_directory;  ///< empty: no files
   std::function<void(std::int64_t, std::int64_t, double)> progress;
   std::function<bool()> stop_requested;
-  std::int64_t steps = 0;  ///< 0: the case's (end_time / time_step)
+  std::int64_t steps = 0;   ///< 0: the case's (end_time / time_step)
+  bool time_verbs = false;  ///< CorotationalSimulation::set_timing
 };
 
 struct CorotationalRunReport {
@@ -130,6 +152,7 @@ struct CorotationalRunReport {
   double mean_reduction = -1.0, worst_reduction = -1.0;
   double mean_coarsest_iterations = 0.0;
   double max_displacement = 0.0;
+  CorotationalPhases phases;               ///< with time_verbs
   std::vector<double> final_displacement;  ///< per mesh node
   std::vector<std::string> files;
   bool interrupted = false;

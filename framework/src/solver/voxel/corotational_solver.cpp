@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 
 #include "fem/amplitude.hpp"
 #include "fem/error.hpp"
@@ -199,69 +200,92 @@ void CorotationalSimulation::update_masks() {
   for (const auto& [v, p] : user_fixed_) fixed[v] |= p.components;
   operator_->set_masks(voxel::level_masks(hierarchy_, fixed),
                        std::vector<double>(3 * fixed.size(), 0.0));
+  uploaded_.prescribed_at.clear();  // the prescribed values went back to zero
+  uploaded_.prescribed.clear();
   masks_dirty_ = false;
 }
 
 void CorotationalSimulation::update_conditions(double t) {
   if (masks_dirty_) update_masks();
-  // Prescribed values: the case's, then the user's over them.
-  std::map<std::int32_t, std::array<double, 3>> values;
+  // Prescribed values: the case's, then the user's over them (a second scatter).
+  Uploads next;
   for (const auto& [v, p] : case_prescribed_) {
-    std::array<double, 3>& x = values[v];
+    next.prescribed_at.push_back(v);
     for (int c = 0; c < 3; ++c)
-      if ((p.components >> c) & 1) x[c] = p.value[c] * evaluate(*amplitudes_[p.amplitude[c]], t);
+      next.prescribed.push_back(
+          (p.components >> c) & 1 ? p.value[c] * evaluate(*amplitudes_[p.amplitude[c]], t) : 0.0);
   }
   for (const auto& [v, p] : user_fixed_) {
-    std::array<double, 3>& x = values[v];
-    for (int c = 0; c < 3; ++c)
-      if ((p.components >> c) & 1) x[c] = p.value[c];
+    next.prescribed_at.push_back(v);
+    next.prescribed.insert(next.prescribed.end(), p.value.begin(), p.value.end());
   }
-  std::vector<std::int32_t> at;
-  std::vector<double> x;
-  for (const auto& [v, value] : values) {
-    at.push_back(v);
-    x.insert(x.end(), value.begin(), value.end());
-  }
-  operator_->set_prescribed(at, x);
   // Forces: the case's loads plus the user's.
-  std::map<std::int32_t, std::array<double, 3>> forces = user_forces_;
   for (const auto& [v, loads] : case_loads_) {
-    std::array<double, 3>& f = forces[v];
+    std::array<double, 3> f{};
+    if (const auto it = user_forces_.find(v); it != user_forces_.end()) f = it->second;
     for (const Load& l : loads)
       for (int c = 0; c < 3; ++c) f[c] += l.force[c] * evaluate(*amplitudes_[l.amplitude], t);
+    next.forces_at.push_back(v);
+    next.forces.insert(next.forces.end(), f.begin(), f.end());
   }
-  at.clear();
-  x.clear();
-  for (const auto& [v, f] : forces) {
-    at.push_back(v);
-    x.insert(x.end(), f.begin(), f.end());
-  }
-  operator_->set_forces(at, x);
+  for (const auto& [v, f] : user_forces_)
+    if (case_loads_.count(v) == 0) {
+      next.forces_at.push_back(v);
+      next.forces.insert(next.forces.end(), f.begin(), f.end());
+    }
+  // Only what changed goes to the backend (constant loads and fixations: nothing after the
+  // first step).
+  if (next.prescribed_at != uploaded_.prescribed_at || next.prescribed != uploaded_.prescribed)
+    operator_->set_prescribed(next.prescribed_at, next.prescribed);
+  if (next.forces_at != uploaded_.forces_at || next.forces != uploaded_.forces)
+    operator_->set_forces(next.forces_at, next.forces);
+  uploaded_ = std::move(next);
+}
+
+/// Runs a verb; with timing on, waits for the backend and adds the wall time to `slot`.
+template <class F>
+decltype(auto) timed(VoxelOperator& op, bool on, double& slot, F&& verb) {
+  struct Stop {
+    VoxelOperator& op;
+    bool on;
+    double& slot;
+    Clock::time_point start;
+    ~Stop() {
+      if (!on) return;
+      op.synchronize();
+      slot += seconds_since(start);
+    }
+  } stop{op, on, slot, Clock::now()};
+  return verb();
 }
 
 void CorotationalSimulation::v_cycle(int level, CorotationalStep& out) {
   const VoxelMultigridSpec& mg = model_.spec.solver.multigrid;
-  if (level == operator_->levels() - 1) {
+  VoxelOperator& op = *operator_;
+  if (level == op.levels() - 1) {
     out.coarsest_iterations =
-        operator_->solve_coarsest(mg.coarsest_iterations, mg.coarsest_tolerance).iterations;
+        timed(op, timing_, phases_.coarsest, [&] {
+          return op.solve_coarsest(mg.coarsest_iterations, mg.coarsest_tolerance);
+        }).iterations;
     return;
   }
-  operator_->smooth(level, mg.pre_sweeps, false);
-  operator_->restrict_residual(level);
+  timed(op, timing_, phases_.smooth, [&] { op.smooth(level, mg.pre_sweeps, false); });
+  timed(op, timing_, phases_.transfer, [&] { op.restrict_residual(level); });
   v_cycle(level + 1, out);
-  operator_->interpolate(level);
+  timed(op, timing_, phases_.transfer, [&] { op.interpolate(level); });
   // The reverse colour order after the correction keeps the cycle symmetric.
-  operator_->smooth(level, mg.post_sweeps, true);
+  timed(op, timing_, phases_.smooth, [&] { op.smooth(level, mg.post_sweeps, true); });
 }
 
 CorotationalStep CorotationalSimulation::step() {
   const SolverSpec& solver = model_.spec.solver;
+  VoxelOperator& op = *operator_;
   const double t = time_ + dt_;
   CorotationalStep out;
   out.step = step_ + 1;
   out.time = t;
-  update_conditions(t);
-  const auto [element, det] = operator_->rotate();
+  timed(op, timing_, phases_.conditions, [&] { update_conditions(t); });
+  const auto [element, det] = timed(op, timing_, phases_.rotate, [&] { return op.rotate(); });
   if (element >= 0) {
     const std::int32_t node = hierarchy_.vertex_node[hierarchy_.element_vertices[8 * element]];
     throw SolveError(fmt::format(
@@ -278,23 +302,25 @@ CorotationalStep CorotationalSimulation::step() {
   scales.time_step = dt_;
   const double g = gravity_amplitude_ ? evaluate(*gravity_amplitude_, t) : 0.0;
   for (int c = 0; c < 3; ++c) scales.gravity[c] = gravity_[c] * g;
-  operator_->assemble(scales);
-  for (int l = 1; l < operator_->levels(); ++l) operator_->coarsen(l);
+  timed(op, timing_, phases_.assemble, [&] { op.assemble(scales); });
+  timed(op, timing_, phases_.coarsen, [&] {
+    for (int l = 1; l < op.levels(); ++l) op.coarsen(l);
+  });
   const bool measure =
       solver.multigrid.residual_every > 0 && out.step % solver.multigrid.residual_every == 0;
-  if (measure) {
-    const auto [r, b] = operator_->residual_norms(0);
-    out.initial_residual = b > 0.0 ? r / b : 0.0;
-  }
+  const auto relative_residual = [&] {
+    const auto [r, b] = timed(op, timing_, phases_.residual, [&] { return op.residual_norms(0); });
+    return b > 0.0 ? r / b : 0.0;
+  };
+  if (measure) out.initial_residual = relative_residual();
   for (int c = 0; c < solver.multigrid.cycles; ++c) v_cycle(0, out);
   if (measure) {
-    const auto [r, b] = operator_->residual_norms(0);
-    out.final_residual = b > 0.0 ? r / b : 0.0;
+    out.final_residual = relative_residual();
     if (!std::isfinite(out.final_residual))
       throw SolveError(fmt::format("the V-cycles' solution is not finite at step {} (t = {:.6g} s)",
                                    out.step, t));
   }
-  operator_->newmark(dt_);
+  timed(op, timing_, phases_.newmark, [&] { op.newmark(dt_); });
   time_ = t;
   ++step_;
   return out;
@@ -336,6 +362,7 @@ CorotationalRunReport run_corotational(const Model& model, Backend& backend,
   report.nodes = model.mesh.num_nodes();
   report.elements = model.num_elements();
   CorotationalSimulation sim(model, backend);
+  sim.set_timing(options.time_verbs);
   for (const voxel::VoxelLevel& l : sim.hierarchy().levels)
     report.level_vertices.push_back(l.real_vertices);
   report.time_step = sim.time_step();
@@ -345,6 +372,7 @@ CorotationalRunReport run_corotational(const Model& model, Backend& backend,
           : std::max<std::int64_t>(1, static_cast<std::int64_t>(std::llround(
                                           spec.solver.end_time / spec.solver.time_step)));
   const bool files = !options.output_directory.empty();
+  if (files) std::filesystem::create_directories(options.output_directory);
   std::unique_ptr<VtkSeriesWriter> series;
   if (files) series = open_vtk_series(model, options.output_directory);
   const std::int64_t frame_every =
@@ -403,6 +431,7 @@ CorotationalRunReport run_corotational(const Model& model, Backend& backend,
   if (measured > 0) report.mean_reduction = std::exp(log_reduction / static_cast<double>(measured));
   report.mean_coarsest_iterations =
       report.steps > 0 ? coarsest / static_cast<double>(report.steps) : 0.0;
+  report.phases = sim.phases();
   sim.state(u, v);
   report.final_displacement = u;
   for (std::size_t i = 0; i + 2 < u.size(); i += 3)
@@ -431,6 +460,19 @@ CorotationalRunReport run_corotational(const Model& model, Backend& backend,
     s.set("timing.step_s", report.step_s);
     s.set("timing.output_s", report.output_s);
     s.set("timing.total_s", report.total_s);
+    if (options.time_verbs) {
+      const CorotationalPhases& p = report.phases;
+      for (const auto& [name, value] : {std::pair{"conditions", p.conditions},
+                                        {"rotate", p.rotate},
+                                        {"assemble", p.assemble},
+                                        {"coarsen", p.coarsen},
+                                        {"smooth", p.smooth},
+                                        {"transfer", p.transfer},
+                                        {"coarsest", p.coarsest},
+                                        {"residual", p.residual},
+                                        {"newmark", p.newmark}})
+        s.set(std::string("timing.verbs.") + name + "_s", value);
+    }
     s.set("throughput.steps_per_s", report.steps_per_second());
     s.set("result.max_displacement_m", report.max_displacement);
     report.files.push_back(write_summary_file(s, {}, options.output_directory));

@@ -1,0 +1,166 @@
+// How the CUDA backend runs the voxel multigrid's kernels (fem/voxel/voxel_operator_impl.hpp):
+// device arrays, one thread per index of a verb (entry-major stencils, so that the threads of a
+// warp read and write consecutive addresses: the seed's layout, section 4.3), reductions by
+// blocks whose partial sums the host adds in order (the same bits on any device), and the
+// coarsest level's conjugate gradients in one thread block (the seed's section 4.2.7).
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <vector>
+
+#include <fem/cuda/check.hpp>
+#include <fem/voxel/voxel_operator_impl.hpp>
+
+#include "device_array.cuh"
+#include "voxel_operator.cuh"
+
+namespace fem::cuda {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kTeamThreads = 512;
+constexpr int kSumBlocks = 512;
+
+template <class F>
+__global__ void for_each_kernel(std::int64_t begin, std::int64_t end, F f) {
+  const std::int64_t i = begin + static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < end) f(i);
+}
+
+/// Block b sums f(i) over i = b * blockDim + thread, strided by the grid, into partial[b].
+template <class F>
+__global__ void sum_kernel(std::int64_t n, F f, double* partial) {
+  __shared__ double s[kThreads];
+  double acc = 0.0;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
+    acc += f(i);
+  s[threadIdx.x] = acc;
+  __syncthreads();
+  for (int w = kThreads / 2; w > 0; w /= 2) {
+    if (threadIdx.x < w) s[threadIdx.x] += s[threadIdx.x + w];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) partial[blockIdx.x] = s[0];
+}
+
+template <class F>
+__global__ void __launch_bounds__(kTeamThreads) team_kernel(F f);
+
+struct VoxelExec {
+  static constexpr bool kEntryMajor = true;
+
+  template <class U>
+  struct Array {
+    DeviceArray<U> values;
+    U* data() { return values.data(); }
+    const U* data() const { return values.data(); }
+    [[nodiscard]] std::size_t size() const { return values.size(); }
+  };
+  template <class U>
+  static Array<U> make(std::int64_t n) {
+    Array<U> a;
+    a.values.resize(static_cast<std::size_t>(n));
+    if (n > 0) FEM_CUDA_CHECK(cudaMemset(a.data(), 0, static_cast<std::size_t>(n) * sizeof(U)));
+    return a;
+  }
+  template <class U>
+  static void upload(Array<U>& a, const U* host, std::int64_t n, std::int64_t offset = 0) {
+    if (n > 0)
+      FEM_CUDA_CHECK(cudaMemcpy(a.data() + offset, host, static_cast<std::size_t>(n) * sizeof(U),
+                                cudaMemcpyHostToDevice));
+  }
+  template <class U>
+  static void download(const Array<U>& a, U* host, std::int64_t n, std::int64_t offset = 0) {
+    if (n > 0)
+      FEM_CUDA_CHECK(cudaMemcpy(host, a.data() + offset, static_cast<std::size_t>(n) * sizeof(U),
+                                cudaMemcpyDeviceToHost));
+  }
+  template <class F>
+  static void for_each(std::int64_t begin, std::int64_t end, const F& f) {
+    const std::int64_t n = end - begin;
+    if (n <= 0) return;
+    for_each_kernel<<<static_cast<unsigned>((n + kThreads - 1) / kThreads), kThreads>>>(begin, end,
+                                                                                        f);
+    FEM_CUDA_CHECK(cudaGetLastError());
+  }
+  template <class F>
+  static double sum(std::int64_t n, const F& f) {
+    static thread_local DeviceArray<double> partial(kSumBlocks);
+    const int blocks = static_cast<int>(std::min<std::int64_t>(
+        kSumBlocks, std::max<std::int64_t>(1, (n + kThreads - 1) / kThreads)));
+    sum_kernel<<<blocks, kThreads>>>(n, f, partial.data());
+    FEM_CUDA_CHECK(cudaGetLastError());
+    std::vector<double> host(static_cast<std::size_t>(blocks));
+    FEM_CUDA_CHECK(cudaMemcpy(host.data(), partial.data(), host.size() * sizeof(double),
+                              cudaMemcpyDeviceToHost));
+    double s = 0.0;
+    for (const double x : host) s += x;
+    return s;
+  }
+  /// One thread block. The host side of these exists only because the lambdas that use them
+  /// are __host__ __device__; it is never run.
+  struct Team {
+    FEM_HD int rank() const {
+#ifdef __CUDA_ARCH__
+      return static_cast<int>(threadIdx.x);
+#else
+      return 0;
+#endif
+    }
+    FEM_HD int size() const {
+#ifdef __CUDA_ARCH__
+      return static_cast<int>(blockDim.x);
+#else
+      return 1;
+#endif
+    }
+    FEM_HD void barrier() const {
+#ifdef __CUDA_ARCH__
+      __syncthreads();
+#endif
+    }
+    FEM_HD double sum(double x) const {
+#ifdef __CUDA_ARCH__
+      __shared__ double s[kTeamThreads];
+      __syncthreads();
+      s[threadIdx.x] = x;
+      __syncthreads();
+      for (int w = kTeamThreads / 2; w > 0; w /= 2) {
+        if (threadIdx.x < w) s[threadIdx.x] += s[threadIdx.x + w];
+        __syncthreads();
+      }
+      const double total = s[0];
+      __syncthreads();
+      return total;
+#else
+      return x;
+#endif
+    }
+  };
+  template <class F>
+  static void team(const F& f) {
+    team_kernel<<<1, kTeamThreads>>>(f);
+    FEM_CUDA_CHECK(cudaGetLastError());
+  }
+  static void synchronize() {
+    FEM_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+};
+
+template <class F>
+__global__ void __launch_bounds__(kTeamThreads) team_kernel(F f) {
+  f(VoxelExec::Team{});
+}
+
+}  // namespace
+
+std::unique_ptr<VoxelOperator> make_voxel_operator(const voxel::VoxelHierarchy& h,
+                                                   const VoxelMaterials& materials,
+                                                   Precision precision) {
+  if (precision == Precision::Single)
+    return std::make_unique<voxel::VoxelOperatorOn<VoxelExec, float>>(h, materials);
+  return std::make_unique<voxel::VoxelOperatorOn<VoxelExec, double>>(h, materials);
+}
+
+}  // namespace fem::cuda

@@ -1,0 +1,101 @@
+// How the Kokkos backend runs the voxel multigrid's kernels (fem/voxel/voxel_operator_impl.hpp)
+// on an execution space: Views, parallel_for and parallel_reduce over 64-bit ranges, and the
+// coarsest level's conjugate gradients as one team. Stencils are entry-major where the space's
+// memory is a device's (coalesced, as in the CUDA backend) and vertex-major on the host.
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <utility>
+
+#include <fem/kokkos/spaces.hpp>
+#include <fem/voxel/voxel_operator_impl.hpp>
+
+#include "operators.hpp"
+
+namespace fem::kokkos {
+namespace {
+
+template <class Space>
+struct VoxelExec {
+  using ExecutionSpace = typename Space::execution_space;
+  static constexpr bool kEntryMajor = !kRunsOnHost<Space>;
+
+  template <class U>
+  struct Array {
+    Kokkos::View<U*, typename Space::memory_space> values;
+    U* data() const { return values.data(); }
+    [[nodiscard]] std::size_t size() const { return values.extent(0); }
+  };
+  template <class U>
+  static Array<U> make(std::int64_t n) {
+    return Array<U>{Kokkos::View<U*, typename Space::memory_space>("voxel", n)};
+  }
+  template <class U>
+  static void upload(Array<U>& a, const U* host, std::int64_t n, std::int64_t offset = 0) {
+    if (n <= 0) return;
+    Kokkos::View<const U*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> from(host,
+                                                                                            n);
+    Kokkos::deep_copy(Kokkos::subview(a.values, std::make_pair(offset, offset + n)), from);
+  }
+  template <class U>
+  static void download(const Array<U>& a, U* host, std::int64_t n, std::int64_t offset = 0) {
+    if (n <= 0) return;
+    Kokkos::View<U*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> to(host, n);
+    Kokkos::deep_copy(to, Kokkos::subview(a.values, std::make_pair(offset, offset + n)));
+  }
+  template <class F>
+  static void for_each(std::int64_t begin, std::int64_t end, const F& f) {
+    if (end <= begin) return;
+    Kokkos::parallel_for("fem::voxel", Range<ExecutionSpace>(begin, end), f);
+  }
+  template <class F>
+  static double sum(std::int64_t n, const F& f) {
+    double s = 0.0;
+    if (n <= 0) return s;
+    Kokkos::parallel_reduce(
+        "fem::voxel_sum", Range<ExecutionSpace>(0, n),
+        KOKKOS_LAMBDA(std::int64_t i, double& acc) { acc += f(i); }, s);
+    return s;
+  }
+  using Member = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  struct Team {
+    const Member* member;
+    KOKKOS_FUNCTION int rank() const { return member->team_rank(); }
+    KOKKOS_FUNCTION int size() const { return member->team_size(); }
+    KOKKOS_FUNCTION void barrier() const { member->team_barrier(); }
+    KOKKOS_FUNCTION double sum(double x) const {
+      double total = x;
+      member->team_reduce(Kokkos::Sum<double>(total));
+      return total;
+    }
+  };
+  template <class F>
+  static void team(const F& f) {
+    Kokkos::parallel_for(
+        "fem::voxel_team", Kokkos::TeamPolicy<ExecutionSpace>(1, Kokkos::AUTO),
+        KOKKOS_LAMBDA(const Member& m) { f(Team{&m}); });
+  }
+  static void synchronize() { Kokkos::fence(); }
+};
+
+template <class Space>
+std::unique_ptr<VoxelOperator> voxel_operator_on(const voxel::VoxelHierarchy& h,
+                                                 const VoxelMaterials& materials,
+                                                 Precision precision) {
+  if (precision == Precision::Single)
+    return std::make_unique<voxel::VoxelOperatorOn<VoxelExec<Space>, float>>(h, materials);
+  return std::make_unique<voxel::VoxelOperatorOn<VoxelExec<Space>, double>>(h, materials);
+}
+
+}  // namespace
+
+std::unique_ptr<VoxelOperator> make_voxel_operator(bool on_host, const voxel::VoxelHierarchy& h,
+                                                   const VoxelMaterials& materials,
+                                                   Precision precision) {
+  if constexpr (kSeparateHostSpace)
+    if (on_host) return voxel_operator_on<HostSpace>(h, materials, precision);
+  (void)on_host;
+  return voxel_operator_on<DeviceSpace>(h, materials, precision);
+}
+
+}  // namespace fem::kokkos
