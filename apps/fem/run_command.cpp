@@ -181,8 +181,8 @@ int run_voxels(const Model& model, Backend& backend, bool time_verbs) {
     fmt::print(
         "  verbs (s): conditions {:.3f}, rotate {:.3f}, assemble {:.3f}, coarsen {:.3f}, smooth "
         "{:.3f}, transfer {:.3f}, coarsest {:.3f}, residual {:.3f}, newmark {:.3f}\n",
-        p.conditions, p.rotate, p.assemble, p.coarsen, p.smooth, p.transfer, p.coarsest,
-        p.residual, p.newmark);
+        p.conditions, p.rotate, p.assemble, p.coarsen, p.smooth, p.transfer, p.coarsest, p.residual,
+        p.newmark);
   }
   return kOk;
 }
