@@ -350,6 +350,26 @@ TEST_F(ImageError, UnreadableAndTwoDimensionalImages) {
   EXPECT_HAS(error_of(image_case(dir_ / "huge.mhd")),
              "has 100000 x 100000 x 1000 samples, more than fem meshes (2^31 - 1 voxels)");
 
+  // NRRD headers VTK 9.1 would hang on, read out of bounds with, or misread are refused first.
+  const auto nrrd_error = [&](const std::string& name, const std::string& text) {
+    write_text(dir_ / name, text);
+    return error_of(image_case(dir_ / name));
+  };
+  EXPECT_HAS(nrrd_error("a.nrrd", "NRRD0004\ntype: uint8"),
+             "has no empty line between its header and its data");
+  EXPECT_HAS(nrrd_error("b.nhdr", "NRRD0004\ntype: uint8\ndimension: 3"),
+             "has a header whose last line has no line break");
+  EXPECT_HAS(nrrd_error("c.nrrd", "NRRD0004\ntype: uint8\ndimension: 3\nencoding: raw\n\n"),
+             "has no 'sizes' field");
+  EXPECT_HAS(
+      nrrd_error("d.nrrd", "NRRD0004\ntype: uint8\ndimension: 2\nsizes: 20 20\nencoding: raw\n\n"),
+      "has dimension '2', not 3");
+  const std::string few =
+      nrrd_error("e.nrrd", "NRRD0004\ntype: uint8\ndimension: 3\nsizes: 6 5 4\nencoding: raw\n\n" +
+                               std::string(120, '\1'));
+  EXPECT_HAS(few, "has 6 samples along x");
+  EXPECT_HAS(few, "write the image as .mhd or .vti");
+
   Image flat;
   flat.dims = {6, 5, 1};
   flat.labels.resize(30);

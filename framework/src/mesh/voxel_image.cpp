@@ -38,8 +38,10 @@ const char* label_image_formats() {
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <limits>
+#include <map>
 #include <sstream>
 
 #include "../output/vtk_error_capture.hpp"
@@ -102,6 +104,57 @@ class OutputWindowCapture {
   vtkNew<vtkStringOutputWindow> window_;
 };
 
+/// VTK 9.1's NRRD reader loops forever on a header whose last line has no line end, reads out of
+/// bounds without `sizes`, and takes a first axis of 9 samples or fewer for vector components:
+/// the header is checked here before VTK sees it, for what a label image needs.
+void check_nrrd_header(const std::string& path, const SourceLocation& where) {
+  const auto refuse = [&](const std::string& what, const std::string& hint) {
+    throw InputError(where, "NRRD file '" + path + "' " + what, hint);
+  };
+  const std::string spec_hint =
+      "a NRRD label image's header has the lines NRRD0004, type, dimension: 3, sizes "
+      "(x y z), encoding, each ended by a line break, then (in a .nrrd) an empty line and the "
+      "data";
+  std::ifstream in(path, std::ios::binary);
+  std::string text(0x400000, '\0');  // VTK reads the header from the first 4 MB, so does this
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  const bool attached = detail::lower_extension(path) == ".nrrd";
+  std::size_t end = text.size();
+  if (attached) {
+    const std::size_t blank = text.find("\n\n"), crlf = text.find("\r\n\r\n");
+    end = std::min(blank == std::string::npos ? blank : blank + 1,
+                   crlf == std::string::npos ? crlf : crlf + 2);
+    if (end == std::string::npos)
+      refuse("has no empty line between its header and its data", spec_hint);
+  } else if (text.empty() || text.back() != '\n') {
+    refuse("has a header whose last line has no line break", spec_hint);
+  }
+  std::istringstream lines(text.substr(0, end));
+  std::string line;
+  std::map<std::string, std::string> fields;
+  while (std::getline(lines, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    const std::size_t colon = line.find(": ");
+    if (colon != std::string::npos && line[0] != '#')
+      fields[line.substr(0, colon)] = line.substr(colon + 2);
+  }
+  for (const char* field : {"type", "dimension", "sizes", "encoding"})
+    if (fields.count(field) == 0) refuse(std::string("has no '") + field + "' field", spec_hint);
+  int dimension = 0;
+  if (!(std::istringstream(fields["dimension"]) >> dimension) || dimension != 3)
+    refuse("has dimension '" + fields["dimension"] + "', not 3",
+           "fem reads NRRD images of 3 axes of one label each");
+  std::istringstream sizes(fields["sizes"]);
+  std::int64_t size[3] = {0, 0, 0};
+  if (!(sizes >> size[0] >> size[1] >> size[2]) || size[0] < 1 || size[1] < 1 || size[2] < 1)
+    refuse("has sizes '" + fields["sizes"] + "', not 3 positive integers", spec_hint);
+  if (size[0] <= 9)
+    refuse("has " + std::to_string(size[0]) + " samples along x",
+           "VTK reads the first axis of a NRRD file as vector components when it has 9 samples "
+           "or fewer: give it 10 or more, or write the image as .mhd or .vti");
+}
+
 [[noreturn]] void unreadable(const std::string& path, const SourceLocation& where,
                              const std::string& reason) {
   throw InputError(where, "cannot read image '" + path + "': " + reason,
@@ -133,6 +186,7 @@ vtkSmartPointer<vtkImageData> load_image(const std::string& path, const SourceLo
       throw InputError(where, "'" + path + "' is not an NRRD file fem can read",
                        "VTK reads NRRD files of raw, ASCII or gzip data (other encodings are "
                        "refused)");
+    check_nrrd_header(path, where);
     nrrd->SetFileName(path.c_str());
     reader = nrrd;
   } else {
@@ -142,18 +196,25 @@ vtkSmartPointer<vtkImageData> load_image(const std::string& path, const SourceLo
   }
   errors->watch(reader);
   const OutputWindowCapture vtk_output;
+  // Generic warnings no observer sees: a short data file, a NRRD type VTK does not read.
   const auto short_data = [&] {
     return vtk_output.text().find("File operation failed") != std::string::npos;
+  };
+  const auto unsupported = [&] {
+    const std::string t = vtk_output.text();
+    return t.find("Unknown type") != std::string::npos ||
+           t.find("not supported") != std::string::npos;
   };
   const CerrCapture metaio;
   const auto failed = [&] {
     return !errors->empty() || reader->GetErrorCode() != 0 || !metaio.text().empty() ||
-           short_data();
+           short_data() || unsupported();
   };
   const auto reason = [&]() -> std::string {
     if (!errors->empty()) return errors->text();
     if (!metaio.text().empty()) return metaio.text();
     if (short_data()) return "its data is shorter than the header says";
+    if (unsupported()) return vtk_output.text();
     return "VTK reported an error";
   };
   // The header first: a damaged one can ask for more samples than memory holds.
