@@ -188,8 +188,7 @@ solver: {type: implicit, end_time: 1}
   EXPECT_AT(e, 4, 16);
   EXPECT_SAYS(e,
               "'type' must be one of explicit, dynamic_relaxation, static, implicit_dynamic, "
-              "elastodynamic, "
-              "got 'implicit'");
+              "elastodynamic, corotational, got 'implicit'");
 }
 
 TEST(CaseErrors, IncrementsOfImplicitDynamicsAreOnlyTheCutbackSettings) {
