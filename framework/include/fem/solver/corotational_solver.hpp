@@ -38,7 +38,7 @@ struct CorotationalStep {
   /// (measured when solver.multigrid.residual_every says; negative otherwise).
   double initial_residual = -1.0;
   double final_residual = -1.0;
-  int coarsest_iterations = 0;  ///< of the last V-cycle's coarsest solve
+  int coarsest_iterations = -1;  ///< of the last V-cycle's coarsest solve (measured steps)
   [[nodiscard]] double reduction_per_cycle(int cycles) const;
 };
 
@@ -150,7 +150,7 @@ struct CorotationalRunReport {
   /// Over the steps that measured it: the geometric mean and the largest residual reduction
   /// factor per V-cycle.
   double mean_reduction = -1.0, worst_reduction = -1.0;
-  double mean_coarsest_iterations = 0.0;
+  double mean_coarsest_iterations = -1.0;  ///< over the measured steps
   double max_displacement = 0.0;
   CorotationalPhases phases;               ///< with time_verbs
   std::vector<double> final_displacement;  ///< per mesh node

@@ -91,8 +91,9 @@ class VoxelOperator {
   /// u += P u(level + 1) on level.
   virtual void interpolate(int level) = 0;
   /// The coarsest level's A u = b by block-Jacobi conjugate gradients from its u (zero after
-  /// restrict_residual; the last step's displacement on a one-level hierarchy).
-  virtual CoarsestSolve solve_coarsest(int max_iterations, double tolerance) = 0;
+  /// restrict_residual; the last step's displacement on a one-level hierarchy). With `report`,
+  /// waits for it and says how it went (a round trip); otherwise returns {-1, -1} at once.
+  virtual CoarsestSolve solve_coarsest(int max_iterations, double tolerance, bool report) = 0;
   /// |b - A u| on the level's free dofs, and |b| there (a round trip).
   virtual std::array<double, 2> residual_norms(int level) = 0;
   /// The new velocity and acceleration from u; u becomes u_old.

@@ -257,7 +257,7 @@ class VoxelOperatorOn final : public VoxelOperator {
     });
   }
 
-  CoarsestSolve solve_coarsest(int max_iterations, double tolerance) override {
+  CoarsestSolve solve_coarsest(int max_iterations, double tolerance, bool wanted) override {
     Level& g = levels_.back();
     const std::int64_t nv = g.vertices;
     const std::int32_t* nb = g.neighbours.data();
@@ -271,6 +271,7 @@ class VoxelOperatorOn final : public VoxelOperator {
       kernels::voxel::coarsest_cg(team, nv, nb, a, layout, b, x, r, z, p, q, max_iterations,
                                   tolerance, report);
     });
+    if (!wanted) return {-1, -1.0};
     double host[3];
     Exec::download(cg_report_, host, 3);
     return {static_cast<int>(host[0]), host[2] > 0.0 ? std::sqrt(host[1] / host[2]) : 0.0};

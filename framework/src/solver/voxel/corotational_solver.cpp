@@ -263,10 +263,14 @@ void CorotationalSimulation::v_cycle(int level, CorotationalStep& out) {
   const VoxelMultigridSpec& mg = model_.spec.solver.multigrid;
   VoxelOperator& op = *operator_;
   if (level == op.levels() - 1) {
-    out.coarsest_iterations =
+    // How the coarsest solve went is read only in steps that measure the residual: reading
+    // it is a round trip to a device.
+    const bool report = out.initial_residual >= 0.0;
+    const int iterations =
         timed(op, timing_, phases_.coarsest, [&] {
-          return op.solve_coarsest(mg.coarsest_iterations, mg.coarsest_tolerance);
+          return op.solve_coarsest(mg.coarsest_iterations, mg.coarsest_tolerance, report);
         }).iterations;
+    if (report) out.coarsest_iterations = iterations;
     return;
   }
   timed(op, timing_, phases_.smooth, [&] { op.smooth(level, mg.pre_sweeps, false); });
@@ -396,9 +400,9 @@ CorotationalRunReport run_corotational(const Model& model, Backend& backend,
   try {
     for (std::int64_t s = 1; s <= steps; ++s) {
       const CorotationalStep st = sim.step();
-      coarsest += st.coarsest_iterations;
       const double rho = st.reduction_per_cycle(spec.solver.multigrid.cycles);
       if (rho > 0.0) {
+        coarsest += st.coarsest_iterations;
         log_reduction += std::log(rho);
         report.worst_reduction = std::max(report.worst_reduction, rho);
         ++measured;
@@ -429,8 +433,7 @@ CorotationalRunReport run_corotational(const Model& model, Backend& backend,
   sim.grid().synchronize();
   report.step_s = seconds_since(loop) - report.output_s;
   if (measured > 0) report.mean_reduction = std::exp(log_reduction / static_cast<double>(measured));
-  report.mean_coarsest_iterations =
-      report.steps > 0 ? coarsest / static_cast<double>(report.steps) : 0.0;
+  report.mean_coarsest_iterations = measured > 0 ? coarsest / static_cast<double>(measured) : -1.0;
   report.phases = sim.phases();
   sim.state(u, v);
   report.final_displacement = u;
