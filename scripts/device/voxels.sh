@@ -11,7 +11,8 @@
 #    per element and step in single, 54,000 in double),
 #  - the copy bandwidth of the GPU (scripts/device/copy_bandwidth.cu) to compare with.
 # PROFILE=1 times every verb (fem run --time-verbs: a wait after each, so steps/s drop);
-# NO_TESTS=1 skips the tests.
+# NO_TESTS=1 skips the tests; EXTRA adds options to each `fem run` (e.g.
+# "--set solver.multigrid.coarsest_vertices=64").
 # Logs go to $OUT (or ./gpu-out).
 #   SIZES="64 126 252" bash scripts/device/voxels.sh
 set -uo pipefail
@@ -24,17 +25,17 @@ stamp() { echo "== $(date -u +%H:%M:%S) $*"; }
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/gpu.txt"
 echo "cpu cores: $(nproc), $(date -u +%Y-%m-%d)"
 build=build-voxels-gpu
-if [ ! -x $build/bin/fem_tests_voxel ]; then
-  generator="Unix Makefiles"
-  command -v ninja > /dev/null && generator=Ninja
+generator="Unix Makefiles"
+command -v ninja > /dev/null && generator=Ninja
+if [ ! -f $build/CMakeCache.txt ]; then
   stamp configure
   cmake -S . -B $build -G "$generator" -DCMAKE_BUILD_TYPE=Release -DFEM_WITH_VTK=OFF \
     -DFEM_WITH_KOKKOS=OFF -DFEM_WITH_CUDA=ON -DCMAKE_PREFIX_PATH="$deps" > "$out/configure.log" 2>&1 ||
     { tail -40 "$out/configure.log"; exit 1; }
-  stamp build
-  cmake --build $build -j "$(nproc)" --target fem_tests_voxel > "$out/build.log" 2>&1 ||
-    { grep -E "error|Error" "$out/build.log" | head -40; exit 1; }
 fi
+stamp build  # incremental on a machine still warm from the last call
+cmake --build $build -j "$(nproc)" --target fem_tests_voxel > "$out/build.log" 2>&1 ||
+  { grep -E "error|Error" "$out/build.log" | head -40; exit 1; }
 fem=$build/bin/fem
 if [ -z "${NO_TESTS:-}" ]; then
   stamp "voxel tests"
@@ -53,7 +54,7 @@ run() {  # backend precision n [steps]
   OMP_NUM_THREADS=$(nproc) timeout 560 $fem run cases/seed004/cube.yaml --set backend="$backend" \
     --set precision="$precision" --set "mesh.divisions=[$n,$n,$n]" \
     --set "mesh.size=[$size,$size,$size]" --set "node_sets.top.plane.point=[0,0,$size]" \
-    --set output.vtk=false ${PROFILE:+--time-verbs} \
+    --set output.vtk=false ${PROFILE:+--time-verbs} ${EXTRA:-} \
     --set solver.multigrid.residual_every=0 \
     --set solver.end_time="$(awk -v s="$steps" 'BEGIN { print s * 0.05 }')" > "$log" 2>&1
   local status=$?

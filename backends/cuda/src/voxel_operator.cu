@@ -120,18 +120,19 @@ struct VoxelExec {
       __syncthreads();
 #endif
     }
+    /// Warp shuffles, then one value a warp through shared memory: two barriers.
     FEM_HD double sum(double x) const {
 #ifdef __CUDA_ARCH__
-      __shared__ double s[kTeamThreads];
+      __shared__ double warp_sums[kTeamThreads / 32];
+      for (int offset = 16; offset > 0; offset /= 2) x += __shfl_down_sync(0xffffffffu, x, offset);
+      const int lane = static_cast<int>(threadIdx.x) % 32,
+                warp = static_cast<int>(threadIdx.x) / 32;
+      __syncthreads();  // the previous sum's readers are done with warp_sums
+      if (lane == 0) warp_sums[warp] = x;
       __syncthreads();
-      s[threadIdx.x] = x;
-      __syncthreads();
-      for (int w = kTeamThreads / 2; w > 0; w /= 2) {
-        if (threadIdx.x < w) s[threadIdx.x] += s[threadIdx.x + w];
-        __syncthreads();
-      }
-      const double total = s[0];
-      __syncthreads();
+      double total = 0.0;
+      for (int w = 0; w < kTeamThreads / 32; ++w)
+        total += warp_sums[w];  // the same order everywhere
       return total;
 #else
       return x;

@@ -209,8 +209,10 @@ struct VoxelMultigridSpec {
   int post_sweeps = 1;  ///< and after it
   /// Coarsen until the coarsest level has at most this many vertices.
   std::int64_t coarsest_vertices = 512;
-  int coarsest_iterations = 200;       ///< conjugate gradients on the coarsest level, at most
-  double coarsest_tolerance = 1.0e-6;  ///< relative residual of the coarsest solve
+  int coarsest_iterations = 200;  ///< conjugate gradients on the coarsest level, at most
+  /// Relative residual of the coarsest solve: well below a V-cycle's reduction (about 0.2) is
+  /// enough (measured: 1e-3 and 1e-6 give the same rate, in 18 and 32 iterations).
+  double coarsest_tolerance = 1.0e-3;
   /// Steps between measurements of the V-cycles' residual reduction (two extra residuals and
   /// reductions); 0: never.
   int residual_every = 1;

@@ -429,6 +429,7 @@ FEM_INLINE void coarsest_cg(const Team& team, std::int64_t vertices, const std::
       T acc[3];
       // q = A p: the residual form with a zero right-hand side gives -A p.
       for (int i = 0; i < 3; ++i) acc[i] = T(0);
+      FEM_VOXEL_UNROLL
       for (int s = 0; s < kSlots; ++s) {
         const std::int64_t n = neighbours[kSlots * v + s];
         if (n < 0) continue;
