@@ -23,6 +23,7 @@
 #include <fem/parallel/communicator.hpp>
 #include <fem/parallel/partitioned_problem.hpp>
 #include <fem/solver/byte_model.hpp>
+#include <fem/solver/corotational_solver.hpp>
 #include <fem/solver/explicit_system.hpp>
 #include <fem/solver/implicit_solver.hpp>
 #include <fem/solver/wave_solver.hpp>
@@ -130,7 +131,8 @@ class Bench {
         plugins_(plugins),
         perturb_(test_perturbation()),
         implicit_(is_implicit(base.solver.type)),
-        waves_(base.solver.type == SolverType::Elastodynamic) {
+        waves_(base.solver.type == SolverType::Elastodynamic),
+        voxels_(base.solver.type == SolverType::Corotational) {
     if (!perturb_.label.empty())
       spdlog::warn(
           "test hook FEM_BENCH_TEST_PERTURB: the displacements read back from '{}' are "
@@ -166,6 +168,8 @@ class Bench {
         time_implicit(model, *backend, row, u_out);
       else if (waves_)
         time_waves(model, *backend, row, u_out);
+      else if (voxels_)
+        time_voxels(model, *backend, row, u_out);
       else
         time_explicit(model, *backend, row, u_out);
       if (!perturb_.label.empty() && perturb_.label == c.label) shift(u_out, perturb_.eps);
@@ -196,6 +200,8 @@ class Bench {
     // timed solve does only the solve.
     if (implicit_) v.push_back({"output.histories", "[]"});
     if (waves_) v.push_back({"output.receivers", "[]"});
+    // Co-rotational steps: the V-cycles alone, without the residual measurements' round trips.
+    if (voxels_) v.push_back({"solver.multigrid.residual_every", "0"});
     v.push_back({"backend", c.backend});
     v.push_back({"precision", to_string(c.precision)});
     if (c.size > 0)
@@ -295,6 +301,44 @@ class Bench {
     u_out = r.final_displacement;
   }
 
+  /// Co-rotational steps (seed 004): the hierarchy and uploads once, then --warmup steps and
+  /// --repeats blocks of --steps; bytes per voxel and step by the seed's count (Table 3: 28,000
+  /// in single, 54,000 in double), as the seed reports its bandwidth.
+  void time_voxels(const Model& model, Backend& backend, BenchRow& row,
+                   std::vector<double>& u_out) const {
+    const auto t0 = Clock::now();
+    CorotationalSimulation sim(model, backend);
+    sim.grid().synchronize();
+    row.setup_s = seconds_since(t0);
+    row.time_step = sim.time_step();
+    row.bytes_per_element_step = model.spec.precision == Precision::Single ? 28000.0 : 54000.0;
+    row.warmup_steps = o_.warmup;
+    row.steps_per_repeat =
+        o_.steps > 0      ? o_.steps
+        : o_.end_time > 0 ? std::max<std::int64_t>(1, std::llround(o_.end_time / row.time_step))
+                          : 20;
+    const auto advance = [&](std::int64_t n) {
+      const auto start = Clock::now();
+      for (std::int64_t k = 0; k < n; ++k) sim.step();
+      sim.grid().synchronize();
+      return seconds_since(start);
+    };
+    if (o_.warmup > 0) advance(o_.warmup);
+    for (int k = 0; k < o_.repeats; ++k)
+      row.step_s.push_back(advance(row.steps_per_repeat) /
+                           static_cast<double>(row.steps_per_repeat));
+    row.total_steps = sim.steps_done();
+    const Spread s = spread(row.step_s);
+    row.median_step_s = s.median;
+    row.min_step_s = s.min;
+    row.max_step_s = s.max;
+    row.element_steps_per_s = static_cast<double>(row.elements) / row.median_step_s;
+    row.effective_gb_per_s = row.bytes_per_element_step * row.element_steps_per_s * 1e-9;
+    row.backend_memory_bytes = static_cast<double>(sim.grid().memory_bytes());
+    std::vector<double> v;
+    sim.state(u_out, v);
+  }
+
   /// The whole implicit solve to solver.end_time, no files, once per repeat (each with its own
   /// solver, so each pays the same setup): setup = the solver's construction (explicit setup,
   /// the backend's algebra and operator), solve = the wall time of ImplicitSolver::run().
@@ -370,6 +414,7 @@ class Bench {
   Perturbation perturb_;
   bool implicit_;
   bool waves_;
+  bool voxels_;
   std::map<std::string, std::unique_ptr<Backend>> backends_;
   std::map<std::string, std::string> reasons_;
 };
