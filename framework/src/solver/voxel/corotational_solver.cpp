@@ -13,6 +13,7 @@
 #include "fem/kernels/voxel_kernels.hpp"
 #include "fem/solver/run_output.hpp"
 #include "fem/solver/wave_setup.hpp"
+#include "fem/voxel/voxel_pieces.hpp"
 
 namespace fem {
 namespace {
@@ -163,6 +164,15 @@ CorotationalSimulation::CorotationalSimulation(const Model& model, Backend& back
   operator_->set_state(u, v, a);
   update_masks();
   update_conditions(0.0);
+  // Pieces of the object with no prescribed dof float freely: solvable in dynamics (the mass
+  // term), but in an image usually a speck or an organ the user did not mean to keep.
+  std::vector<std::uint8_t> fixed(mass_.size(), 0);
+  for (const auto& [x, p] : case_prescribed_) fixed[x] |= p.components;
+  for (const std::string& line :
+       voxel::loose_piece_warnings(voxel::voxel_pieces(hierarchy_, fixed), [&](std::int32_t x) {
+         return std::int64_t{model.mesh.input_node_id(hierarchy_.vertex_node[x])};
+       }))
+    spdlog::warn("{}", line);
 }
 
 CorotationalSimulation::~CorotationalSimulation() = default;
