@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include <fem/cuda/check.hpp>
@@ -80,8 +81,8 @@ struct VoxelExec {
   static void for_each(std::int64_t begin, std::int64_t end, const F& f) {
     const std::int64_t n = end - begin;
     if (n <= 0) return;
-    for_each_kernel<<<static_cast<unsigned>((n + kThreads - 1) / kThreads), kThreads>>>(begin, end,
-                                                                                        f);
+    for_each_kernel<<<static_cast<unsigned>((n + kThreads - 1) / kThreads), kThreads, 0,
+                      stream()>>>(begin, end, f);
     FEM_CUDA_CHECK(cudaGetLastError());
   }
   template <class F>
@@ -89,7 +90,7 @@ struct VoxelExec {
     static thread_local DeviceArray<double> partial(kSumBlocks);
     const int blocks = static_cast<int>(std::min<std::int64_t>(
         kSumBlocks, std::max<std::int64_t>(1, (n + kThreads - 1) / kThreads)));
-    sum_kernel<<<blocks, kThreads>>>(n, f, partial.data());
+    sum_kernel<<<blocks, kThreads, 0, stream()>>>(n, f, partial.data());
     FEM_CUDA_CHECK(cudaGetLastError());
     std::vector<double> host(static_cast<std::size_t>(blocks));
     FEM_CUDA_CHECK(cudaMemcpy(host.data(), partial.data(), host.size() * sizeof(double),
@@ -141,8 +142,35 @@ struct VoxelExec {
   };
   template <class F>
   static void team(const F& f) {
-    team_kernel<<<1, kTeamThreads>>>(f);
+    team_kernel<<<1, kTeamThreads, 0, stream()>>>(f);
     FEM_CUDA_CHECK(cudaGetLastError());
+  }
+  /// The stream every kernel goes on: a stream can be captured into a graph, the legacy default
+  /// stream cannot. Created blocking, so that the copies on the legacy stream stay ordered with
+  /// its kernels.
+  static cudaStream_t stream() {
+    static const cudaStream_t s = [] {
+      cudaStream_t created = nullptr;
+      FEM_CUDA_CHECK(cudaStreamCreate(&created));
+      return created;
+    }();
+    return s;
+  }
+  /// A captured graph, instantiated.
+  using Recording = std::shared_ptr<CUgraphExec_st>;
+  template <class F>
+  static Recording record(const F& enqueue) {
+    FEM_CUDA_CHECK(cudaStreamBeginCapture(stream(), cudaStreamCaptureModeThreadLocal));
+    enqueue();
+    cudaGraph_t graph = nullptr;
+    FEM_CUDA_CHECK(cudaStreamEndCapture(stream(), &graph));
+    cudaGraphExec_t exec = nullptr;
+    FEM_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    FEM_CUDA_CHECK(cudaGraphDestroy(graph));
+    return Recording(exec, [](cudaGraphExec_t e) { cudaGraphExecDestroy(e); });
+  }
+  static void replay(const Recording& r) {
+    FEM_CUDA_CHECK(cudaGraphLaunch(r.get(), stream()));
   }
   static void synchronize() {
     FEM_CUDA_CHECK(cudaDeviceSynchronize());

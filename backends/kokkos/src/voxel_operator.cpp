@@ -5,6 +5,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <utility>
 
 #include <fem/kokkos/spaces.hpp>
@@ -75,6 +76,13 @@ struct VoxelExec {
         "fem::voxel_team", Kokkos::TeamPolicy<ExecutionSpace>(1, Kokkos::AUTO),
         KOKKOS_LAMBDA(const Member& m) { f(Team{&m}); });
   }
+  /// Not recorded (Kokkos' graphs would be the way): the verbs run one by one.
+  using Recording = std::shared_ptr<void>;
+  template <class F>
+  static Recording record(const F& /*enqueue*/) {
+    return nullptr;
+  }
+  static void replay(const Recording& /*r*/) {}
   static void synchronize() { Kokkos::fence(); }
 };
 

@@ -128,6 +128,8 @@ class CorotationalSimulation {
   Uploads uploaded_;
   bool timing_ = false;
   CorotationalPhases phases_;
+  VoxelStepScales last_scales_;  ///< of the last step
+  bool recorded_ = false;        ///< the backend holds a recording of a step with last_scales_
 };
 
 struct CorotationalRunOptions {

@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -109,6 +110,15 @@ class VoxelOperator {
   virtual void unknown(int level, std::vector<double>& u) const = 0;
   virtual void set_unknown(int level, const std::vector<double>& u) = 0;
 
+  /// Records the verbs `enqueue` issues, without running them, so that replay() runs them again
+  /// in one go (CUDA: a graph launched at once instead of a launch per kernel, where launches
+  /// cost more than a small model's kernels). Only for verbs that neither wait for the backend
+  /// nor transfer (no residual_norms, no rotate, no report from solve_coarsest), with the same
+  /// scalar arguments every time. Returns false, without calling `enqueue`, where the backend
+  /// does not record (the default).
+  virtual bool record(const std::function<void()>& /*enqueue*/) { return false; }
+  /// Runs the last recording again.
+  virtual void replay() {}
   virtual void synchronize() {}
   /// Bytes held in the backend's memory.
   [[nodiscard]] virtual std::size_t memory_bytes() const = 0;

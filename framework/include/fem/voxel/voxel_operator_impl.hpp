@@ -10,6 +10,8 @@
 //   Team, team(f)                    f(team) run by one team of threads (Team: rank(), size(),
 //                                    barrier(), sum(double)): the coarsest level's CG
 //   kEntryMajor                      the stencil layout (kernels::voxel::StencilLayout)
+//   Recording, record(f), replay(r)  verbs recorded and run again as one (a null Recording:
+//                                    not supported, f not called)
 //   synchronize()
 // Lambdas are FEM_HD and capture only local copies (pointers, scalars), never `this`, so that
 // they run on a device.
@@ -332,6 +334,11 @@ class VoxelOperatorOn final : public VoxelOperator {
     upload_values(levels_[level].u, u);
   }
 
+  bool record(const std::function<void()>& enqueue) override {
+    recording_ = Exec::record(enqueue);
+    return static_cast<bool>(recording_);
+  }
+  void replay() override { Exec::replay(recording_); }
   void synchronize() override { Exec::synchronize(); }
   [[nodiscard]] std::size_t memory_bytes() const override {
     std::size_t bytes = 0;
@@ -411,6 +418,7 @@ class VoxelOperatorOn final : public VoxelOperator {
   Array<T> u_old_, v_old_, a_old_, force_, prescribed_;
   Array<T> cg_r_, cg_z_, cg_p_, cg_q_;
   Array<double> cg_report_;
+  typename Exec::Recording recording_{};
   mutable Array<std::int32_t> scratch_index_;
   mutable Array<T> scratch_values_;
 };
