@@ -32,6 +32,10 @@ std::vector<CaseOverride> CaseOptions::overrides() const {
   return o;
 }
 
+std::string output_directory(const CaseSpec& spec) {
+  return spec.output.directory.empty() ? spec.name + "_results" : spec.output.directory;
+}
+
 std::string CaseOptions::case_text() const {
   std::ifstream in(case_file, std::ios::binary);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

@@ -45,6 +45,9 @@ struct PreparedCase {
 };
 PreparedCase prepare_case(const CaseOptions& options);
 
+/// Where a run writes its files: output.directory, or <name>_results.
+std::string output_directory(const CaseSpec& spec);
+
 /// "parallel: ..." for `fem plugins` and `fem check`: whether this is an MPI build and how many
 /// ranks run.
 std::string parallel_line();

@@ -7,27 +7,9 @@
 #include <fem/parallel/communicator.hpp>
 
 #include "bench.hpp"
+#include "case_cli.hpp"
 #include "commands.hpp"
 #include "export.hpp"
-
-namespace {
-
-/// The case file is not checked here: load_case() refuses a missing file or a folder with fem's
-/// own message and exit code 2.
-void add_case_options(CLI::App& cmd, fem::cli::CaseOptions& o) {
-  cmd.add_option("case", o.case_file, "case file (YAML)")->required();
-  cmd.add_option("--backend", o.backend, "compute backend, e.g. openmp (overrides `backend`)");
-  cmd.add_option("--precision", o.precision, "single or double (overrides `precision`)")
-      ->check(CLI::IsMember({"single", "double"}));
-  cmd.add_option("--output", o.output, "output folder (overrides `output.directory`)");
-  cmd.add_option("--end-time", o.end_time, "simulated time in s (overrides `solver.end_time`)")
-      ->check(CLI::PositiveNumber);
-  cmd.add_option("--set", o.sets,
-                 "override any case key: --set solver.mass_damping=10 --set mesh.divisions=25")
-      ->type_name("KEY.PATH=VALUE");
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"fem: nonlinear finite elements for soft tissue and elastodynamics"};
@@ -37,7 +19,7 @@ int main(int argc, char** argv) {
   fem::cli::CaseOptions run_options, check_options;
   bool quiet = false;
   CLI::App* run = app.add_subcommand("run", "run a case and write its results");
-  add_case_options(*run, run_options);
+  fem::cli::add_case_options(*run, run_options);
   run->add_flag("-q,--quiet", quiet, "print only warnings, errors and the final summary");
   std::string restart_file;
   run->add_option("--restart", restart_file, "continue from a checkpoint the case wrote")
@@ -49,7 +31,7 @@ int main(int argc, char** argv) {
 
   CLI::App* check = app.add_subcommand(
       "check", "validate a case and print the resolved model without running it");
-  add_case_options(*check, check_options);
+  fem::cli::add_case_options(*check, check_options);
 
   std::vector<std::string> plugin_dirs;
   CLI::App* plugins =

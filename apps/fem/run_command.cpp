@@ -17,10 +17,6 @@
 
 namespace fem::cli {
 
-std::string output_directory(const CaseSpec& spec) {
-  return spec.output.directory.empty() ? spec.name + "_results" : spec.output.directory;
-}
-
 namespace {
 
 /// Static and implicit dynamic analysis: progress per increment, totals at the end.
