@@ -1,5 +1,8 @@
 #include <fmt/format.h>
 
+#include <cmath>
+
+#include <fem/solver/corotational_solver.hpp>
 #include <fem/solver/explicit_system.hpp>
 #include <fem/solver/implicit_solver.hpp>
 #include <fem/solver/wave_solver.hpp>
@@ -146,6 +149,30 @@ int check_command(const CaseOptions& options) {
                                          (*r.point)[2])
                            : "set " + r.set,
                    r.every_steps);
+    } else if (sv.type == SolverType::Corotational) {
+      // Building the simulation checks what only it can (equal cubic voxels; pieces without
+      // supports are warned about) and gives the multigrid levels the run will use.
+      const std::unique_ptr<Backend> backend = prepared.plugins->create_backend(spec.backend);
+      const CorotationalSimulation sim(model, *backend);
+      const VoxelMultigridSpec& mg = sv.multigrid;
+      fmt::print(
+          "solver: corotational, end time {} s, time step {:.6g} s ({} steps), mass damping {} "
+          "1/s\n",
+          sv.end_time, sv.time_step, std::llround(sv.end_time / sv.time_step), sv.mass_damping);
+      std::string levels;
+      for (const voxel::VoxelLevel& l : sim.hierarchy().levels)
+        levels += (levels.empty() ? "" : ", ") + std::to_string(l.real_vertices);
+      fmt::print(
+          "  multigrid: {} V-cycles per step, {} pre- and {} post-smoothing sweeps; {} voxels of "
+          "{:.4g} m, levels of {} vertices (coarsest at most {})\n",
+          mg.cycles, mg.pre_sweeps, mg.post_sweeps, sim.hierarchy().elements, sim.hierarchy().edge,
+          levels, mg.coarsest_vertices);
+      fmt::print(
+          "  coarsest level: conjugate gradients to {:.3g} relative residual, at most {} "
+          "iterations; residual reduction measured {}\n",
+          mg.coarsest_tolerance, mg.coarsest_iterations,
+          mg.residual_every > 0 ? fmt::format("every {} steps", mg.residual_every)
+                                : std::string("never"));
     } else {
       fmt::print("solver: {}, end time {} s, mass damping {} 1/s, {} assembly\n",
                  to_string(sv.type), sv.end_time, sv.mass_damping, sv.assembly);
