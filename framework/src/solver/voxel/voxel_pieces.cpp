@@ -92,8 +92,9 @@ std::vector<std::string> loose_piece_warnings(
     }
     lines.push_back(fmt::format(
         "voxel piece of {} voxels in [{:.4g} {:.4g} {:.4g}] .. [{:.4g} {:.4g} {:.4g}] m (node {}) "
-        "has no support and floats freely ({} of {} pieces loose): fix a node of it, or remove "
-        "it from the image (mesh.labels, or a smaller mesh.downsample)",
+        "has no support and floats freely ({} of {} pieces loose): fix a node of it, remove it "
+        "from the image (mesh.labels), or, if downsampling cut it off, give a smaller "
+        "mesh.downsample",
         p.voxels, p.lower[0], p.lower[1], p.lower[2], p.upper[0], p.upper[1], p.upper[2],
         node_name(p.vertex), loose.size(), pieces.size()));
   }
