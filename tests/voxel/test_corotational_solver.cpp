@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include <fem/kernels/voxel_kernels.hpp>
 #include <fem/solver/implicit_solver.hpp>
@@ -179,6 +182,45 @@ TEST(CorotationalSolver, AFixedHandleDragsTheBody) {
   EXPECT_NE(u[2], 0.02);
 }
 
+TEST(CorotationalSolver, HistoriesRecordTheMeanMotionOfASet) {
+  VoxelCase c = bar(8, 1, 1.0e-2, "{type: corotational, end_time: 0.5, time_step: 0.05}");
+  const std::string dir = (std::filesystem::temp_directory_path() / "fem_voxel_histories").string();
+  std::filesystem::remove_all(dir);
+  c.extra += "output: {vtk: false, histories: [{set: tip, every_steps: 2}]}\n";
+  std::string yaml = c.yaml();
+  yaml.replace(yaml.find("output: {vtk: false}\n"), 21, "");
+  VoxelRun run = voxel_model(yaml);
+  CorotationalRunOptions options;
+  options.output_directory = dir;
+  const CorotationalRunReport r = run_corotational(run.model, *run.backend, "openmp", options);
+  ASSERT_EQ(r.steps, 10);
+  std::ifstream csv(dir + "/tip.csv");
+  ASSERT_TRUE(csv) << "no tip.csv";
+  std::string line, last;
+  int rows = 0;
+  std::getline(csv, line);  // header
+  EXPECT_NE(line.find("displacement_z"), std::string::npos) << line;
+  EXPECT_NE(line.find("velocity_z"), std::string::npos) << line;
+  EXPECT_EQ(line.find("reaction"), std::string::npos) << line;
+  while (std::getline(csv, line))
+    if (!line.empty() && line[0] != '#') {
+      last = line;
+      ++rows;
+    }
+  EXPECT_EQ(rows, 6);  // steps 0, 2, ..., 10
+  // The last row's mean z displacement is the tip's, from the final state.
+  const std::vector<std::int32_t>& tip = run.model.mesh.node_sets.at("tip");
+  double mean = 0.0;
+  for (const std::int32_t n : tip) mean += r.final_displacement[3 * n + 2];
+  mean /= static_cast<double>(tip.size());
+  std::vector<double> cells;
+  std::stringstream fields(last);
+  for (std::string x; std::getline(fields, x, ',');) cells.push_back(std::stod(x));
+  ASSERT_GE(cells.size(), 5u);
+  EXPECT_NEAR(cells[4], mean, 1e-9 * std::abs(mean)) << last;  // time, step, ux, uy, uz
+  std::filesystem::remove_all(dir);
+}
+
 std::string refusal(const std::string& yaml) {
   try {
     VoxelRun run = voxel_model(yaml);
@@ -208,6 +250,13 @@ TEST(CorotationalSolver, RefusesWhatItCannotRun) {
   yaml.replace(yaml.find("cells: hex8"), 11, "cells: tet4");
   yaml.replace(yaml.find("element: hex8"), 13, "element: tet4");
   EXPECT_NE(refusal(yaml).find("voxels"), std::string::npos) << refusal(yaml);
+  // Reaction forces in a history.
+  c.extra =
+      "output: {vtk: false, histories: [{set: all, quantities: [reaction_force]}]}\n"
+      "node_sets:\n  all: {all: true}\n";
+  yaml = c.yaml();
+  yaml.replace(yaml.find("output: {vtk: false}\n"), 21, "");
+  EXPECT_NE(refusal(yaml).find("reaction_force"), std::string::npos) << refusal(yaml);
   // Contact.
   c.extra = "contact:\n  - {name: floor, type: plane, point: [0, 0, 0], normal: [0, 0, 1]}\n";
   EXPECT_NE(refusal(c.yaml()).find("contact"), std::string::npos) << refusal(c.yaml());

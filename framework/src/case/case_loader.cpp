@@ -144,11 +144,13 @@ void refuse_outside_corotational(const CaseSpec& spec) {
   if (!spec.contacts.empty())
     throw InputError(spec.contacts.front().where, "contact does not apply to " + why,
                      "use solver type implicit_dynamic or explicit for contact");
-  if (!spec.output.histories.empty())
-    throw InputError(spec.output.histories.front().where,
-                     "output.histories are not written by " + why + " yet",
-                     "read the node sets' motion from the VTK series, or from the C++ API "
-                     "(fem/solver/corotational_solver.hpp)");
+  for (const HistorySpec& h : spec.output.histories)
+    for (const std::string& q : h.quantities)
+      if (q == "reaction_force")
+        throw InputError(h.where,
+                         "history '" + h.name + "': reaction_force is not formed by " + why,
+                         "record quantities: [displacement, velocity] (the default for this "
+                         "solver)");
   if (spec.output.checkpoint)
     throw InputError(spec.output.checkpoint->where, "checkpoints are not written by " + why,
                      "leave output.checkpoint out");

@@ -40,6 +40,8 @@ HistorySpec read_history(const Value& item, CaseSpec& spec) {
                        "'" + item.path() + "'");
   h.name = h.set;
   if (auto n = m.get("name")) h.name = non_empty_string(*n);
+  // The co-rotational solver forms no reaction forces: its histories default to the motion.
+  if (spec.solver.type == SolverType::Corotational) h.quantities = {"displacement", "velocity"};
   if (auto q = m.get("quantities")) {
     h.quantities = read_words(*q, kQuantities);
     if (h.quantities.empty())

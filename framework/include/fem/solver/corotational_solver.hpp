@@ -85,6 +85,8 @@ class CorotationalSimulation {
   [[nodiscard]] const CorotationalPhases& phases() const { return phases_; }
   /// Displacements of some nodes after the last step (3 values each).
   void displacements(const std::vector<std::int32_t>& nodes, std::vector<double>& u) const;
+  /// Velocities of some nodes after the last step (3 values each).
+  void velocities(const std::vector<std::int32_t>& nodes, std::vector<double>& v) const;
   /// Displacement and velocity of every mesh node (3 values each; 0 at nodes in no voxel).
   void state(std::vector<double>& u, std::vector<double>& v) const;
 

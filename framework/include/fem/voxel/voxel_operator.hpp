@@ -63,6 +63,9 @@ class VoxelOperator {
   /// u at the given fine vertices (3 values each): what an interactive caller reads.
   virtual void displacements(const std::vector<std::int32_t>& vertices,
                              std::vector<double>& u) const = 0;
+  /// The velocity at the given fine vertices (3 values each).
+  virtual void velocities(const std::vector<std::int32_t>& vertices,
+                          std::vector<double>& v) const = 0;
 
   // Conditions.
   /// Which dofs are prescribed, per level (voxel::level_masks), and every fine vertex's

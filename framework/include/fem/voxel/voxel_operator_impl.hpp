@@ -104,18 +104,27 @@ class VoxelOperatorOn final : public VoxelOperator {
   }
   void displacements(const std::vector<std::int32_t>& vertices,
                      std::vector<double>& u) const override {
-    // A gather on the backend, then one small transfer.
+    gather_at(u_old_.data(), vertices, u);
+  }
+  void velocities(const std::vector<std::int32_t>& vertices,
+                  std::vector<double>& v) const override {
+    gather_at(v_old_.data(), vertices, v);
+  }
+  /// out = the 3 values of `from` at each vertex: a gather on the backend, then one small
+  /// transfer (public, and on no private type, as the device lambdas' enclosing functions must
+  /// be).
+  void gather_at(const T* from, const std::vector<std::int32_t>& vertices,
+                 std::vector<double>& out) const {
     const std::int64_t n = static_cast<std::int64_t>(vertices.size());
     ensure(scratch_index_, n);
     ensure(scratch_values_, 3 * n);
     Exec::upload(scratch_index_, vertices.data(), n);
     const std::int32_t* at = scratch_index_.data();
-    const T* from = u_old_.data();
     T* to = scratch_values_.data();
     Exec::for_each(0, 3 * n, [=] FEM_HD(std::int64_t i) { to[i] = from[3 * at[i / 3] + i % 3]; });
     std::vector<T> host(static_cast<std::size_t>(3 * n));
     Exec::download(scratch_values_, host.data(), 3 * n);
-    u.assign(host.begin(), host.end());
+    out.assign(host.begin(), host.end());
   }
 
   void set_masks(const std::vector<std::vector<std::uint8_t>>& masks,

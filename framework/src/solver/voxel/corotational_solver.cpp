@@ -365,6 +365,14 @@ void CorotationalSimulation::displacements(const std::vector<std::int32_t>& node
   operator_->displacements(vertices, u);
 }
 
+void CorotationalSimulation::velocities(const std::vector<std::int32_t>& nodes,
+                                        std::vector<double>& v) const {
+  std::vector<std::int32_t> vertices;
+  vertices.reserve(nodes.size());
+  for (const std::int32_t n : nodes) vertices.push_back(node_vertex(n));
+  operator_->velocities(vertices, v);
+}
+
 void CorotationalSimulation::state(std::vector<double>& u, std::vector<double>& v) const {
   std::vector<double> uv, vv, av;
   operator_->state(uv, vv, av);
@@ -409,6 +417,22 @@ CorotationalRunReport run_corotational(const Model& model, Backend& backend,
   const std::int64_t frame_every =
       output_cadence(spec.output.every_steps, spec.output.every_time, sim.time_step(),
                      std::max<std::int64_t>(1, steps / 20));
+  // Histories: the mean displacement and velocity of node sets (reaction forces are refused
+  // where the case is read: the solver does not form them).
+  std::vector<HistoryRecorder> histories;
+  for (const HistorySpec& h : spec.output.histories)
+    histories.emplace_back(
+        model, h, output_cadence(h.every_steps, h.every_time, sim.time_step(), frame_every),
+        files ? options.output_directory : std::string());
+  std::vector<double> hu, hv;
+  const auto sample = [&](std::int64_t step, bool last) {
+    for (HistoryRecorder& h : histories) {
+      if (step % h.every() != 0 && !last) continue;
+      sim.displacements(h.nodes(), hu);
+      sim.velocities(h.nodes(), hv);
+      h.record(sim.time(), step, hu, hv, {0.0, 0.0, 0.0});
+    }
+  };
   std::vector<double> u, v;
   const auto frame = [&](std::int64_t step) {
     if (!series) return;
@@ -419,6 +443,7 @@ CorotationalRunReport run_corotational(const Model& model, Backend& backend,
   };
   report.setup_s = seconds_since(start);
   frame(0);
+  sample(0, false);
   double log_reduction = 0.0, coarsest = 0.0;
   std::int64_t measured = 0;
   const Clock::time_point loop = Clock::now();
@@ -436,6 +461,7 @@ CorotationalRunReport run_corotational(const Model& model, Backend& backend,
       }
       report.steps = s;
       if (s % frame_every == 0 || s == steps) frame(s);
+      sample(s, s == steps);
       if (options.progress && (s % std::max<std::int64_t>(1, steps / 10) == 0 || s == steps))
         options.progress(s, steps, sim.time());
       if (options.stop_requested && options.stop_requested()) {
