@@ -79,6 +79,13 @@ TEST(VoxelPieces, VoxelsSharingOnlyAVertexAreOnePiece) {
   ASSERT_EQ(pieces.size(), 1u);
   EXPECT_EQ(pieces[0].voxels, 4);
   EXPECT_FALSE(pieces[0].supported);
+  // One free body: said so, without the advice to remove it.
+  const std::vector<std::string> lines =
+      voxel::loose_piece_warnings(pieces, [](std::int32_t v) { return v; });
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_NE(lines[0].find("the voxel body (4 voxels in"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[0].find("floats freely"), std::string::npos) << lines[0];
+  EXPECT_EQ(lines[0].find("mesh.labels"), std::string::npos) << lines[0];
 }
 
 TEST(VoxelPieces, ManyLoosePiecesAreListedUpToTheLimitThenCounted) {

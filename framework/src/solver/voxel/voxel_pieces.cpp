@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
+#include <string>
 
 namespace fem::voxel {
 namespace {
@@ -90,13 +91,21 @@ std::vector<std::string> loose_piece_warnings(
       loose_voxels += p.voxels;
       continue;
     }
-    lines.push_back(fmt::format(
-        "voxel piece of {} voxels in [{:.4g} {:.4g} {:.4g}] .. [{:.4g} {:.4g} {:.4g}] m (node {}) "
-        "has no support and floats freely ({} of {} pieces loose): fix a node of it, remove it "
-        "from the image (mesh.labels), or, if downsampling cut it off, give a smaller "
-        "mesh.downsample",
-        p.voxels, p.lower[0], p.lower[1], p.lower[2], p.upper[0], p.upper[1], p.upper[2],
-        node_name(p.vertex), loose.size(), pieces.size()));
+    const std::string where =
+        fmt::format("{} voxels in [{:.4g} {:.4g} {:.4g}] .. [{:.4g} {:.4g} {:.4g}] m (node {})",
+                    p.voxels, p.lower[0], p.lower[1], p.lower[2], p.upper[0], p.upper[1],
+                    p.upper[2], node_name(p.vertex));
+    // A body of one piece without supports is a free body (a drop test, say): said, without
+    // the advice to remove it.
+    if (pieces.size() == 1)
+      lines.push_back("the voxel body (" + where +
+                      ") has no support and floats freely: fix a node of it unless it should");
+    else
+      lines.push_back(fmt::format(
+          "voxel piece of {} has no support and floats freely ({} of {} pieces loose): fix a "
+          "node of it, remove it from the image (mesh.labels), or, if downsampling cut it off, "
+          "give a smaller mesh.downsample",
+          where, loose.size(), pieces.size()));
   }
   if (loose.size() > max_listed)
     lines.push_back(fmt::format("... and {} more loose voxel pieces ({} voxels) that float freely",
