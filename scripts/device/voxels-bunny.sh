@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine after (or instead of) scripts/device/voxels.sh, with the same build:
+# seed 004's bunny (cases/seed004/bunny.yaml: the voxels generator's blob, partly filled coarse
+# cells, ears dragged by a prescribed motion) at the seed's four sizes (DIVISIONS, default
+# "46 64 91 129": 12 k to 267 k voxels) and 2 M voxels (258), on CUDA in single and double,
+# STEPS steps (default 40), no output: steps per second and the V-cycle's residual reduction
+# (measured in a second run of 10 steps). Then fem_drag on the 267 k model. Logs go to $OUT.
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 1
+out=${OUT:-gpu-out}
+mkdir -p "$out"
+deps=$PWD/.deps/device
+export LD_LIBRARY_PATH=$deps/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+build=build-voxels-gpu
+if [ ! -f $build/CMakeCache.txt ]; then
+  cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=Release -DFEM_WITH_VTK=OFF \
+    -DFEM_WITH_KOKKOS=OFF -DFEM_WITH_CUDA=ON -DCMAKE_PREFIX_PATH="$deps" > "$out/configure.log" 2>&1 ||
+    { tail -40 "$out/configure.log"; exit 1; }
+fi
+cmake --build $build -j "$(nproc)" --target fem_tests_voxel fem_drag > "$out/build.log" 2>&1 ||
+  { grep -E "error|Error" "$out/build.log" | head -40; exit 1; }
+steps=${STEPS:-40}
+for n in ${DIVISIONS:-46 64 91 129 258}; do
+  for p in single double; do
+    log="$out/bunny-$p-$n.log"
+    timeout 300 $build/bin/fem run cases/seed004/bunny.yaml --set backend=cuda --set precision=$p \
+      --set mesh.divisions=$n --set output.vtk=false --set solver.multigrid.residual_every=0 \
+      --set solver.end_time="$(awk -v s="$steps" 'BEGIN { print s * 0.05 }')" > "$log" 2>&1
+    status=$?
+    rate=$(grep -oE '\([0-9.e+]+ steps/s\)' "$log" | tr -d '(' | cut -d' ' -f1)
+    voxels=$(grep -oE "voxels [0-9]+" "$log" | head -1 | cut -d' ' -f2)
+    timeout 300 $build/bin/fem run cases/seed004/bunny.yaml --set backend=cuda --set precision=$p \
+      --set mesh.divisions=$n --set output.vtk=false --set solver.end_time=0.5 > "$log.rho" 2>&1
+    rho=$(grep -oE "mean [0-9.e+-]+, worst [0-9.e+-]+" "$log.rho")
+    printf 'bunny %-6s %4d divisions  %8s voxels  exit %d  %8s steps/s  reduction per cycle: %s\n' \
+      $p "$n" "$voxels" $status "$rate" "$rho" | tee -a "$out/bunny.txt"
+  done
+done
+echo "fem_drag on cuda:"
+timeout 200 $build/bin/fem_drag cases/seed004/bunny.yaml --set backend=cuda \
+  --handle-point 0.09 0.09 0.17 --path 0.005 0 0 --steps 200 --every 0 2>&1 | grep -vE "^info" | tail -5
