@@ -123,6 +123,17 @@ Spread spread(const std::vector<double>& v) {
   return {median(v), *std::min_element(v.begin(), v.end()), *std::max_element(v.begin(), v.end())};
 }
 
+/// The median, min and max step time of a row's repeats, and the element-steps and bytes per
+/// second at the median.
+void set_step_rates(BenchRow& row) {
+  const Spread s = spread(row.step_s);
+  row.median_step_s = s.median;
+  row.min_step_s = s.min;
+  row.max_step_s = s.max;
+  row.element_steps_per_s = static_cast<double>(row.elements) / row.median_step_s;
+  row.effective_gb_per_s = row.bytes_per_element_step * row.element_steps_per_s * 1e-9;
+}
+
 class Bench {
  public:
   Bench(const BenchOptions& o, const CaseSpec& base, PluginRegistry& plugins)
@@ -250,12 +261,7 @@ class Bench {
       row.step_s.push_back(advance(row.steps_per_repeat) /
                            static_cast<double>(row.steps_per_repeat));
     row.total_steps = step;
-    const Spread s = spread(row.step_s);
-    row.median_step_s = s.median;
-    row.min_step_s = s.min;
-    row.max_step_s = s.max;
-    row.element_steps_per_s = static_cast<double>(row.elements) / row.median_step_s;
-    row.effective_gb_per_s = row.bytes_per_element_step * row.element_steps_per_s * 1e-9;
+    set_step_rates(row);
     row.backend_memory_bytes = static_cast<double>(problem->memory_bytes());
     if (row.backend_memory_bytes <= 0) row.backend_memory_bytes = kNaN;
     problem->displacement(u_out);
@@ -328,12 +334,7 @@ class Bench {
       row.step_s.push_back(advance(row.steps_per_repeat) /
                            static_cast<double>(row.steps_per_repeat));
     row.total_steps = sim.steps_done();
-    const Spread s = spread(row.step_s);
-    row.median_step_s = s.median;
-    row.min_step_s = s.min;
-    row.max_step_s = s.max;
-    row.element_steps_per_s = static_cast<double>(row.elements) / row.median_step_s;
-    row.effective_gb_per_s = row.bytes_per_element_step * row.element_steps_per_s * 1e-9;
+    set_step_rates(row);
     row.backend_memory_bytes = static_cast<double>(sim.grid().memory_bytes());
     std::vector<double> v;
     sim.state(u_out, v);

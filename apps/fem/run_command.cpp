@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <functional>
 
 #include <fem/parallel/communicator.hpp>
 #include <fem/solver/corotational_solver.hpp>
@@ -93,6 +94,18 @@ int run_implicit(const Model& model, Backend& backend, bool time_verbs, const Ca
 }
 
 /// Linear waves (seed 002): the stability limit, the step, throughput and effective bandwidth.
+/// Progress lines of a stepping solver: percent, step, time and the wall time since the call.
+std::function<void(std::int64_t, std::int64_t, double)> step_progress() {
+  const auto start = std::chrono::steady_clock::now();
+  return [start](std::int64_t step, std::int64_t steps, double t) {
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    spdlog::info("[{:3.0f}%] step {}/{}  t = {:.4g} s  wall {:.1f} s",
+                 100.0 * static_cast<double>(step) / static_cast<double>(steps), step, steps, t,
+                 wall);
+  };
+}
+
 int run_waves(const Model& model, Backend& backend) {
   const CaseSpec& spec = model.spec;
   WaveSolver solver(model, backend, spec.backend);
@@ -107,14 +120,7 @@ int run_waves(const Model& model, Backend& backend) {
   run.output_directory = output_directory(spec);
   install_interrupt_handlers();
   run.stop_requested = interrupt_requested;
-  const auto start = std::chrono::steady_clock::now();
-  run.progress = [&](std::int64_t step, std::int64_t steps, double t) {
-    const double wall =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    spdlog::info("[{:3.0f}%] step {}/{}  t = {:.4g} s  wall {:.1f} s",
-                 100.0 * static_cast<double>(step) / static_cast<double>(steps), step, steps, t,
-                 wall);
-  };
+  run.progress = step_progress();
   set_activity("running the elastodynamic solver");
   const WaveRunReport r = solver.run(run);
   if (r.interrupted) {
@@ -143,14 +149,7 @@ int run_voxels(const Model& model, Backend& backend, bool time_verbs) {
   run.output_directory = output_directory(spec);
   install_interrupt_handlers();
   run.stop_requested = interrupt_requested;
-  const auto start = std::chrono::steady_clock::now();
-  run.progress = [&](std::int64_t step, std::int64_t steps, double t) {
-    const double wall =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    spdlog::info("[{:3.0f}%] step {}/{}  t = {:.4g} s  wall {:.1f} s",
-                 100.0 * static_cast<double>(step) / static_cast<double>(steps), step, steps, t,
-                 wall);
-  };
+  run.progress = step_progress();
   set_activity("running the corotational solver");
   const CorotationalRunReport r = run_corotational(model, backend, spec.backend, run);
   if (r.interrupted) {

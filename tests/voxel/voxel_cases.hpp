@@ -16,6 +16,8 @@
 #include <fem/plugin_registry.hpp>
 #include <fem/solver/corotational_solver.hpp>
 
+#include "support/model_run.hpp"
+
 namespace fem::test {
 
 /// The small-strain tangent of an isotropic material, a[9 (3 i + J) + 3 k + L].
@@ -88,18 +90,10 @@ output: {{vtk: false}}
   }
 };
 
-struct VoxelRun {
-  std::unique_ptr<PluginRegistry> plugins;
-  Model model;
-  std::unique_ptr<Backend> backend;
-};
+using VoxelRun = ModelRun;
 
 inline VoxelRun voxel_model(const std::string& yaml) {
-  VoxelRun r;
-  r.plugins = std::make_unique<PluginRegistry>();
-  r.model = build_model(parse_case(yaml, "<test>"), *r.plugins);
-  r.backend = r.plugins->create_backend(r.model.spec.backend);
-  return r;
+  return model_run(yaml);
 }
 
 }  // namespace fem::test

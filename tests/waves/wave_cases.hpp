@@ -18,6 +18,8 @@
 #include <fem/plugin_registry.hpp>
 #include <fem/solver/wave_solver.hpp>
 
+#include "support/model_run.hpp"
+
 namespace fem::test {
 
 inline constexpr double kDensity = 7800.0, kYoung = 2.0e11, kPoisson = 0.3;
@@ -81,18 +83,10 @@ output: {output}
 };
 
 /// A model ready for the wave solver, with the plugins and backend it runs on.
-struct WaveRun {
-  std::unique_ptr<PluginRegistry> plugins;
-  Model model;
-  std::unique_ptr<Backend> backend;
-};
+using WaveRun = ModelRun;
 
 inline WaveRun wave_model(const std::string& yaml) {
-  WaveRun r;
-  r.plugins = std::make_unique<PluginRegistry>();
-  r.model = build_model(parse_case(yaml, "<test>"), *r.plugins);
-  r.backend = r.plugins->create_backend(r.model.spec.backend);
-  return r;
+  return model_run(yaml);
 }
 
 /// The message of the InputError that building or setting up the wave model of `yaml` throws

@@ -94,6 +94,7 @@ class CorotationalSimulation {
   void update_masks();
   void update_conditions(double t);
   [[nodiscard]] int node_vertex(std::int32_t node) const;
+  [[nodiscard]] std::vector<std::int32_t> vertices_of(const std::vector<std::int32_t>& nodes) const;
   void v_cycle(int level, CorotationalStep& out);
 
   const Model& model_;

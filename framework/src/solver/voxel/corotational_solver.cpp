@@ -357,20 +357,22 @@ CorotationalStep CorotationalSimulation::step() {
   return out;
 }
 
-void CorotationalSimulation::displacements(const std::vector<std::int32_t>& nodes,
-                                           std::vector<double>& u) const {
+std::vector<std::int32_t> CorotationalSimulation::vertices_of(
+    const std::vector<std::int32_t>& nodes) const {
   std::vector<std::int32_t> vertices;
   vertices.reserve(nodes.size());
   for (const std::int32_t n : nodes) vertices.push_back(node_vertex(n));
-  operator_->displacements(vertices, u);
+  return vertices;
+}
+
+void CorotationalSimulation::displacements(const std::vector<std::int32_t>& nodes,
+                                           std::vector<double>& u) const {
+  operator_->displacements(vertices_of(nodes), u);
 }
 
 void CorotationalSimulation::velocities(const std::vector<std::int32_t>& nodes,
                                         std::vector<double>& v) const {
-  std::vector<std::int32_t> vertices;
-  vertices.reserve(nodes.size());
-  for (const std::int32_t n : nodes) vertices.push_back(node_vertex(n));
-  operator_->velocities(vertices, v);
+  operator_->velocities(vertices_of(nodes), v);
 }
 
 void CorotationalSimulation::state(std::vector<double>& u, std::vector<double>& v) const {
