@@ -94,6 +94,21 @@ int run_implicit(const Model& model, Backend& backend, bool time_verbs, const Ca
 }
 
 /// Linear waves (seed 002): the stability limit, the step, throughput and effective bandwidth.
+/// The solvers that run on one process and start from the beginning (elastodynamic,
+/// corotational) refuse mpirun and --restart, each at the case's solver key.
+void require_one_fresh_process(const CaseSpec& spec, const parallel::Communicator& world,
+                               const std::string& restart_file) {
+  const char* type = to_string(spec.solver.type);
+  if (world.size() > 1)
+    throw InputError(spec.solver.where,
+                     fmt::format("solver.type {} runs on one process, and this run has {}", type,
+                                 world.description()),
+                     "run it without mpirun");
+  if (!restart_file.empty())
+    throw InputError(spec.solver.where, fmt::format("solver type {} does not restart", type),
+                     "run the case again without --restart");
+}
+
 /// Progress lines of a stepping solver: percent, step, time and the wall time since the call.
 std::function<void(std::int64_t, std::int64_t, double)> step_progress() {
   const auto start = std::chrono::steady_clock::now();
@@ -208,27 +223,11 @@ int run_command(const CaseOptions& options, bool quiet, bool time_verbs,
       return run_implicit(model, *backend, time_verbs, options, restart_file);
     }
     if (spec.solver.type == SolverType::Elastodynamic) {
-      if (world.size() > 1)
-        throw InputError(spec.solver.where,
-                         fmt::format("solver.type elastodynamic runs on one process, and this run "
-                                     "has {}",
-                                     world.description()),
-                         "run it without mpirun");
-      if (!restart_file.empty())
-        throw InputError(spec.solver.where, "solver type elastodynamic does not restart",
-                         "run the case again without --restart");
+      require_one_fresh_process(spec, world, restart_file);
       return run_waves(model, *backend);
     }
     if (spec.solver.type == SolverType::Corotational) {
-      if (world.size() > 1)
-        throw InputError(spec.solver.where,
-                         fmt::format("solver.type corotational runs on one process, and this run "
-                                     "has {}",
-                                     world.description()),
-                         "run it without mpirun");
-      if (!restart_file.empty())
-        throw InputError(spec.solver.where, "solver type corotational does not restart",
-                         "run the case again without --restart");
+      require_one_fresh_process(spec, world, restart_file);
       return run_voxels(model, *backend, time_verbs);
     }
     ExplicitSolver solver(model, *backend, spec.backend, &world);
