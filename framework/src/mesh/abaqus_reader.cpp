@@ -11,17 +11,15 @@
 // stands.
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <cstdint>
-#include <filesystem>
 #include <map>
-#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
+#include "abaqus_deck.hpp"
 #include "fem/mesh/readers.hpp"
 #include "mesh_builder.hpp"
 #include "parsers.hpp"
@@ -31,41 +29,12 @@ namespace fem {
 
 namespace {
 
-namespace fs = std::filesystem;
+using detail::DeckKeyword;
+using detail::DeckLine;
+using detail::DeckLines;
 using detail::FilePos;
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
-/// The path without links and dots, to recognise a file by (the path itself if that fails).
-std::string canonical(const std::string& path) {
-  std::error_code ec;
-  const fs::path p = fs::weakly_canonical(path, ec);
-  return ec ? path : p.string();
-}
-
-std::vector<std::string_view> split_commas(std::string_view s) {
-  std::vector<std::string_view> fields;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t comma = s.find(',', start);
-    fields.push_back(
-        trim(s.substr(start, comma == std::string_view::npos ? s.npos : comma - start)));
-    if (comma == std::string_view::npos) break;
-    start = comma + 1;
-  }
-  return fields;
-}
+using detail::lower;
+using detail::split_commas;
 
 struct ElementKind {
   const char* type;
@@ -108,24 +77,6 @@ const char* const kSupported =
     "SFM3D4, T3D2, B31, T2D2, B21, and CPS3 and CPS4 next to volume elements) are read for the "
     "node sets their ELSET names";
 
-/// One line of the deck, wherever it came from.
-struct Line {
-  std::string text;
-  FilePos where;
-};
-
-/// A keyword line: "*ELEMENT, TYPE=C3D8, ELSET=core" -> keyword "element", parameters by name.
-struct Keyword {
-  std::string name;                           ///< lower case, without '*'
-  std::map<std::string, std::string> params;  ///< lower-case name -> value as written
-  FilePos where;
-  [[nodiscard]] std::optional<std::string> param(const std::string& key) const {
-    const auto it = params.find(key);
-    if (it == params.end()) return std::nullopt;
-    return it->second;
-  }
-};
-
 /// A set as the deck writes it: ids, GENERATE ranges and names of other sets, with their lines.
 struct SetDef {
   std::string name;  ///< lower case
@@ -136,19 +87,9 @@ struct SetDef {
 
 class AbaqusReader {
  public:
-  explicit AbaqusReader(const std::string& path) : builder_(path) {}
-
-  /// Reads the deck and its includes into the builder; then `builder` has it.
-  void read(const std::string& path) {
-    including_ = {canonical(path)};
-    load(path, detail::read_mesh_file_bytes(path), 0, 0);
-    parse();
-    resolve_sets();
-  }
-  /// The same with the main file's bytes given.
-  void read(const std::string& path, const std::string& bytes) {
-    including_ = {canonical(path)};
-    load(path, bytes, 0, 0);
+  /// Reads the deck (its lines already read, *INCLUDE files expanded) into the builder.
+  explicit AbaqusReader(DeckLines& deck) : deck_(deck), builder_(deck.files().front()) {
+    for (std::size_t f = 1; f < deck.files().size(); ++f) builder_.add_file(deck.files()[f]);
     parse();
     resolve_sets();
   }
@@ -156,10 +97,8 @@ class AbaqusReader {
   detail::MeshBuilder& builder() { return builder_; }
 
  private:
+  DeckLines& deck_;
   detail::MeshBuilder builder_;
-  std::vector<Line> lines_;
-  std::vector<std::string> including_;  ///< the files being read, outermost first (canonical)
-  std::size_t next_ = 0;
   std::map<std::string, SetDef> nsets_;   ///< by lower-case name
   std::map<std::string, SetDef> elsets_;  ///< by lower-case name
   /// Nodes of the plane, surface and line elements: an element set of surface and line elements
@@ -168,118 +107,24 @@ class AbaqusReader {
 
   [[noreturn]] void fail(FilePos where, const std::string& what,
                          const std::string& hint = {}) const {
-    throw InputError(builder_.at(where), what, hint);
+    deck_.fail(where, what, hint);
   }
-
-  // -- lines, with *INCLUDE expanded in place -------------------------------------------------
-
-  void load(const std::string& path, const std::string& bytes, int file, int depth) {
-    int number = 0;
-    std::size_t start = 0;
-    while (start < bytes.size()) {
-      std::size_t end = bytes.find('\n', start);
-      if (end == std::string::npos) end = bytes.size();
-      std::string text = bytes.substr(start, end - start);
-      start = end + 1;
-      ++number;
-      if (!text.empty() && text.back() == '\r') text.pop_back();
-      const std::string_view t = trim(text);
-      if (t.empty() || t.substr(0, 2) == "**") continue;
-      if (lower(t.substr(0, 8)) == "*include") {
-        include(path, t, FilePos(number, file), depth);
-        continue;
-      }
-      lines_.push_back({std::string(t), FilePos(number, file)});
-    }
-  }
-
-  void include(const std::string& from, std::string_view text, FilePos where, int depth) {
-    std::string line(text);
-    while (!line.empty() && line.back() == ',') line.pop_back();
-    const Keyword k = keyword(line, where);
-    const std::optional<std::string> input = k.param("input");
-    if (!input || input->empty())
-      fail(where, "*INCLUDE needs INPUT=<file>", "for example: *INCLUDE, INPUT=nodes.inp");
-    std::string name = *input;
-    if (name.size() >= 2 && name.front() == '"' && name.back() == '"')
-      name = name.substr(1, name.size() - 2);
-    const fs::path p = name;
-    const std::string path = (p.is_absolute() ? p : fs::path(from).parent_path() / p).string();
-    if (depth >= 16)
-      fail(where, "*INCLUDE files nest more than 16 deep",
-           "an included file probably includes itself");
-    std::error_code ec;
-    if (!fs::is_regular_file(path, ec))
-      fail(where, "*INCLUDE file '" + path + "' does not exist",
-           "INPUT is relative to the folder of the file that includes it");
-    // A file that includes itself (directly or through others) would be read 16 times over, and
-    // k such lines k^16 times: refused at the line that closes the circle.
-    const std::string here = canonical(path);
-    for (const std::string& open : including_)
-      if (open == here)
-        fail(where, "*INCLUDE file '" + path + "' includes itself",
-             "the files it includes lead back to it; remove the *INCLUDE that closes the circle");
-    including_.push_back(here);
-    load(path, detail::read_mesh_file_bytes(path), builder_.add_file(path), depth + 1);
-    including_.pop_back();
-  }
-
-  // -- keyword and data lines -----------------------------------------------------------------
-
-  Keyword keyword(std::string text, FilePos where) {
-    // A keyword line ending in a comma continues on the next line.
-    while (!text.empty() && text.back() == ',' && next_ < lines_.size() &&
-           lines_[next_].text.front() != '*')
-      text += lines_[next_++].text;
-    Keyword k;
-    k.where = where;
-    const std::vector<std::string_view> fields = split_commas(std::string_view(text).substr(1));
-    k.name = lower(fields[0]);
-    for (std::size_t i = 1; i < fields.size(); ++i) {
-      if (fields[i].empty()) continue;
-      const std::size_t eq = fields[i].find('=');
-      if (eq == std::string_view::npos)
-        k.params[lower(fields[i])] = "";
-      else
-        k.params[lower(trim(fields[i].substr(0, eq)))] =
-            std::string(trim(fields[i].substr(eq + 1)));
-    }
-    return k;
-  }
-
-  [[nodiscard]] bool data_line_next() const {
-    return next_ < lines_.size() && lines_[next_].text.front() != '*';
-  }
-
+  [[nodiscard]] bool data_line_next() const { return deck_.data_line_next(); }
   std::int64_t integer(std::string_view field, FilePos where, const char* what) const {
-    std::int64_t v = 0;
-    const auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), v);
-    if (ec != std::errc() || end != field.data() + field.size())
-      fail(where,
-           std::string("expected ") + what + " (an integer), got '" + std::string(field) + "'");
-    return v;
+    return deck_.integer(field, where, what);
   }
-
   double real(std::string_view field, FilePos where, const char* what) const {
-    std::string s(field);
-    std::replace(s.begin(), s.end(), 'd', 'e');  // Fortran exponents: 1.5D-3
-    std::replace(s.begin(), s.end(), 'D', 'e');
-    double v = 0;
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || end != s.data() + s.size())
-      fail(where,
-           std::string("expected ") + what + " (a number), got '" + std::string(field) + "'");
-    return v;
+    return deck_.real(field, where, what);
   }
 
   void parse() {
     bool in_part = false;
-    while (next_ < lines_.size()) {
-      const Line& line = lines_[next_++];
+    while (!deck_.done()) {
+      const DeckLine& line = deck_.take();
       if (line.text.front() != '*')
         fail(line.where, "data line outside any keyword: '" + line.text.substr(0, 40) + "'",
              "a deck starts with a keyword line such as *NODE");
-      const Keyword k = keyword(line.text, line.where);
+      const DeckKeyword k = deck_.keyword(line);
       if (k.name == "node") {
         read_nodes(k);
       } else if (k.name == "element") {
@@ -295,20 +140,20 @@ class AbaqusReader {
         in_part = true;
       } else if (k.name == "instance" && data_line_next()) {
         // A translated or rotated instance: its nodes are not where the part says.
-        fail(lines_[next_].where, "*INSTANCE with a translation or rotation is not supported",
+        fail(deck_.peek().where, "*INSTANCE with a translation or rotation is not supported",
              "fem reads the part's coordinates as they stand: write the deck with the instance "
              "in place (no data lines under *INSTANCE) or flatten it");
       } else {
         // *HEADING, *MATERIAL, *STEP...: the case file says these things; skip their data.
-        while (data_line_next()) ++next_;
+        deck_.skip_data();
       }
     }
   }
 
-  void read_nodes(const Keyword& k) {
+  void read_nodes(const DeckKeyword& k) {
     const std::optional<std::string> nset = k.param("nset");
     while (data_line_next()) {
-      const Line& line = lines_[next_++];
+      const DeckLine& line = deck_.take();
       const std::vector<std::string_view> f = split_commas(line.text);
       if (f.size() < 2 || f.size() > 4 || f[1].empty())
         fail(line.where, "a *NODE line is 'id, x, y, z', got '" + line.text + "'");
@@ -321,7 +166,7 @@ class AbaqusReader {
     }
   }
 
-  void read_elements(const Keyword& k) {
+  void read_elements(const DeckKeyword& k) {
     const std::optional<std::string> type = k.param("type");
     if (!type || type->empty())
       fail(k.where, "*ELEMENT needs TYPE=<element type>", "for example: *ELEMENT, TYPE=C3D8");
@@ -333,11 +178,11 @@ class AbaqusReader {
     const std::optional<std::string> elset = k.param("elset");
     std::vector<std::int64_t> values;
     while (data_line_next()) {
-      const FilePos where = lines_[next_].where;
+      const FilePos where = deck_.peek().where;
       values.clear();
       // Fields until the element is complete; a line ending in ',' continues on the next one.
       while (true) {
-        const Line& line = lines_[next_++];
+        const DeckLine& line = deck_.take();
         std::vector<std::string_view> f = split_commas(line.text);
         const bool continues = f.back().empty();
         if (continues) f.pop_back();
@@ -372,7 +217,8 @@ class AbaqusReader {
     }
   }
 
-  void read_set(const Keyword& k, const std::string& param, std::map<std::string, SetDef>& sets) {
+  void read_set(const DeckKeyword& k, const std::string& param,
+                std::map<std::string, SetDef>& sets) {
     const std::optional<std::string> name = k.param(param);
     const std::string keyword = param == "nset" ? "*NSET" : "*ELSET";
     if (!name || name->empty())
@@ -382,7 +228,7 @@ class AbaqusReader {
     s.name = lower(*name);
     const bool generate = k.params.count("generate") != 0;
     while (data_line_next()) {
-      const Line& line = lines_[next_++];
+      const DeckLine& line = deck_.take();
       std::vector<std::string_view> f = split_commas(line.text);
       if (f.back().empty()) f.pop_back();
       if (generate) {
@@ -403,11 +249,11 @@ class AbaqusReader {
             (static_cast<std::uint64_t>(last) - static_cast<std::uint64_t>(first)) /
                 static_cast<std::uint64_t>(step) +
             1;
-        if (count > lines_.size())
+        if (count > deck_.size())
           fail(line.where,
                "GENERATE range " + std::to_string(first) + " to " + std::to_string(last) + " by " +
                    std::to_string(step) + " names " + std::to_string(count) +
-                   " ids, more than the deck's " + std::to_string(lines_.size()) +
+                   " ids, more than the deck's " + std::to_string(deck_.size()) +
                    " lines can define",
                "check the range: every id it names must be defined by the deck");
         for (std::uint64_t i = 0; i < count; ++i) {
@@ -489,14 +335,14 @@ class AbaqusReader {
 }  // namespace
 
 detail::MeshBuilder detail::parse_abaqus(const std::string& path) {
-  AbaqusReader reader(path);
-  reader.read(path);
+  DeckLines deck(path);
+  AbaqusReader reader(deck);
   return std::move(reader.builder());
 }
 
 detail::MeshBuilder detail::parse_abaqus_bytes(const std::string& path, const std::string& bytes) {
-  AbaqusReader reader(path);
-  reader.read(path, bytes);
+  DeckLines deck(path, bytes);
+  AbaqusReader reader(deck);
   return std::move(reader.builder());
 }
 
