@@ -7,8 +7,15 @@ scripts/check-format.sh
 build_dir=${FEM_BUILD_DIR:-build-test}
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFEM_WARNINGS_AS_ERRORS=ON
 cmake --build "$build_dir"
+# pybind11-dev and NumPy are installed above, so the Python module (and its tests) must be there.
+compgen -G "$build_dir/python/fem/_fem*.so" >/dev/null || {
+  echo "the Python module was not built (see 'fem: Python module' in the configure output)" >&2
+  exit 1
+}
 # CalculiX and hypre are installed above, so their tests must run here, not skip.
-FEM_TEST_REQUIRE_CALCULIX=1 FEM_TEST_REQUIRE_HYPRE=1 ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)"
+# (The Python module's tests, label python, run with the rest; pip install, label python-install,
+# builds fem once more and runs last, below.)
+FEM_TEST_REQUIRE_CALCULIX=1 FEM_TEST_REQUIRE_HYPRE=1 ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)" -LE python-install
 # Without MPI and METIS fem still builds and runs as one process (docs/parallel.md): the library,
 # the program and the suites that touch the parallel code, built with -DFEM_WITH_MPI=OFF (and
 # without Kokkos, which the build above covers).
@@ -24,6 +31,8 @@ FEM_TEST_REQUIRE_BACKENDS=kokkos scripts/test-plugins.sh "$build_dir"
 # UndefinedBehaviorSanitizer in build-fuzz, each run 6 s on its saved corpus (under a minute in
 # all); a crash, sanitizer report, leak, hang or oversized allocation fails CI.
 scripts/fuzz.sh
+# `pip install --no-build-isolation .` into a throwaway virtual environment (docs/python.md).
+ctest --test-dir "$build_dir" -L python-install --output-on-failure
 # Say why GPU tests were skipped (ctest itself prints only "Skipped").
 gpu_log=$(ctest --test-dir "$build_dir" -L gpu -V 2>&1 || true)
 if grep -q "Skipped" <<<"$gpu_log"; then

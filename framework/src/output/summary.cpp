@@ -67,7 +67,11 @@ void RunSummary::set(const std::string& dotted_key, bool value) {
 }
 
 void RunSummary::write(const std::string& path) const {
-  detail::write_file_atomically(path, impl_->root.dump(2) + "\n");
+  detail::write_file_atomically(path, json());
+}
+
+std::string RunSummary::json() const {
+  return impl_->root.dump(2) + "\n";
 }
 
 }  // namespace fem

@@ -78,9 +78,10 @@ class ExplicitSolver::Run {
         relaxation_(spec_.solver.type == SolverType::DynamicRelaxation),
         contact_(!sys_.surfaces.empty()),
         dir_(options.output_directory),
-        files_(options.write_files),
+        files_(options.write_files || options.sink != nullptr),
         comm_(solver.comm_),
-        writes_(files_ && (comm_ == nullptr || comm_->rank() == 0)) {}
+        writes_(options.write_files && (comm_ == nullptr || comm_->rank() == 0)),
+        sink_(options.sink) {}
 
   ExplicitRunReport execute();
 
@@ -153,11 +154,12 @@ class ExplicitSolver::Run {
   const Checkpoint* resume_from_ = nullptr;  ///< while opening the output of a restart
   // Output.
   std::string dir_;
-  /// Whether the run has output files; every rank takes the same decisions on it (gathers are
-  /// collective), and only `writes_` (rank 0) writes them.
+  /// Whether the run has output (files or a sink); every rank takes the same decisions on it
+  /// (gathers are collective), and only `writes_` (rank 0) writes files.
   bool files_ = false;
   parallel::Communicator* comm_ = nullptr;  ///< several ranks, or null
   bool writes_ = false;
+  RunSink* sink_ = nullptr;
   std::unique_ptr<VtkSeriesWriter> vtk_;        ///< on rank 0, or on every rank writing pieces
   std::optional<parallel::OutputPiece> piece_;  ///< this rank's piece of a partitioned run
   std::vector<HistoryRecorder> histories_;
@@ -184,7 +186,7 @@ void ExplicitSolver::Run::start_report() {
 
 void ExplicitSolver::Run::open_outputs() {
   if (writes_) std::filesystem::create_directories(dir_);
-  if (files_ && comm_) {
+  if (options_.write_files && comm_) {
     // Several ranks: each writes the piece of every frame it owns the cells of (.pvtu series).
     const auto& partitioned = dynamic_cast<const parallel::PartitionedProblem&>(problem_);
     const OutputMesh mesh = output_mesh(s_.model_);
@@ -205,26 +207,30 @@ void ExplicitSolver::Run::open_outputs() {
         output_cadence(h.every_steps, h.every_time, dt_, relaxation_ ? check_every_ : frame_every_);
     histories_.emplace_back(
         s_.model_, h, every, writes_ ? dir_ : std::string(),
-        resume_bytes(resume_from_, (std::filesystem::path(dir_) / (h.name + ".csv")).string()));
+        resume_bytes(resume_from_, (std::filesystem::path(dir_) / (h.name + ".csv")).string()),
+        sink_);
     if (writes_) report_.files.push_back(histories_.back().path());
   }
-  if (!writes_) return;
+  if (!writes_ && !sink_) return;
+  // `name` is the table's: the CSV file's stem.
   const auto open_csv = [&](std::optional<CsvHistory>& csv, const std::string& name,
                             std::vector<std::string> columns) {
-    const std::string path = (std::filesystem::path(dir_) / name).string();
+    if (sink_) sink_->table(name, columns);
+    if (!writes_) return;
+    const std::string path = (std::filesystem::path(dir_) / (name + ".csv")).string();
     csv.emplace(path, std::move(columns), resume_bytes(resume_from_, path));
     report_.files.push_back(csv->path());
   };
-  open_csv(energy_csv_, "energy.csv", {"kinetic", "strain", "hourglass"});
+  open_csv(energy_csv_, "energy", {"kinetic", "strain", "hourglass"});
   // Contact forces per surface, at every frame (explicit) or convergence check (relaxation).
   if (contact_) {
     std::vector<std::string> cols;
     for (const RigidSurface& surf : sys_.surfaces)
       for (const char* c : {"_x", "_y", "_z"}) cols.push_back(surf.name + c);
-    open_csv(contact_csv_, "contact.csv", std::move(cols));
+    open_csv(contact_csv_, "contact", std::move(cols));
   }
   if (relaxation_)
-    open_csv(convergence_csv_, "convergence.csv",
+    open_csv(convergence_csv_, "convergence",
              {"increment_max", "residual_max", "residual_relative", "lambda_min", "damping", "rate",
               "error_estimate"});
 }
@@ -253,8 +259,8 @@ void ExplicitSolver::Run::record_energy(std::int64_t k, const std::vector<double
   for (std::size_t d = 0; d < v.size(); ++d)
     energy.kinetic += 0.5 * sys_.lumped_mass[d / 3] * v[d] * v[d];
   report_.energies.push_back(energy);
-  if (energy_csv_)
-    energy_csv_->append(energy.time, k, {energy.kinetic, energy.strain, energy.hourglass});
+  append_row(energy_csv_, sink_, "energy", energy.time, k,
+             {energy.kinetic, energy.strain, energy.hourglass});
 }
 
 void ExplicitSolver::Run::write_frame(std::int64_t k) {
@@ -268,10 +274,13 @@ void ExplicitSolver::Run::write_frame(std::int64_t k) {
   const std::vector<double> v = velocity(u_, u_prev_);
   record_energy(k, v);
   const double time = static_cast<double>(k) * dt_;
-  if (vtk_) {
+  if (vtk_ || sink_) {
     const OutputFrame frame = make_frame(spec_, k, time, u_, &v, results_);
-    vtk_->write(piece_ ? parallel::piece_frame(frame, *piece_) : frame);
-    if (vtk_->frames_written() == 1) report_.files.push_back(vtk_->pvd_path());
+    if (sink_) sink_->frame(frame);
+    if (vtk_) {
+      vtk_->write(piece_ ? parallel::piece_frame(frame, *piece_) : frame);
+      if (vtk_->frames_written() == 1) report_.files.push_back(vtk_->pvd_path());
+    }
   }
   last_frame_ = k;
   report_.output_s += seconds_since(t0);
@@ -321,10 +330,10 @@ void ExplicitSolver::Run::record_measurement(const StepNorms& norms) {
   for (std::size_t k = 0; k < sys_.surfaces.size(); ++k)
     report_.contact_force[k] = norms.contact_force[k];
   report_.contact_nodes = norms.contact_nodes;
-  if (contact_csv_) {
+  if (contact_csv_ || (sink_ && contact_)) {
     std::vector<double> row;
     for (const auto& f : report_.contact_force) row.insert(row.end(), f.begin(), f.end());
-    contact_csv_->append(static_cast<double>(step_) * dt_, step_, row);
+    append_row(contact_csv_, sink_, "contact", static_cast<double>(step_) * dt_, step_, row);
   }
   if (step_ == next_check_) {
     check_convergence(norms);
@@ -364,10 +373,10 @@ void ExplicitSolver::Run::check_convergence(const StepNorms& norms) {
                                                     : (norms.residual_max > 0.0 ? 1.0 : 0.0);
   rel_.error_estimate =
       rho < 1.0 ? rho / (1.0 - rho) * norms.increment_max : std::numeric_limits<double>::infinity();
-  if (convergence_csv_)
-    convergence_csv_->append(static_cast<double>(step_), step_,
-                             {rel_.increment_max, rel_.residual_max, rel_.residual_relative,
-                              rel_.lambda_min, rel_.damping, rho, rel_.error_estimate});
+  if (convergence_csv_ || sink_)
+    append_row(convergence_csv_, sink_, "convergence", static_cast<double>(step_), step_,
+               {rel_.increment_max, rel_.residual_max, rel_.residual_relative, rel_.lambda_min,
+                rel_.damping, rho, rel_.error_estimate});
   const bool loaded = step_ >= spec_.solver.load_iterations;
   rel_.converged = loaded && rel_.error_estimate <= spec_.solver.tolerance &&
                    (spec_.solver.force_tolerance <= 0.0 ||
@@ -446,7 +455,7 @@ void ExplicitSolver::Run::finish_timing() {
 
 void ExplicitSolver::Run::write_summary(const std::string& status, const std::string& message) {
   finish_timing();
-  if (!writes_) return;
+  if (!writes_ && !sink_) return;
   RunSummary s = summary_header(
       spec_, status, message,
       {report_.backend, report_.execution_space, report_.precision, report_.num_nodes,
@@ -482,7 +491,8 @@ void ExplicitSolver::Run::write_summary(const std::string& status, const std::st
     for (int i = 0; i < 3; ++i)
       s.set("contact." + sys_.surfaces[k].name + ".force_n." + "xyz"[i],
             report_.contact_force[k][i]);
-  report_.files.push_back(write_summary_file(s, report_.energies, dir_));
+  if (std::string path = finish_summary(s, report_.energies, dir_, writes_, sink_); !path.empty())
+    report_.files.push_back(std::move(path));
 }
 
 void ExplicitSolver::Run::add_relaxation(RunSummary& s) const {
@@ -643,9 +653,9 @@ void ExplicitSolver::Run::stop_on_request() {
   if (files_) {
     // The checkpoint first: it records the output as an uninterrupted run has it, without the
     // frame of this step that is written next (a restart replaces it).
-    write_checkpoint();
+    if (options_.write_files) write_checkpoint();
     if (last_frame_ != step_) write_frame(step_);
-    message += "; continue with --restart " + report_.checkpoint;
+    if (!report_.checkpoint.empty()) message += "; continue with --restart " + report_.checkpoint;
   }
   write_summary("interrupted", message);
 }
@@ -663,7 +673,7 @@ ExplicitRunReport ExplicitSolver::Run::execute() {
   next_history_.assign(histories_.size(), 0);
   next_frame_ = frame_every_;
   next_check_ = relaxation_ ? check_every_ : n_ + 1;
-  if (const auto& cp = spec_.output.checkpoint; cp && files_) {
+  if (const auto& cp = spec_.output.checkpoint; cp && options_.write_files) {
     checkpoint_every_ = output_cadence(cp->every_steps, cp->every_time, dt_, 1);
     next_checkpoint_ = checkpoint_every_;
   }

@@ -415,6 +415,7 @@ class ImplicitSolver::Run final : public IncrementEquations {
   // Output.
   std::string dir_;
   bool files_ = false;
+  RunSink* sink_ = nullptr;
   std::unique_ptr<VtkSeriesWriter> vtk_;
   std::vector<HistoryRecorder> histories_;
   std::optional<CsvHistory> energy_csv_, convergence_csv_, contact_csv_;
@@ -464,14 +465,17 @@ void ImplicitSolver::Run::write_output(std::int64_t increment, double t, bool fr
       for (std::size_t d = 0; d < v_host_.size(); ++d)
         e.kinetic += 0.5 * sys_.lumped_mass[d / 3] * v_host_[d] * v_host_[d];
     report_.energies.push_back(e);
-    if (energy_csv_) energy_csv_->append(t, increment, {e.kinetic, e.strain, e.hourglass});
-    if (vtk_) {
+    append_row(energy_csv_, sink_, "energy", t, increment, {e.kinetic, e.strain, e.hourglass});
+    if (vtk_ || sink_) {
       OutputFrame output = make_frame(spec_, increment, t, u_host_,
                                       integrator_.dynamic() ? &v_host_ : nullptr, results_);
       // Contact forces per node (the pressure times the tributary area), where contact is.
       if (contact_) output.point_fields.push_back({"contact_force", 3, contact_->nodal_forces()});
-      vtk_->write(output);
-      if (vtk_->frames_written() == 1) report_.files.push_back(vtk_->pvd_path());
+      if (sink_) sink_->frame(output);
+      if (vtk_) {
+        vtk_->write(output);
+        if (vtk_->frames_written() == 1) report_.files.push_back(vtk_->pvd_path());
+      }
     }
   }
   report_.output_s += seconds_since(t0);
@@ -486,7 +490,7 @@ void ImplicitSolver::Run::write_summary(const std::string& status, const std::st
   report_.preconditioner =
       spec_.solver.linear.solver == "direct" ? "direct" : preconditioner_->name();
   report_.total_s = seconds_since(start_) + report_.setup_s;
-  if (!files_) return;
+  if (!files_ && !sink_) return;
   RunSummary s = summary_header(
       spec_, status, message,
       {report_.backend, report_.execution_space, report_.precision, report_.num_nodes,
@@ -538,7 +542,8 @@ void ImplicitSolver::Run::write_summary(const std::string& status, const std::st
     s.set("contact." + c.name + ".penalty_pa_per_m", c.penalty);
   }
   if (report_.augmentations > 0) s.set("implicit.augmentations", report_.augmentations);
-  report_.files.push_back(write_summary_file(s, report_.energies, dir_));
+  if (std::string path = finish_summary(s, report_.energies, dir_, files_, sink_); !path.empty())
+    report_.files.push_back(std::move(path));
 }
 
 void ImplicitSolver::Run::check_initial_state() {
@@ -577,6 +582,7 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
 
   dir_ = options_.output_directory;
   files_ = options_.write_files;
+  sink_ = options_.sink;
   la_.set_timing(options_.time_verbs);
   model_hash_ = fingerprint(sys_);
   std::optional<Checkpoint> restart;
@@ -588,26 +594,26 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
   if (files_) {
     std::filesystem::create_directories(dir_);
     vtk_ = open_vtk_series(s_.model_, dir_);
-    energy_csv_.emplace(output_path("energy.csv"),
-                        std::vector<std::string>{"kinetic", "strain", "hourglass"},
-                        resume_bytes(resume, output_path("energy.csv")));
-    report_.files.push_back(energy_csv_->path());
-    convergence_csv_.emplace(
-        output_path("convergence.csv"),
-        std::vector<std::string>{"increment", "iteration", "residual", "relative_residual",
-                                 "energy", "line_search", "linear_tolerance", "linear_iterations",
-                                 "linear_residual", "wall_s"},
-        resume_bytes(resume, output_path("convergence.csv")));
-    report_.files.push_back(convergence_csv_->path());
-    if (contact_) {
-      std::vector<std::string> cols;
-      for (const ContactSpec& c : spec_.contacts)
-        for (const char* q : {"_x", "_y", "_z", "_active", "_penetration"})
-          cols.push_back(c.name + q);
-      contact_csv_.emplace(output_path("contact.csv"), cols,
-                           resume_bytes(resume, output_path("contact.csv")));
-      report_.files.push_back(contact_csv_->path());
-    }
+  }
+  // `name` is the table's: the CSV file's stem.
+  const auto open_csv = [&](std::optional<CsvHistory>& csv, const std::string& name,
+                            std::vector<std::string> columns) {
+    if (sink_) sink_->table(name, columns);
+    if (!files_) return;
+    const std::string path = output_path(name + ".csv");
+    csv.emplace(path, std::move(columns), resume_bytes(resume, path));
+    report_.files.push_back(csv->path());
+  };
+  open_csv(energy_csv_, "energy", {"kinetic", "strain", "hourglass"});
+  open_csv(convergence_csv_, "convergence",
+           {"increment", "iteration", "residual", "relative_residual", "energy", "line_search",
+            "linear_tolerance", "linear_iterations", "linear_residual", "wall_s"});
+  if (contact_) {
+    std::vector<std::string> cols;
+    for (const ContactSpec& c : spec_.contacts)
+      for (const char* q : {"_x", "_y", "_z", "_active", "_penetration"})
+        cols.push_back(c.name + q);
+    open_csv(contact_csv_, "contact", std::move(cols));
   }
   const double nominal = increments_.nominal();
   const auto expected = static_cast<std::int64_t>(std::ceil(end / nominal - 1e-9));
@@ -616,7 +622,7 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
   for (const HistorySpec& h : spec_.output.histories) {
     histories_.emplace_back(s_.model_, h, output_cadence(h.every_steps, h.every_time, nominal, 1),
                             files_ ? dir_ : std::string(),
-                            resume_bytes(resume, output_path(h.name + ".csv")));
+                            resume_bytes(resume, output_path(h.name + ".csv")), sink_);
     if (files_) report_.files.push_back(histories_.back().path());
   }
 
@@ -712,9 +718,9 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
     NewtonResult result = newton_solve(
         la_, *this, spec_.solver.newton, *u_iter_, lift_nonzero_ ? lift_.get() : nullptr, floor,
         [&](const NewtonIterationRecord& rec) {
-          if (convergence_csv_)
-            convergence_csv_->append(
-                t_new, increment + 1,
+          if (convergence_csv_ || sink_)
+            append_row(
+                convergence_csv_, sink_, "convergence", t_new, increment + 1,
                 {static_cast<double>(increment + 1), static_cast<double>(rec.iteration),
                  rec.residual, rec.relative_residual, rec.energy, rec.step, rec.linear_tolerance,
                  static_cast<double>(rec.linear_iterations), rec.linear_residual, rec.wall_s});
@@ -828,14 +834,14 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
     if (options_.progress)
       options_.progress(increment, t, result.iterations, result.linear_iterations);
     if (options_.increment_done) options_.increment_done(increment, t, u_host_);
-    if (contact_csv_) {
+    if (contact_csv_ || (sink_ && contact_)) {
       std::vector<double> row;
       for (const auto& c : report_.contacts) {
         row.insert(row.end(), c.force.begin(), c.force.end());
         row.push_back(static_cast<double>(c.active));
         row.push_back(c.max_penetration);
       }
-      contact_csv_->append(t, increment, row);
+      append_row(contact_csv_, sink_, "contact", t, increment, row);
     }
     if (!last && checkpoint_every_ > 0 && increment % checkpoint_every_ == 0)
       write_checkpoint(increment, t);

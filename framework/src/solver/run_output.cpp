@@ -28,14 +28,27 @@ RunSummary summary_header(const CaseSpec& spec, const std::string& status,
 
 std::string write_summary_file(RunSummary& s, const std::vector<EnergySample>& energies,
                                const std::string& directory) {
+  return finish_summary(s, energies, directory, true, nullptr);
+}
+
+std::string finish_summary(RunSummary& s, const std::vector<EnergySample>& energies,
+                           const std::string& directory, bool write, RunSink* sink) {
   if (!energies.empty()) {
     s.set("energy.kinetic_j", energies.back().kinetic);
     s.set("energy.strain_j", energies.back().strain);
     s.set("energy.hourglass_j", energies.back().hourglass);
   }
+  if (sink) sink->summary(s.json());
+  if (!write) return {};
   const std::string path = (std::filesystem::path(directory) / "summary.json").string();
   s.write(path);
   return path;
+}
+
+void append_row(std::optional<CsvHistory>& csv, RunSink* sink, const std::string& table,
+                double time, std::int64_t step, const std::vector<double>& values) {
+  if (csv) csv->append(time, step, values);
+  if (sink) sink->row(table, time, step, values);
 }
 namespace {
 
@@ -111,19 +124,21 @@ std::unique_ptr<VtkSeriesWriter> open_vtk_series(const Model& model, const std::
 }
 
 HistoryRecorder::HistoryRecorder(const Model& model, const HistorySpec& spec, std::int64_t every,
-                                 const std::string& directory, std::uint64_t resume_at)
-    : spec_(&spec), nodes_(&model.mesh.node_sets.at(spec.set)), every_(every) {
-  if (directory.empty()) return;
+                                 const std::string& directory, std::uint64_t resume_at,
+                                 RunSink* sink)
+    : spec_(&spec), nodes_(&model.mesh.node_sets.at(spec.set)), every_(every), sink_(sink) {
   std::vector<std::string> cols;
   for (const std::string& q : spec.quantities)
     for (const char* c : {"_x", "_y", "_z"}) cols.push_back(q + c);
+  if (sink_) sink_->table(spec.name, cols);
+  if (directory.empty()) return;
   csv_.emplace((std::filesystem::path(directory) / (spec.name + ".csv")).string(), cols, resume_at);
 }
 
 void HistoryRecorder::record(double time, std::int64_t step, const std::vector<double>& u_at_nodes,
                              const std::vector<double>& v_at_nodes,
                              const std::array<double, 3>& reaction) {
-  if (!csv_) return;
+  if (!csv_ && !sink_) return;
   std::vector<double> row;
   const double count = static_cast<double>(nodes_->size());
   for (const std::string& q : spec_->quantities) {
@@ -138,7 +153,7 @@ void HistoryRecorder::record(double time, std::int64_t step, const std::vector<d
     }
     row.insert(row.end(), v.begin(), v.end());
   }
-  csv_->append(time, step, row);
+  append_row(csv_, sink_, spec_->name, time, step, row);
 }
 
 double applied_force(const System& sys, std::int64_t d, double t) {

@@ -40,6 +40,8 @@ class RunSummary {
   /// Writes pretty-printed JSON, keys in the order first set, replacing `path` atomically.
   /// Throws fem::Error with the path and reason if it cannot.
   void write(const std::string& path) const;
+  /// The JSON text write() writes.
+  [[nodiscard]] std::string json() const;
 
  private:
   struct Impl;

@@ -34,6 +34,8 @@ struct ExplicitRunOptions {
   std::string restart_file;
   /// The case file's text and command-line overrides, recorded in checkpoints.
   std::string case_text;
+  /// Not owned: receives the frames, table rows and summary (also without write_files).
+  RunSink* sink = nullptr;
 };
 
 struct ExplicitRunReport {

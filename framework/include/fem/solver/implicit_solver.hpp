@@ -45,6 +45,8 @@ struct ImplicitRunOptions {
   std::string restart_file;
   /// The case file's text and command-line overrides, recorded in checkpoints.
   std::string case_text;
+  /// Not owned: receives the frames, table rows and summary (also without write_files).
+  RunSink* sink = nullptr;
 };
 
 struct ImplicitRunReport {

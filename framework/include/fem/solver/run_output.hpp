@@ -14,6 +14,7 @@
 #include "fem/model.hpp"
 #include "fem/output/frame.hpp"
 #include "fem/output/history.hpp"
+#include "fem/output/run_sink.hpp"
 #include "fem/output/summary.hpp"
 #include "fem/output/vtk_series.hpp"
 
@@ -47,6 +48,15 @@ RunSummary summary_header(const CaseSpec& spec, const std::string& status,
 /// `directory` and returns the file's path: how every solver ends its summary.
 std::string write_summary_file(RunSummary& s, const std::vector<EnergySample>& energies,
                                const std::string& directory);
+/// The same where the summary may go to a sink too: writes summary.json only when `write`
+/// (returning its path, else ""), and hands the JSON to `sink` when there is one.
+std::string finish_summary(RunSummary& s, const std::vector<EnergySample>& energies,
+                           const std::string& directory, bool write, RunSink* sink);
+
+/// Appends a row to one of a run's tables: to its CSV file when the run writes one, and to the
+/// sink when there is one (which the run told of the table when it opened its outputs).
+void append_row(std::optional<CsvHistory>& csv, RunSink* sink, const std::string& table,
+                double time, std::int64_t step, const std::vector<double>& values);
 
 /// Strain and hourglass energy summed over the blocks' element results, J.
 struct ElementEnergies {
@@ -80,9 +90,11 @@ std::unique_ptr<VtkSeriesWriter> open_vtk_series(const Model& model, const std::
 class HistoryRecorder {
  public:
   /// `directory` empty: nothing is written (rows are still computed for tests). resume_at > 0:
-  /// continues the file after its first resume_at bytes (CsvHistory, a restart).
+  /// continues the file after its first resume_at bytes (CsvHistory, a restart). `sink`: every
+  /// row also goes there, as the table of the history's name.
   HistoryRecorder(const Model& model, const HistorySpec& spec, std::int64_t every,
-                  const std::string& directory, std::uint64_t resume_at = 0);
+                  const std::string& directory, std::uint64_t resume_at = 0,
+                  RunSink* sink = nullptr);
   [[nodiscard]] const HistorySpec& spec() const { return *spec_; }
   [[nodiscard]] const std::vector<std::int32_t>& nodes() const { return *nodes_; }
   [[nodiscard]] std::int64_t every() const { return every_; }
@@ -100,6 +112,7 @@ class HistoryRecorder {
   const std::vector<std::int32_t>* nodes_;
   std::int64_t every_;
   std::optional<CsvHistory> csv_;
+  RunSink* sink_ = nullptr;
 };
 
 /// The applied nodal force on dof d at time t (loads and gravity on the lumped mass), as the
