@@ -185,12 +185,11 @@ class PreparedCase {
                const std::string& label, const Overrides& overrides) {
     std::vector<fem::CaseOverride> o;
     for (const auto& [path, value] : overrides) o.push_back({path, value});
-    spec_file_text_ = text ? *text : read_text(file);
     fem::CaseSpec spec = text ? fem::parse_case(*text, label, o) : fem::load_case(file, o);
     plugins_ = std::make_unique<fem::PluginRegistry>(spec.plugin_paths);
     model_ = fem::build_model(spec, *plugins_);
     // What checkpoints record (CaseOptions::case_text): the case's text and its overrides.
-    case_text_ = spec_file_text_;
+    case_text_ = text ? *text : read_text(file);
     if (!case_text_.empty() && case_text_.back() != '\n') case_text_ += '\n';
     for (const auto& [path, value] : overrides)
       case_text_ += "# --set " + path + "=" + value + "\n";
@@ -207,7 +206,7 @@ class PreparedCase {
     d["precision"] = std::string(fem::to_string(s.precision));
     d["solver"] = std::string(fem::to_string(s.solver.type));
     d["end_time"] = s.solver.end_time;
-    d["output_directory"] = s.output.directory.empty() ? s.name + "_results" : s.output.directory;
+    d["output_directory"] = case_output_directory();
     d["nodes"] = model_.mesh.num_nodes();
     d["elements"] = model_.num_elements();
     d["dimension"] = model_.mesh.dimension();
@@ -246,9 +245,7 @@ class PreparedCase {
                bool time_verbs) const {
     const fem::CaseSpec& spec = model_.spec;
     std::unique_ptr<fem::Backend> backend = plugins_->create_backend(spec.backend);
-    const std::string dir = !output_directory.empty()       ? output_directory
-                            : spec.output.directory.empty() ? spec.name + "_results"
-                                                            : spec.output.directory;
+    const std::string dir = output_directory.empty() ? case_output_directory() : output_directory;
     fem::MemorySink sink;
     PythonHooks hooks(progress);
     auto on_step = [&hooks](std::int64_t step, std::int64_t steps, double t) {
@@ -313,6 +310,11 @@ class PreparedCase {
   }
 
  private:
+  /// Where `fem run` writes this case's files (apps/fem: output_directory()).
+  [[nodiscard]] std::string case_output_directory() const {
+    const fem::OutputSpec& o = model_.spec.output;
+    return o.directory.empty() ? model_.spec.name + "_results" : o.directory;
+  }
   static std::string read_text(const std::string& file) {
     std::ifstream in(file, std::ios::binary);
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -320,7 +322,7 @@ class PreparedCase {
 
   std::unique_ptr<fem::PluginRegistry> plugins_;
   fem::Model model_;
-  std::string spec_file_text_, case_text_;
+  std::string case_text_;
 };
 
 /// fem's exceptions as the classes of fem/errors.py, with the message `fem` prints and, for bad

@@ -3,6 +3,7 @@ codes, NumPy shapes and types, the progress callback, the mesh and node sets, fi
 asked."""
 
 import os
+import signal
 import tempfile
 import unittest
 
@@ -161,6 +162,22 @@ class Errors(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "stop here"):
             small_cube().run(progress=progress)
         self.assertEqual(len(calls), 2)
+
+
+class Interrupt(unittest.TestCase):
+    def test_ctrl_c_stops_the_run_with_exit_code_5(self):
+        calls = []
+
+        def progress(p):
+            calls.append(p)
+            if len(calls) == 2:
+                os.kill(os.getpid(), signal.SIGINT)  # Python's handler: KeyboardInterrupt
+
+        with self.assertRaises(fem.Interrupted) as caught:
+            small_cube().run(progress=progress)
+        self.assertIsInstance(caught.exception, KeyboardInterrupt)
+        self.assertEqual(caught.exception.exit_code, 5)
+        self.assertLess(calls[-1].step, calls[-1].steps)  # stopped before the end
 
 
 class Results(unittest.TestCase):

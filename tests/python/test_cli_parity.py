@@ -53,6 +53,33 @@ class CliParity(unittest.TestCase):
             self.assertEqual(summary["status"], "completed")
             self.assertEqual(result.summary["precision"], precision)
 
+    def final_state(self, case_file, overrides):
+        """The solver types that give their final displacement only (elastodynamic,
+        co-rotational): it equals the last frame `fem run` writes."""
+        args = []
+        for key, value in overrides.items():
+            args += ["--set", "%s=%s" % (key, value)]
+        with tempfile.TemporaryDirectory() as tmp:
+            code, _, err = support.run_cli(["run", case_file, "--quiet", "--output", tmp] + args)
+            self.assertEqual(code, 0, err)
+            case = fem.Case(case_file, set=overrides)
+            result = case.run()
+            vtus = support.pvd_frames(os.path.join(tmp, case.name + ".pvd"))
+            written = fem.read_vtu(vtus[-1])["point_fields"]["displacement"]
+        self.assertEqual(result.displacement.shape, (1, case.info["nodes"], 3))
+        self.assertGreater(np.abs(written).max(), 0)
+        self.assertTrue(np.array_equal(written, result.displacement[-1]))
+
+    def test_elastodynamic_final_state(self):
+        self.final_state(os.path.join(support.SOURCE_DIR, "cases", "wave_plane.yaml"),
+                         {"mesh.divisions": "[60, 30]", "solver.end_time": 2e-6,
+                          "output.every_time": 1e-6, "output.receivers": "[]"})
+
+    def test_corotational_final_state(self):
+        self.final_state(os.path.join(support.SOURCE_DIR, "cases", "seed004", "cube.yaml"),
+                         {"mesh.divisions": 8, "solver.end_time": 0.5,
+                          "solver.multigrid.coarsest_vertices": 64})
+
     def backends(self):
         found = [b for b in ("openmp", "kokkos") if support.backend_available(b)]
         self.assertIn("openmp", found)
