@@ -13,9 +13,9 @@ compgen -G "$build_dir/python/fem/_fem*.so" >/dev/null || {
   exit 1
 }
 # CalculiX and hypre are installed above, so their tests must run here, not skip.
-# (The Python module's tests, label python, run with the rest; pip install, label python-install,
+# (The Python module's tests, label python, run with the rest; pip install, label pip-install,
 # builds fem once more and runs last, below.)
-FEM_TEST_REQUIRE_CALCULIX=1 FEM_TEST_REQUIRE_HYPRE=1 ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)" -LE python-install
+FEM_TEST_REQUIRE_CALCULIX=1 FEM_TEST_REQUIRE_HYPRE=1 ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)" -LE pip-install
 # Without MPI and METIS fem still builds and runs as one process (docs/parallel.md): the library,
 # the program and the suites that touch the parallel code, built with -DFEM_WITH_MPI=OFF (and
 # without Kokkos, which the build above covers).
@@ -32,7 +32,7 @@ FEM_TEST_REQUIRE_BACKENDS=kokkos scripts/test-plugins.sh "$build_dir"
 # all); a crash, sanitizer report, leak, hang or oversized allocation fails CI.
 scripts/fuzz.sh
 # `pip install --no-build-isolation .` into a throwaway virtual environment (docs/python.md).
-ctest --test-dir "$build_dir" -L python-install --output-on-failure
+ctest --test-dir "$build_dir" -L pip-install --output-on-failure
 # Say why GPU tests were skipped (ctest itself prints only "Skipped").
 gpu_log=$(ctest --test-dir "$build_dir" -L gpu -V 2>&1 || true)
 if grep -q "Skipped" <<<"$gpu_log"; then

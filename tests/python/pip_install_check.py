@@ -1,7 +1,7 @@
 """`pip install --no-build-isolation .` into a throwaway virtual environment (with the system's
 site packages for NumPy, setuptools and wheel; nothing from the network), then the installed
 module runs a case and the example script from outside the source tree. Slow: pip builds fem
-(ctest label python-install; FEM_PIP_BUILD_DIR keeps the CMake build between runs)."""
+(ctest label pip-install; FEM_PIP_BUILD_DIR keeps the CMake build between runs)."""
 
 import os
 import subprocess
