@@ -4,11 +4,11 @@
 #      installation must be relocatable) and check that no installed file names the build
 #      machine's paths;
 #   2. build plugins/ against the moved installation as a fresh CMake project;
-#   3. run its tests (ctest: tet10 patch test and convergence, hgo_fibre against the built-in
+#   3. run its tests (ctest: hex8_gauss3 tables and patch test, hgo_fibre against the built-in
 #      neo-Hookean, loader messages, backend agreement);
 #   4. run every case in plugins/cases with the installed `fem` on every backend that can run
 #      here;
-#   5. copy plugins/template_material (under 60 lines in all) and plugins/tet10 each into a
+#   5. copy plugins/template_material (under 60 lines in all) and plugins/hex8_gauss3 each into a
 #      folder of its own, build each alone against the installation and run a case with it on
 #      every backend (agreeing with openmp), as a user starts a material or an element;
 #   6. ask for a material built for openmp only on another backend (must fail, exit 2).
@@ -113,8 +113,7 @@ if [ "$lines" -ge 60 ]; then
   exit 1
 fi
 built_alone plugins/template_material plugins/cases/template_cube.yaml top
-built_alone plugins/tet10 plugins/cases/fibre_tet10_tension.yaml tip \
-  --set 'materials.tendon={type: neo_hookean, density: 1100, shear_modulus: 2000, bulk_modulus: 40000}'
+built_alone plugins/hex8_gauss3 plugins/cases/hex8_gauss3_cube.yaml top
 
 echo "== a material built for openmp only, asked for on another backend"
 other=cuda

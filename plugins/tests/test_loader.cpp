@@ -17,7 +17,7 @@ bool contains(const std::string& s, const std::string& part) {
 
 TEST(Loader, PluginsCarryTheirVersionAndTheSdkAbi) {
   for (const auto& [kind, name, backend] :
-       {std::tuple<std::string, std::string, std::string>{"element", "tet10", ""},
+       {std::tuple<std::string, std::string, std::string>{"element", "hex8_gauss3", ""},
         {"material", "hgo_fibre", "openmp"},
         {"material", "template_material", "openmp"}}) {
     const fem::PluginInfo* p = registry().find(kind, name, backend);
@@ -29,7 +29,8 @@ TEST(Loader, PluginsCarryTheirVersionAndTheSdkAbi) {
 }
 
 TEST(Loader, AnotherPluginAbiIsRefusedWithTheFileAndHowToRebuild) {
-  const std::string file = std::string(FEM_PLUGINS_TEST_DIR) + "/old_abi/tet10_old_abi.element.so";
+  const std::string file =
+      std::string(FEM_PLUGINS_TEST_DIR) + "/old_abi/hex8_gauss3_old_abi.element.so";
   try {
     (void)fem::load_plugin_file(file);
     FAIL() << "loaded";

@@ -1,11 +1,14 @@
 // Built-in box and cylinder generators: counts, volumes, cell validity, conformity, distortion.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <map>
 #include <numbers>
 #include <string>
+#include <tuple>
 #include <utility>
+#include <vector>
 
 #include <fem/mesh/generators.hpp>
 
@@ -144,44 +147,59 @@ TEST(BoxGenerator, Tet4IsKuhnSplitConformingAndPositive) {
       2 * 2 * (3 * 4 + 4 * 2 + 3 * 2));
 }
 
-TEST(BoxGenerator, Tet10IsTheLinearSplitWithSharedMidEdgeNodes) {
-  for (const double distortion : {0.0, 0.2}) {
-    SCOPED_TRACE("distortion " + std::to_string(distortion));
-    MeshSpec s4 = box(3, 4, 2, CellShape::Tet4), s10 = box(3, 4, 2, CellShape::Tet10);
-    s4.distortion = s10.distortion = distortion;
-    const Mesh m4 = generate_mesh(s4), m10 = generate_mesh(s10);
-    ASSERT_EQ(m10.regions.size(), 1u);
-    const CellRegion& r = m10.regions[0];
-    EXPECT_EQ(r.shape, CellShape::Tet10);
-    EXPECT_EQ(r.nodes_per_cell, 10);
-    ASSERT_EQ(r.num_cells(), m4.regions[0].num_cells());
-    // The corner nodes are the linear mesh's, unchanged; one new node per distinct edge.
-    const std::int64_t corners = m4.num_nodes();
-    const int kEdges[6][2] = {{0, 1}, {1, 2}, {2, 0}, {0, 3}, {1, 3}, {2, 3}};
-    std::map<std::pair<std::int32_t, std::int32_t>, std::int32_t> mid_of_edge;
-    for (std::int64_t c = 0; c < r.num_cells(); ++c) {
-      const std::int32_t* t10 = r.connectivity.data() + 10 * c;
-      const std::int32_t* t4 = m4.regions[0].connectivity.data() + 4 * c;
-      for (int a = 0; a < 4; ++a) ASSERT_EQ(t10[a], t4[a]);
-      for (int e = 0; e < 6; ++e) {
-        const std::int32_t a = t10[kEdges[e][0]], b = t10[kEdges[e][1]], m = t10[4 + e];
-        ASSERT_GE(m, corners);
-        const auto key = std::minmax(a, b);
-        // Shared: every cell around the edge uses the same node.
-        const auto [it, inserted] = mid_of_edge.emplace(key, m);
-        ASSERT_EQ(it->second, m) << "edge " << a << "-" << b << " has two mid nodes";
-        // Straight edges: exactly the midpoint.
-        EXPECT_EQ((point(m10, m) - 0.5 * (point(m10, a) + point(m10, b))).norm(), 0.0);
+TEST(BoxGenerator, QuadraticCellsAreTheLinearOnesWithSharedMidEdgeNodes) {
+  // Edges of the linear cell in the VTK order of the quadratic cell's mid-edge nodes.
+  const std::vector<std::array<int, 2>> tet_edges = {{0, 1}, {1, 2}, {2, 0},
+                                                     {0, 3}, {1, 3}, {2, 3}};
+  const std::vector<std::array<int, 2>> hex_edges = {{0, 1}, {1, 2}, {2, 3}, {3, 0},
+                                                     {4, 5}, {5, 6}, {6, 7}, {7, 4},
+                                                     {0, 4}, {1, 5}, {2, 6}, {3, 7}};
+  for (const auto& [linear, quadratic, edges] :
+       {std::tuple{CellShape::Tet4, CellShape::Tet10, tet_edges},
+        std::tuple{CellShape::Hex8, CellShape::Hex20, hex_edges}})
+    for (const double distortion : {0.0, 0.2}) {
+      SCOPED_TRACE(std::string(to_string(quadratic)) + ", distortion " +
+                   std::to_string(distortion));
+      MeshSpec sl = box(3, 4, 2, linear), sq = box(3, 4, 2, quadratic);
+      sl.distortion = sq.distortion = distortion;
+      const Mesh ml = generate_mesh(sl), mq = generate_mesh(sq);
+      ASSERT_EQ(mq.regions.size(), 1u);
+      const CellRegion& r = mq.regions[0];
+      const int corners_per_cell = nodes_per_cell(linear);
+      EXPECT_EQ(r.shape, quadratic);
+      EXPECT_EQ(r.nodes_per_cell, corners_per_cell + static_cast<int>(edges.size()));
+      ASSERT_EQ(r.num_cells(), ml.regions[0].num_cells());
+      // The corner nodes are the linear mesh's, unchanged; one new node per distinct edge.
+      const std::int64_t corners = ml.num_nodes();
+      std::map<std::pair<std::int32_t, std::int32_t>, std::int32_t> mid_of_edge;
+      for (std::int64_t c = 0; c < r.num_cells(); ++c) {
+        const std::int32_t* q = r.connectivity.data() + r.nodes_per_cell * c;
+        const std::int32_t* l = ml.regions[0].connectivity.data() + corners_per_cell * c;
+        for (int a = 0; a < corners_per_cell; ++a) ASSERT_EQ(q[a], l[a]);
+        for (std::size_t e = 0; e < edges.size(); ++e) {
+          const std::int32_t a = q[edges[e][0]], b = q[edges[e][1]], m = q[corners_per_cell + e];
+          ASSERT_GE(m, corners);
+          const auto key = std::minmax(a, b);
+          // Shared: every cell around the edge uses the same node.
+          const auto [it, inserted] = mid_of_edge.emplace(key, m);
+          ASSERT_EQ(it->second, m) << "edge " << a << "-" << b << " has two mid nodes";
+          // Straight edges: exactly the midpoint.
+          EXPECT_EQ((point(mq, m) - 0.5 * (point(mq, a) + point(mq, b))).norm(), 0.0);
+        }
       }
+      EXPECT_EQ(mq.num_nodes(), corners + static_cast<std::int64_t>(mid_of_edge.size()));
+      for (std::int64_t n = 0; n < corners; ++n) ASSERT_EQ(point(mq, n), point(ml, n));
+      // Mid-edge nodes of boundary edges lie exactly on the boundary (plane selectors find them).
+      std::int64_t on_boundary = 0;
+      for (std::int64_t n = corners; n < mq.num_nodes(); ++n)
+        on_boundary += on_box_boundary(sq, point(mq, static_cast<std::int32_t>(n)));
+      EXPECT_GT(on_boundary, 0);
     }
-    EXPECT_EQ(m10.num_nodes(), corners + static_cast<std::int64_t>(mid_of_edge.size()));
-    for (std::int64_t n = 0; n < corners; ++n) ASSERT_EQ(point(m10, n), point(m4, n));
-    // Mid-edge nodes of boundary edges lie exactly on the boundary (plane selectors find them).
-    std::int64_t on_boundary = 0;
-    for (std::int64_t n = corners; n < m10.num_nodes(); ++n)
-      on_boundary += on_box_boundary(s10, point(m10, static_cast<std::int32_t>(n)));
-    EXPECT_GT(on_boundary, 0);
-  }
+  // 3 x 4 x 2 hexahedra: 4 x 5 x 3 corners and, along x, y and z, 3 * 5 * 3, 4 * 4 * 3 and
+  // 4 * 5 * 2 edges.
+  const Mesh m20 = generate_mesh(box(3, 4, 2, CellShape::Hex20));
+  const std::int64_t edges_x = 3 * 5 * 3, edges_y = 4 * 4 * 3, edges_z = 2 * 4 * 5;
+  EXPECT_EQ(m20.num_nodes(), 4 * 5 * 3 + edges_x + edges_y + edges_z);
 }
 
 TEST(CylinderGenerator, CountsAndOuterNodesOnTheCircle) {
@@ -390,8 +408,8 @@ TEST(GeneratorErrors, ImpossibleParametersAreInputErrors) {
   s.distortion = -0.1;
   EXPECT_TRUE(contains(error_of(s), "distortion"));
   s = b;
-  s.cells = CellShape::Hex20;
-  EXPECT_TRUE(contains(error_of(s), "hex20")) << error_of(s);
+  s.cells = CellShape::Hex27;  // a shape no generator makes
+  EXPECT_TRUE(contains(error_of(s), "hex27")) << error_of(s);
   s = b;
   s.generator = "cilinder";
   EXPECT_TRUE(contains(error_of(s), "did you mean 'cylinder'?")) << error_of(s);

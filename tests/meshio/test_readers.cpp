@@ -248,6 +248,52 @@ TEST(QuadraticTetrahedra, GmshAndAbaqusGiveVtkOrder) {
   }
 }
 
+TEST(QuadraticHexahedra, GmshAndVtkGiveVtkOrder) {
+  // One 20-node hexahedron on [0, 2]^3: corners in VTK order, then the edges' midpoints, in
+  // Gmsh's order of edges in the .msh file and in VTK's in the .vtk file.
+  ScratchDir dir;
+  const int corner[8][3] = {{0, 0, 0}, {2, 0, 0}, {2, 2, 0}, {0, 2, 0},
+                            {0, 0, 2}, {2, 0, 2}, {2, 2, 2}, {0, 2, 2}};
+  const int gmsh_edges[12][2] = {{0, 1}, {0, 3}, {0, 4}, {1, 2}, {1, 5}, {2, 3},
+                                 {2, 6}, {3, 7}, {4, 5}, {4, 7}, {5, 6}, {6, 7}};
+  const int vtk_edges[12][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 0}, {4, 5}, {5, 6},
+                                {6, 7}, {7, 4}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
+  const auto xyz = [&](const int(*edges)[2], int n) {
+    std::string out;
+    for (int k = 0; k < 3; ++k)
+      out += " " +
+             std::to_string(n < 8 ? corner[n][k]
+                                  : (corner[edges[n - 8][0]][k] + corner[edges[n - 8][1]][k]) / 2);
+    return out;
+  };
+  std::string msh = "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n20\n";
+  for (int n = 0; n < 20; ++n) msh += std::to_string(n + 1) + xyz(gmsh_edges, n) + "\n";
+  msh += "$EndNodes\n$Elements\n1\n7 17 2 0 0";
+  for (int n = 1; n <= 20; ++n) msh += " " + std::to_string(n);
+  msh += "\n$EndElements\n";
+  std::ofstream(dir / "h.msh") << msh;
+  std::string vtk =
+      "# vtk DataFile Version 3.0\nhex20\nASCII\nDATASET UNSTRUCTURED_GRID\n"
+      "POINTS 20 double\n";
+  for (int n = 0; n < 20; ++n) vtk += xyz(vtk_edges, n).substr(1) + "\n";
+  vtk += "CELLS 1 21\n20";
+  for (int n = 0; n < 20; ++n) vtk += " " + std::to_string(n);
+  vtk += "\nCELL_TYPES 1\n25\n";
+  std::ofstream(dir / "h.vtk") << vtk;
+  for (const std::string file : {"h.msh", "h.vtk"}) {
+    if (needs_vtk(file) && !vtk_output_available()) continue;
+    const Mesh m = read_mesh(dir / file);
+    ASSERT_EQ(m.regions.size(), 1u) << file;
+    ASSERT_EQ(m.regions[0].shape, CellShape::Hex20) << file;
+    const std::int32_t* c = m.regions[0].connectivity.data();
+    for (int e = 0; e < 12; ++e) {
+      const Point a = m.node(c[vtk_edges[e][0]]), b = m.node(c[vtk_edges[e][1]]);
+      EXPECT_EQ(m.node(c[8 + e]), (Point{(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2}))
+          << file << ": node " << 8 + e << " is not the middle of VTK edge " << e;
+    }
+  }
+}
+
 std::string error_of(const std::string& yaml) {
   try {
     (void)parse_case(yaml, "<test>");

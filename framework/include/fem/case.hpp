@@ -38,7 +38,8 @@ struct MeshSpec {
   std::vector<std::int32_t> labels;  ///< labels kept; empty: every label but the background
   std::string generator = "box";     ///< "box" | "cylinder" | "rectangle" | "voxels"
   std::string shape = "sphere";      ///< voxels: sphere | torus | blob | box, inscribed in the box
-  /// hex8, tet4 (each hexahedron split into 6 tetrahedra) or tet10 (the same with mid-edge nodes)
+  /// hex8, hex20 (hex8 with mid-edge nodes), tet4 (each hexahedron split into 6 tetrahedra) or
+  /// tet10 (the same with mid-edge nodes)
   CellShape cells = CellShape::Hex8;
   // box
   std::array<double, 3> size = {0.05, 0.05, 0.05};

@@ -260,8 +260,9 @@ void read_mesh(const Value& v, MeshSpec& mesh) {
   if (auto c = m.get("cells")) {
     const std::string cells = plane    ? as_choice(*c, {"tri3", "quad4"})
                               : voxels ? as_choice(*c, {"hex8"})
-                                       : as_choice(*c, {"hex8", "tet4", "tet10"});
+                                       : as_choice(*c, {"hex8", "hex20", "tet4", "tet10"});
     mesh.cells = cells == "tet4"    ? CellShape::Tet4
+                 : cells == "hex20" ? CellShape::Hex20
                  : cells == "tet10" ? CellShape::Tet10
                  : cells == "tri3"  ? CellShape::Tri3
                  : cells == "quad4" ? CellShape::Quad4

@@ -35,11 +35,12 @@ HexGrid cylinder_hexes(const MeshSpec& spec);
 /// diagonals of their shared faces, whatever their relative orientation (rule in tet_split.cpp).
 std::vector<std::int32_t> split_hexes_into_tets(const std::vector<std::int32_t>& hexes);
 
-/// Makes quadratic tetrahedra (VTK_QUADRATIC_TETRA order) of linear ones: one node at the middle
-/// of every edge, shared by all tetrahedra around the edge, appended to `coords` after the corner
-/// nodes in order of first use. Edges stay straight.
+/// Makes quadratic cells (`quadratic`: Tet10 of tet4 cells, Hex20 of hex8 cells, in VTK order)
+/// of linear ones: one node at the middle of every edge, shared by all cells around the edge,
+/// appended to `coords` after the corner nodes in order of first use. Edges stay straight.
 std::vector<std::int32_t> add_mid_edge_nodes(std::vector<double>& coords,
-                                             const std::vector<std::int32_t>& tets);
+                                             const std::vector<std::int32_t>& cells,
+                                             CellShape quadratic);
 
 /// Moves every node not flagged on_boundary by a random vector no longer than
 /// `fraction` x the smallest height of the hexahedra around it, seeded by `seed`. Cells of

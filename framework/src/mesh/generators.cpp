@@ -54,8 +54,10 @@ struct GeneratedSize {
 
 /// `hexes` hexahedra with `corners` grid nodes, as cells of the shape asked for.
 GeneratedSize generated_size(const MeshSpec& spec, std::int64_t corners, std::int64_t hexes) {
-  // Tet10 adds one node per edge: at most 7 edges per grid node in the split of a box.
+  // Quadratic cells add one node per edge: at most 7 edges per grid node in the split of a box,
+  // 3 in its hexahedra.
   if (spec.cells == CellShape::Tet10) return {8 * corners, 6 * hexes};
+  if (spec.cells == CellShape::Hex20) return {4 * corners, hexes};
   if (spec.cells == CellShape::Tet4) return {corners, 6 * hexes};
   return {corners, hexes};
 }
@@ -153,12 +155,12 @@ GeneratedSize check(const MeshSpec& spec) {
     require_addressable(spec, size);
     return size;
   }
-  if (spec.cells != CellShape::Hex8 && spec.cells != CellShape::Tet4 &&
-      spec.cells != CellShape::Tet10)
-    throw InputError(
-        spec.where,
-        std::string("mesh generators make hex8, tet4 or tet10 cells, not ") + to_string(spec.cells),
-        "set mesh.cells to hex8, tet4 or tet10");
+  if (spec.cells != CellShape::Hex8 && spec.cells != CellShape::Hex20 &&
+      spec.cells != CellShape::Tet4 && spec.cells != CellShape::Tet10)
+    throw InputError(spec.where,
+                     std::string("mesh generators make hex8, hex20, tet4 or tet10 cells, not ") +
+                         to_string(spec.cells),
+                     "set mesh.cells to hex8, hex20, tet4 or tet10");
   if (!(spec.distortion >= 0 && spec.distortion < 0.3))
     throw InputError(spec.where, "mesh.distortion must be in [0, 0.3), got " + num(spec.distortion),
                      "it is a fraction of the local cell size; larger moves can invert cells");
@@ -215,8 +217,8 @@ Mesh build_mesh(const MeshSpec& spec) {
   detail::HexGrid grid =
       spec.generator == "box" ? detail::box_hexes(spec) : detail::cylinder_hexes(spec);
 
-  // Quadratic tetrahedra are the linear split plus mid-edge nodes, added after the distortion
-  // (which moves and checks the corners) so that their edges stay straight.
+  // Quadratic cells are the linear ones plus mid-edge nodes, added after the distortion (which
+  // moves and checks the corners) so that their edges stay straight.
   const bool tets = spec.cells == CellShape::Tet4 || spec.cells == CellShape::Tet10;
   CellRegion region;
   region.name = "domain";
@@ -227,10 +229,10 @@ Mesh build_mesh(const MeshSpec& spec) {
   if (spec.distortion > 0)
     detail::distort_interior_nodes(grid.coords, grid.on_boundary, grid.hexes, region,
                                    spec.distortion, spec.seed);
-  if (spec.cells == CellShape::Tet10) {
-    region.shape = CellShape::Tet10;
-    region.nodes_per_cell = nodes_per_cell(CellShape::Tet10);
-    region.connectivity = detail::add_mid_edge_nodes(grid.coords, region.connectivity);
+  if (spec.cells == CellShape::Tet10 || spec.cells == CellShape::Hex20) {
+    region.shape = spec.cells;
+    region.nodes_per_cell = nodes_per_cell(spec.cells);
+    region.connectivity = detail::add_mid_edge_nodes(grid.coords, region.connectivity, spec.cells);
   }
 
   Mesh mesh;

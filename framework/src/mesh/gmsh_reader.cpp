@@ -54,7 +54,7 @@ constexpr GmshType kTypes[] = {
     {14, 14, 3, "14-node pyramid", false, CellShape::Tet4},
     {15, 1, 0, "1-node point", false, CellShape::Tet4},
     {16, 8, 2, "8-node quadrangle", false, CellShape::Tet4},
-    {17, 20, 3, "20-node hexahedron", false, CellShape::Tet4},
+    {17, 20, 3, "20-node hexahedron", true, CellShape::Hex20},
     {18, 15, 3, "15-node prism", false, CellShape::Tet4},
     {19, 13, 3, "13-node pyramid", false, CellShape::Tet4},
     {20, 9, 2, "9-node triangle", false, CellShape::Tet4},
@@ -64,8 +64,9 @@ constexpr GmshType kTypes[] = {
 };
 
 const char* const kSupported =
-    "fem reads Gmsh volume elements of type 4 (4-node tetrahedron), 5 (8-node hexahedron) and 11 "
-    "(10-node tetrahedron), and in a file without them (a plane mesh) 2 (3-node triangle) and 3 "
+    "fem reads Gmsh volume elements of type 4 (4-node tetrahedron), 5 (8-node hexahedron), 11 "
+    "(10-node tetrahedron) and 17 (20-node hexahedron), and in a file without them (a plane mesh) "
+    "2 (3-node triangle) and 3 "
     "(4-node quadrangle); points, lines and other triangles and quadrangles are read for the node "
     "sets of their physical groups";
 
@@ -407,6 +408,14 @@ class GmshReader {
       // Gmsh numbers the last two edge nodes of a 10-node tetrahedron the other way round from
       // VTK: (2,3) before (1,3).
       if (t->shape == CellShape::Tet10) std::swap(nodes[8], nodes[9]);
+      // A 20-node hexahedron's mid-edge nodes follow the edges 0-1, 0-3, 0-4, 1-2, 1-5, 2-3,
+      // 2-6, 3-7, 4-5, 4-7, 5-6, 6-7 in Gmsh, and 0-1, 1-2, 2-3, 3-0, 4-5, 5-6, 6-7, 7-4, 0-4,
+      // 1-5, 2-6, 3-7 in VTK: VTK's node 8 + i is Gmsh's 8 + kGmshHex20Edge[i].
+      if (t->shape == CellShape::Hex20) {
+        constexpr int kGmshHex20Edge[12] = {0, 3, 5, 1, 8, 10, 11, 9, 2, 4, 6, 7};
+        const std::vector<std::int64_t> gmsh(nodes.begin() + 8, nodes.begin() + 20);
+        for (int i = 0; i < 12; ++i) nodes[8 + i] = gmsh[kGmshHex20Edge[i]];
+      }
       const std::int64_t cell = builder_.add_cell(id, t->shape, nodes.data(), line);
       for (const std::string& name : names) builder_.add_to_group(cell, name, line);
     } else {

@@ -224,7 +224,7 @@ void MeshBuilder::check_solids(const std::vector<std::uint8_t>& chosen,
     if (!chosen[c]) continue;
     const std::int32_t* nodes = cell_conn.data() + cell_offset_[c];
     double measure = 0.0;
-    if (cell_shape_[c] == CellShape::Hex8)
+    if (cell_shape_[c] == CellShape::Hex8 || cell_shape_[c] == CellShape::Hex20)
       for (int corner = 0; corner < 8; ++corner)
         measure += hex_corner_jacobian(mesh.coords, nodes, corner);
     else if (cell_shape_[c] == CellShape::Tet4 || cell_shape_[c] == CellShape::Tet10)

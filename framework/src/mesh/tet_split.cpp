@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <span>
 #include <unordered_map>
 
 #include "generator_parts.hpp"
@@ -54,18 +55,26 @@ std::vector<std::int32_t> split_hexes_into_tets(const std::vector<std::int32_t>&
 }
 
 std::vector<std::int32_t> add_mid_edge_nodes(std::vector<double>& coords,
-                                             const std::vector<std::int32_t>& tets) {
-  // Edges of a tetrahedron in VTK_QUADRATIC_TETRA order of its mid-edge nodes 4..9.
-  constexpr int kEdges[6][2] = {{0, 1}, {1, 2}, {2, 0}, {0, 3}, {1, 3}, {2, 3}};
+                                             const std::vector<std::int32_t>& cells,
+                                             CellShape quadratic) {
+  // Edges in the VTK order of the mid-edge nodes: VTK_QUADRATIC_TETRA's 4..9 and
+  // VTK_QUADRATIC_HEXAHEDRON's 8..19.
+  constexpr int kTetEdges[6][2] = {{0, 1}, {1, 2}, {2, 0}, {0, 3}, {1, 3}, {2, 3}};
+  constexpr int kHexEdges[12][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 0}, {4, 5}, {5, 6},
+                                    {6, 7}, {7, 4}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
+  const bool hex = quadratic == CellShape::Hex20;
+  const std::span<const int[2]> edges =
+      hex ? std::span<const int[2]>(kHexEdges) : std::span<const int[2]>(kTetEdges);
+  const std::size_t corners = hex ? 8 : 4;
   std::unordered_map<std::uint64_t, std::int32_t> mid;  // edge (low id, high id) -> node id
-  mid.reserve(tets.size() * 2);
+  mid.reserve(cells.size() * 2);
   std::vector<std::int32_t> out;
-  out.reserve(tets.size() / 4 * 10);
-  for (std::size_t t = 0; t + 4 <= tets.size(); t += 4) {
-    const std::int32_t* tet = tets.data() + t;
-    out.insert(out.end(), tet, tet + 4);
-    for (const auto& e : kEdges) {
-      const std::int32_t a = std::min(tet[e[0]], tet[e[1]]), b = std::max(tet[e[0]], tet[e[1]]);
+  out.reserve(cells.size() / corners * (corners + edges.size()));
+  for (std::size_t t = 0; t + corners <= cells.size(); t += corners) {
+    const std::int32_t* cell = cells.data() + t;
+    out.insert(out.end(), cell, cell + corners);
+    for (const auto& e : edges) {
+      const std::int32_t a = std::min(cell[e[0]], cell[e[1]]), b = std::max(cell[e[0]], cell[e[1]]);
       const std::uint64_t key =
           (static_cast<std::uint64_t>(a) << 32) | static_cast<std::uint32_t>(b);
       const auto [it, inserted] =

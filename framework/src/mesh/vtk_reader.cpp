@@ -38,8 +38,9 @@ namespace fem {
 namespace {
 
 const char* const kSupported =
-    "fem reads VTK_TETRA (10), VTK_HEXAHEDRON (12), VTK_VOXEL (11) and VTK_QUADRATIC_TETRA (24) "
-    "cells, and in a grid without them (a plane mesh) VTK_TRIANGLE (5) and VTK_QUAD (9); "
+    "fem reads VTK_TETRA (10), VTK_HEXAHEDRON (12), VTK_VOXEL (11), VTK_QUADRATIC_TETRA (24) "
+    "and VTK_QUADRATIC_HEXAHEDRON (25) cells, and in a grid without them (a plane mesh) "
+    "VTK_TRIANGLE (5) and VTK_QUAD (9); "
     "vertices, lines and polygons are skipped, and so are triangles and quads next to solids";
 
 const std::string kRegionPrefix = "region:";
@@ -155,6 +156,8 @@ detail::MeshBuilder detail::parse_vtk(const std::string& path) {
       shape = CellShape::Hex8;
     } else if (type == VTK_QUADRATIC_TETRA && nodes.size() == 10) {
       shape = CellShape::Tet10;
+    } else if (type == VTK_QUADRATIC_HEXAHEDRON && nodes.size() == 20) {
+      shape = CellShape::Hex20;
     } else if ((type == VTK_TRIANGLE && nodes.size() == 3) ||
                (type == VTK_QUAD && nodes.size() == 4)) {
       shape = type == VTK_TRIANGLE ? CellShape::Tri3 : CellShape::Quad4;

@@ -94,6 +94,34 @@ void interpolation(CellShape cells, const GridPoint& fine, const std::array<int,
     }
     return;
   }
+  if (cells == CellShape::Hex20) {
+    // Serendipity functions at xi = 2 t - 1: corners (1 + xi_k c_k ...)(sum xi_k c_k - 2) / 8,
+    // mid-edge nodes (1 - xi_z^2) prod_k(1 + xi_k c_k) / 4 over the other two axes.
+    std::array<double, 3> xi{};
+    for (int k = 0; k < 3; ++k) xi[k] = 2.0 * t[k] - 1.0;
+    for (int c = 0; c < 8; ++c) {
+      const std::array<int, 3> offset = {c & 1, (c >> 1) & 1, (c >> 2) & 1};
+      double product = 1.0, sum = -2.0;
+      for (int k = 0; k < 3; ++k) {
+        const double sign = 2.0 * offset[k] - 1.0;
+        product *= 1.0 + xi[k] * sign;
+        sum += xi[k] * sign;
+      }
+      add(corner(offset), product * sum / 8.0);
+    }
+    for (int z = 0; z < 3; ++z)  // the edges along axis z
+      for (int e = 0; e < 4; ++e) {
+        std::array<int, 3> a{}, b{};
+        const int i = (z + 1) % 3, j = (z + 2) % 3;
+        a[i] = b[i] = e & 1;
+        a[j] = b[j] = (e >> 1) & 1;
+        b[z] = 1;
+        const double weight = (1.0 - xi[z] * xi[z]) * (1.0 + xi[i] * (2.0 * a[i] - 1.0)) *
+                              (1.0 + xi[j] * (2.0 * a[j] - 1.0)) / 4.0;
+        add(middle(a, b), weight);
+      }
+    return;
+  }
   if (cells != CellShape::Tet4 && cells != CellShape::Tet10)
     throw Error(std::string("multigrid: no interpolation for ") + to_string(cells) + " cells");
   // The generator cuts every cube into the six Kuhn tetrahedra around its main diagonal

@@ -17,9 +17,9 @@
 namespace fem::multigrid {
 
 /// A node's place on the undistorted box grid: half cells from the origin along x, y and z
-/// (corners of cells at even numbers, the mid-edge nodes of tet10 also at odd ones). Half cells
-/// of a coarse level are whole cells of the level below it, so the fine node at the place of a
-/// coarse node p is the one at 2 p.
+/// (corners of cells at even numbers, the mid-edge nodes of tet10 and hex20 also at odd ones). Half
+/// cells of a coarse level are whole cells of the level below it, so the fine node at the place of
+/// a coarse node p is the one at 2 p.
 using GridPoint = std::array<std::int32_t, 3>;
 
 /// The nodes of a box mesh by their grid points.
