@@ -67,26 +67,13 @@ FEM_INLINE void symmetric_eigen(Mat3<R> A, R e[3], Mat3<R>& Q) {
   for (int a = 0; a < 3; ++a) e[a] = A.m[a][a];
 }
 
-/// (c^g - 1) for c = 1 + 2e, accurate for small e.
+/// The divided difference of c^g with respect to e between c_a = 1 + 2 ea and c_b = 1 + 2 eb
+/// (log_cb = ln c_b): (c_a^g - c_b^g) / (ea - eb), and its limit 2 g c^(g-1) at ea = eb.
 template <class R>
-FEM_INLINE R power_minus_one(R e, R g) {
-  return std::expm1(g * std::log1p(R(2) * e));
-}
-
-/// d(c^g)/de at c = 1 + 2e.
-template <class R>
-FEM_INLINE R power_slope(R e, R g) {
-  return R(2) * g * std::exp((g - R(1)) * std::log1p(R(2) * e));
-}
-
-/// The divided difference of c^g with respect to e between c_a = 1 + 2 ea and c_b = 1 + 2 eb:
-/// (c_a^g - c_b^g) / (ea - eb), and its limit 2 g c^(g-1) at ea = eb.
-template <class R>
-FEM_INLINE R power_divided_difference(R ea, R eb, R g) {
-  const R cb = R(1) + R(2) * eb;
-  const R x = R(2) * (ea - eb) / cb;  // c_a / c_b - 1
+FEM_INLINE R power_divided_difference(R ea, R eb, R log_cb, R g) {
+  const R x = R(2) * (ea - eb) / (R(1) + R(2) * eb);  // c_a / c_b - 1
   const R ratio = x == R(0) ? g : std::expm1(g * std::log1p(x)) / x;
-  return R(2) * std::exp((g - R(1)) * std::log(cb)) * ratio;
+  return R(2) * std::exp((g - R(1)) * log_cb) * ratio;
 }
 
 /// The principal values of a symmetric tensor E (scalar plain or dual) and, for a dual, its
@@ -95,6 +82,7 @@ template <class T>
 struct Spectrum {
   using R = real_t<T>;
   R e[3];
+  R log_c[3];  ///< ln c_a = log1p(2 e_a), shared by every power
   Mat3<R> Q;
   Mat3<R> dE;  ///< Q^T dE Q (dual E only)
 
@@ -103,6 +91,7 @@ struct Spectrum {
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) value.m[i][j] = value_of(E.m[i][j]);
     symmetric_eigen(value, e, Q);
+    for (int a = 0; a < 3; ++a) log_c[a] = std::log1p(R(2) * e[a]);
     if constexpr (is_dual_v<T>) {
       Mat3<R> d;
       for (int i = 0; i < 3; ++i)
@@ -111,23 +100,25 @@ struct Spectrum {
     }
   }
 
-  /// sum_a (c_a^g - 1).
+  /// sum_a (c_a^g - 1), each term expm1(g ln c_a): no cancellation at small strains.
   FEM_HD T power_trace_minus_three(R g) const {
     R v = R(0);
-    for (int a = 0; a < 3; ++a) v += power_minus_one(e[a], g);
+    for (int a = 0; a < 3; ++a) v += std::expm1(g * log_c[a]);
     if constexpr (is_dual_v<T>) {
-      R d = R(0);
-      for (int a = 0; a < 3; ++a) d += power_slope(e[a], g) * dE.m[a][a];
+      R d = R(0);  // d(c^g)/de = 2 g c^(g-1)
+      for (int a = 0; a < 3; ++a) d += R(2) * g * std::exp((g - R(1)) * log_c[a]) * dE.m[a][a];
       return T(v, d);
     } else {
       return v;
     }
   }
 
-  /// The matrix function C^g - C^h, i.e. Q diag(c_a^g - c_a^h) Q^T.
-  FEM_HD Mat3<T> power_difference(R g, R h) const {
+  /// The matrix function C^g - C^-1 = Q diag(c_a^g - 1/c_a) Q^T, its principal values formed as
+  /// (c^g - 1) - (1/c - 1) = expm1(g ln c) + 2e / (1 + 2e).
+  FEM_HD Mat3<T> power_minus_inverse(R g) const {
     R f[3];
-    for (int a = 0; a < 3; ++a) f[a] = power_minus_one(e[a], g) - power_minus_one(e[a], h);
+    for (int a = 0; a < 3; ++a)
+      f[a] = std::expm1(g * log_c[a]) + R(2) * e[a] / (R(1) + R(2) * e[a]);
     Mat3<T> out;
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) {
@@ -136,12 +127,12 @@ struct Spectrum {
         out.m[i][j] = v;
       }
     if constexpr (is_dual_v<T>) {
-      // Daleckii-Krein: Q [f[e_a, e_b] dE_ab] Q^T.
+      // Daleckii-Krein: Q [f[e_a, e_b] dE_ab] Q^T; 1/c has the divided difference -2/(c_a c_b).
       Mat3<R> rotated;
       for (int a = 0; a < 3; ++a)
         for (int b = a; b < 3; ++b) {
-          const R divided =
-              power_divided_difference(e[a], e[b], g) - power_divided_difference(e[a], e[b], h);
+          const R divided = power_divided_difference(e[a], e[b], log_c[b], g) +
+                            R(2) / ((R(1) + R(2) * e[a]) * (R(1) + R(2) * e[b]));
           rotated.m[a][b] = divided * dE.m[a][b];
           rotated.m[b][a] = divided * dE.m[b][a];
         }

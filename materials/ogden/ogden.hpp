@@ -33,8 +33,8 @@ struct Ogden {
     int terms = 0;
     double mu0 = 0.0;
     for (int i = 0; i < max_terms; ++i) {
-      const std::string mu = "mu" + std::to_string(i + 1);
-      const std::string alpha = "alpha" + std::to_string(i + 1);
+      const std::string mu = param_names[2 * i];
+      const std::string alpha = param_names[2 * i + 1];
       const bool has_mu = in.has(mu), has_alpha = in.has(alpha);
       p[2 * i] = 0.0;
       p[2 * i + 1] = 1.0;
@@ -120,7 +120,7 @@ struct Ogden {
       if (mu == T(0)) continue;
       const R b = value_of(alpha) / R(2);
       const T scale = T(2) * mu / alpha * fem::exp(-alpha / T(3) * log_j);
-      const Mat3<T> power = spectrum.power_difference(b - R(1), R(-1));  // C^(b-1) - C^-1
+      const Mat3<T> power = spectrum.power_minus_inverse(b - R(1));      // C^(b-1) - C^-1
       const T third_trace = spectrum.power_trace_minus_three(b) / T(3);  // (tr C^b - 3) / 3
       for (int r = 0; r < 3; ++r)
         for (int c = 0; c < 3; ++c)
