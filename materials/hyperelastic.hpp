@@ -57,12 +57,19 @@ struct VolumetricPolynomial {
       in.require_positive("bulk_modulus", k);
       inv_d[0] = 0.5 * k;
     }
+    static constexpr const char* keys[3] = {"d1", "d2", "d3"};
+    static constexpr const char* powers[3] = {"2", "4", "6"};
+    static_assert(N >= 1 && N <= 3, "one to three volumetric terms");
     for (int i = 1; i < N; ++i) {
-      const std::string key = "d" + std::to_string(i + 1);
+      const std::string key = keys[i];
       const double d = in.number(key, 0.0);
-      if (d < 0.0)
-        in.fail(key, key + " must be >= 0 (0 or absent: no (J - 1)^" + std::to_string(2 * i + 2) +
-                         " term)");
+      if (d < 0.0) {
+        std::string message = key;
+        message += " must be >= 0 (0 or absent: no (J - 1)^";
+        message += powers[i];
+        message += " term)";
+        in.fail(key, message);
+      }
       inv_d[i] = d > 0.0 ? 1.0 / d : 0.0;
     }
   }
