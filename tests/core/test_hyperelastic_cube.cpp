@@ -1,15 +1,18 @@
 // End to end: each soft-tissue law in `fem run` (static solver, OpenMP and Kokkos backends), a
 // cube stretched uniaxially between symmetry planes (a homogeneous state, which every element
 // represents exactly), its reaction force against the law's incompressible closed form
-// (bulk modulus 1000 times the shear modulus: the compressible response differs by ~1e-3).
+// (bulk modulus 1000 times the shear modulus: the compressible response differs by ~1e-3), and
+// against CalculiX's with the same Abaqus constants (the compressible laws themselves: 1e-6).
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "support/run_fem.hpp"
 
@@ -119,6 +122,100 @@ TEST(HyperelasticCube, UniaxialReactionMatchesTheClosedFormOnEveryCpuBackend) {
                   c.label.c_str(), backend.c_str(), reaction, expected, reaction / expected - 1.0);
       EXPECT_NEAR(reaction, expected, 1e-2 * expected) << c.label << " on " << backend;
     }
+  }
+}
+
+/// CalculiX's ccx: FEM_CCX or `ccx` on PATH; empty if neither.
+std::string find_ccx() {
+  if (const char* env = std::getenv("FEM_CCX")) return env;
+  const FemResult r = run_shell("command -v ccx");
+  return r.code == 0 && !r.output.empty() ? "ccx" : "";
+}
+
+/// The x reaction of the unit cube of ccx's *HYPERELASTIC card `card` (keyword line and data)
+/// stretched by half between symmetry planes, with a tight convergence tolerance.
+double calculix_uniaxial_reaction(const std::string& ccx, const std::string& label,
+                                  const std::string& card) {
+  const std::string dir = fresh_temp_dir("hyperelastic_ccx", label);
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/cube.inp") << R"(*NODE, NSET=NALL
+1, 0, 0, 0
+2, 1, 0, 0
+3, 1, 1, 0
+4, 0, 1, 0
+5, 0, 0, 1
+6, 1, 0, 1
+7, 1, 1, 1
+8, 0, 1, 1
+*ELEMENT, TYPE=C3D8, ELSET=EALL
+1, 1, 2, 3, 4, 5, 6, 7, 8
+*NSET, NSET=X0
+1, 4, 5, 8
+*NSET, NSET=X1
+2, 3, 6, 7
+*NSET, NSET=Y0
+1, 2, 5, 6
+*NSET, NSET=Z0
+1, 2, 3, 4
+*MATERIAL, NAME=M
+)" << card << R"(
+*SOLID SECTION, ELSET=EALL, MATERIAL=M
+*STEP, NLGEOM, INC=1000
+*CONTROLS, PARAMETERS=FIELD
+1.e-9, 1.e-9
+*STATIC
+0.05, 1.
+*BOUNDARY
+X0, 1, 1
+Y0, 2, 2
+Z0, 3, 3
+X1, 1, 1, 0.5
+*NODE PRINT, NSET=X1, TOTALS=ONLY
+RF
+*END STEP
+)";
+  const FemResult r = run_shell("cd " + dir + " && " + ccx + " -i cube");
+  EXPECT_EQ(r.code, 0) << r.output;
+  // The last "total force (fx,fy,fz) for set X1 and time ..." block: its next line has fx.
+  std::ifstream dat(dir + "/cube.dat");
+  std::string line, forces;
+  bool next = false;
+  while (std::getline(dat, line)) {
+    if (next && line.find_first_not_of(' ') != std::string::npos) {
+      forces = line;
+      next = false;
+    }
+    if (line.find("total force") != std::string::npos) next = true;
+  }
+  EXPECT_FALSE(forces.empty()) << "no total force in " << dir << "/cube.dat";
+  return forces.empty() ? std::nan("") : std::stod(forces);
+}
+
+TEST(HyperelasticCube, AbaqusConstantsGiveCalculixReactions) {
+  // The same constants in fem's keys and in ccx's *HYPERELASTIC card (Abaqus' order: Mooney-
+  // Rivlin C10, C01, D1; Yeoh C10, C20, C30, D1, D2, D3; Ogden N=3 mu1, alpha1, ..., alpha3,
+  // D1, D2 / D3): one fully integrated hexahedron, uniaxial between symmetry planes, to 50 %.
+  const std::string ccx = find_ccx();
+  if (ccx.empty()) GTEST_SKIP() << "CalculiX (ccx) not found: install calculix-ccx or set FEM_CCX";
+  struct Pair {
+    std::string label, fem, calculix;
+  };
+  const std::vector<Pair> pairs = {
+      {"mooney_rivlin", "{type: mooney_rivlin, c10: 350, c01: 150, d1: 2.0e-6}",
+       "*HYPERELASTIC, MOONEY-RIVLIN\n350., 150., 2.E-6"},
+      {"yeoh", "{type: reduced_polynomial, c10: 400, c20: -30, c30: 8, d1: 2.5e-6}",
+       "*HYPERELASTIC, YEOH\n400., -30., 8., 2.5E-6, 0., 0."},
+      {"ogden",
+       "{type: ogden, mu1: 630, alpha1: 1.3, mu2: 1.2, alpha2: 5, mu3: -10, alpha3: -2, "
+       "d1: 3.2258e-6}",
+       "*HYPERELASTIC, OGDEN, N=3\n630., 1.3, 1.2, 5., -10., -2., 3.2258E-6, 0.\n0."}};
+  for (const Pair& p : pairs) {
+    const double theirs = calculix_uniaxial_reaction(ccx, p.label, p.calculix);
+    // fem's cube of 1 cm carries the reaction of ccx's unit cube times 1e-4.
+    const double ours = uniaxial_reaction(p.label + "_ccx", p.fem, 1.5, "openmp") / (kSize * kSize);
+    std::printf("[ fem vs ccx ] %s: %.9g against %.9g (%.1e)\n", p.label.c_str(), ours, theirs,
+                ours / theirs - 1.0);
+    EXPECT_NEAR(ours, theirs, 1e-6 * theirs) << p.label;
   }
 }
 
