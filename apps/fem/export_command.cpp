@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include <fem/deck.hpp>
 #include <fem/export/abaqus_writer.hpp>
 
 #include "commands.hpp"
@@ -12,11 +13,15 @@
 namespace fem::cli {
 
 void add_export_options(CLI::App& cmd, ExportOptions& o) {
-  cmd.add_option("case", o.case_file, "case file (YAML)")->required();
-  cmd.add_option("--format", o.format, "output format")
-      ->check(CLI::IsMember({"abaqus"}))
+  cmd.add_option("case", o.case_file, "case file (YAML, or an Abaqus/CalculiX deck .inp)")
+      ->required();
+  cmd.add_option("--format", o.format,
+                 "abaqus: the model as an Abaqus/CalculiX deck; yaml: the case a deck translates "
+                 "to")
+      ->check(CLI::IsMember({"abaqus", "yaml"}))
       ->capture_default_str();
-  cmd.add_option("-o,--output", o.output, "file to write (default: <case name>.inp)");
+  cmd.add_option("-o,--output", o.output,
+                 "file to write (default: <case name>.inp, or <deck name>.yaml)");
   cmd.add_option("--step", o.step,
                  "static (*STATIC, NLGEOM: quasi-static, free rigid-body motions held), "
                  "dynamic (implicit *DYNAMIC) or explicit (*DYNAMIC, EXPLICIT)")
@@ -30,8 +35,42 @@ void add_export_options(CLI::App& cmd, ExportOptions& o) {
       ->type_name("KEY.PATH=VALUE");
 }
 
+namespace {
+
+/// `fem export model.inp --format yaml`: the case the deck runs as, its mesh still the deck.
+int export_deck_as_yaml(const ExportOptions& o) {
+  if (!is_abaqus_deck(o.case_file))
+    throw InputError({o.case_file, 0, 0}, "--format yaml translates Abaqus/CalculiX decks (.inp)",
+                     "this case is YAML already");
+  if (!o.sets.empty())
+    throw InputError({"<command line>", 0, 0}, "--set does not apply to --format yaml",
+                     "export the deck's case as it is, then edit it or run it with --set");
+  namespace fs = std::filesystem;
+  const std::string path =
+      o.output.empty() ? fs::path(o.case_file).stem().string() + ".yaml" : o.output;
+  // The mesh is the deck itself, named relative to the folder the case is written to.
+  const fs::path folder = fs::absolute(path).parent_path();
+  const DeckTranslation t =
+      translate_abaqus_deck(o.case_file, fs::relative(fs::absolute(o.case_file), folder).string());
+  const std::string tmp = path + ".part";
+  {
+    std::ofstream out(tmp);
+    if (!out)
+      throw InputError({"<command line>", 0, 0}, "cannot write '" + path + "'",
+                       "check that the folder exists and is writable");
+    out << t.yaml;
+  }
+  fs::rename(tmp, path);
+  for (const std::string& n : t.notes) fmt::print("note: {}\n", n);
+  fmt::print("wrote {} (the case of {})\n", path, o.case_file);
+  return kOk;
+}
+
+}  // namespace
+
 int export_command(const ExportOptions& o) {
   try {
+    if (o.format == "yaml") return export_deck_as_yaml(o);
     CaseOptions co;
     co.case_file = o.case_file;
     co.sets = o.sets;

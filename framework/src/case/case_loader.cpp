@@ -11,6 +11,7 @@
 
 #include "case_schema.hpp"
 #include "fem/case.hpp"
+#include "fem/deck.hpp"
 #include "overrides.hpp"
 
 namespace fem {
@@ -244,13 +245,16 @@ CaseSpec load_case(const std::string& path, const std::vector<CaseOverride>& ove
   if (fs::is_directory(path, ec))
     throw InputError({path, 0, 0}, "cannot open case file '" + path + "': it is a directory",
                      "give the path of a .yaml file");
-  if (const std::uintmax_t size = fs::file_size(path, ec); !ec) require_case_size(size, path);
+  if (const std::uintmax_t size = fs::file_size(path, ec); !ec && !is_abaqus_deck(path))
+    require_case_size(size, path);
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     const int err = errno;
     throw InputError({path, 0, 0}, "cannot open case file '" + path +
                                        "': " + (err ? std::strerror(err) : "it cannot be read"));
   }
+  // An Abaqus/CalculiX deck holds its mesh: no case-file size limit, its own reader.
+  if (is_abaqus_deck(path)) return load_abaqus_deck(path, overrides);
   // At most one byte past the limit: a pipe or device that never ends is refused all the same.
   std::string text(kMaxCaseFileBytes + 1, '\0');
   in.read(text.data(), static_cast<std::streamsize>(text.size()));

@@ -21,6 +21,11 @@ std::vector<CalculixNodeTable> read_calculix_dat(const std::string& path) {
       CalculixNodeTable t;
       std::istringstream head(line);
       head >> t.quantity;
+      if (t.quantity == "total") {  // TOTALS=ONLY: "total force (fx,fy,fz) for set ..."
+        std::string what;
+        head >> what;
+        t.quantity += " " + what;
+      }
       std::istringstream set(line.substr(for_set + 9, and_time - for_set - 9));
       set >> t.set;
       t.time = std::stod(line.substr(and_time + 10));
@@ -32,6 +37,12 @@ std::vector<CalculixNodeTable> read_calculix_dat(const std::string& path) {
     std::istringstream row(line);
     int node = 0;
     std::array<double, 3> v{};
+    if (current->quantity.rfind("total ", 0) == 0) {
+      std::istringstream sums(line);
+      if (sums >> v[0] >> v[1] >> v[2]) current->values[0] = v;
+      if (line.find_first_not_of(" \t\r") != std::string::npos) current = nullptr;
+      continue;
+    }
     if (row >> node >> v[0] >> v[1] >> v[2]) {
       current->values[node] = v;
     } else if (line.find_first_not_of(" \t\r") != std::string::npos) {

@@ -65,6 +65,8 @@ class DeckLines {
   [[nodiscard]] bool data_line_next() const {
     return next_ < lines_.size() && lines_[next_].text.front() != '*';
   }
+  /// Back to the first line, to read the deck again.
+  void rewind() { next_ = 0; }
   void skip_data() {
     while (data_line_next()) ++next_;
   }

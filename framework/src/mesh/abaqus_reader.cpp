@@ -95,10 +95,15 @@ class AbaqusReader {
   }
 
   detail::MeshBuilder& builder() { return builder_; }
+  /// Per element set, the types of its volume (or plane) cells, upper case ("C3D8R").
+  std::map<std::string, std::set<std::string>>& set_types() { return set_types_; }
 
  private:
   DeckLines& deck_;
   detail::MeshBuilder builder_;
+  std::vector<std::string> type_names_;              ///< upper case, as the deck has them
+  std::unordered_map<std::int64_t, int> cell_type_;  ///< element id -> type_names_ index
+  std::map<std::string, std::set<std::string>> set_types_;
   std::map<std::string, SetDef> nsets_;   ///< by lower-case name
   std::map<std::string, SetDef> elsets_;  ///< by lower-case name
   /// Nodes of the plane, surface and line elements: an element set of surface and line elements
@@ -175,6 +180,12 @@ class AbaqusReader {
     for (const ElementKind& e : kKinds)
       if (t == e.type) kind = &e;
     if (kind == nullptr) fail(k.where, "element type " + *type + " is not supported", kSupported);
+    std::string upper = *type;
+    std::transform(upper.begin(), upper.end(), upper.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    const auto known = std::find(type_names_.begin(), type_names_.end(), upper);
+    const int type_index = static_cast<int>(known - type_names_.begin());
+    if (known == type_names_.end()) type_names_.push_back(upper);
     const std::optional<std::string> elset = k.param("elset");
     std::vector<std::int64_t> values;
     while (data_line_next()) {
@@ -197,9 +208,10 @@ class AbaqusReader {
                  std::to_string(values.size() - 1) + " nodes; " + *type + " has " +
                  std::to_string(kind->nodes),
              "a data line is 'id, node1, node2, ...'; end a line with ',' to continue it");
-      if (kind->cell)
+      if (kind->cell) {
         builder_.add_cell(values[0], kind->shape, values.data() + 1, where);
-      else
+        cell_type_[values[0]] = type_index;
+      } else
         builder_.add_other_element(values[0], where);
       if (!kind->cell || cell_dimension(kind->shape) == 2)
         face_nodes_[values[0]].assign(values.begin() + 1, values.end());
@@ -320,7 +332,10 @@ class AbaqusReader {
                           ", which the file does not define");
         if (!seen.insert(id).second) continue;
         const std::int64_t cell = builder_.cell_index(id);
-        if (cell >= 0) builder_.add_to_group(cell, s.name, where);
+        if (cell >= 0) {
+          builder_.add_to_group(cell, s.name, where);
+          set_types_[s.name].insert(type_names_[static_cast<std::size_t>(cell_type_.at(id))]);
+        }
         const auto face = face_nodes_.find(id);
         if (face == face_nodes_.end()) continue;
         const std::vector<std::int64_t>& nodes = face->second;
@@ -338,6 +353,11 @@ detail::MeshBuilder detail::parse_abaqus(const std::string& path) {
   DeckLines deck(path);
   AbaqusReader reader(deck);
   return std::move(reader.builder());
+}
+
+detail::AbaqusDeckMesh detail::parse_abaqus_deck(DeckLines& deck) {
+  AbaqusReader reader(deck);
+  return {std::move(reader.builder()), std::move(reader.set_types())};
 }
 
 detail::MeshBuilder detail::parse_abaqus_bytes(const std::string& path, const std::string& bytes) {

@@ -10,7 +10,9 @@ namespace fem {
 
 /// One *NODE PRINT block: "displacements (vx,vy,vz) for set CORNER and time 0.25".
 struct CalculixNodeTable {
-  std::string quantity;  ///< first word of the heading: "displacements", "forces", ...
+  /// First word of the heading: "displacements", "forces", ...; "total force" for the sums
+  /// of TOTALS=ONLY, kept under node 0.
+  std::string quantity;
   std::string set;       ///< as CalculiX prints it (upper case)
   double time = 0.0;
   std::map<int, std::array<double, 3>> values;  ///< node id (1-based) -> three components

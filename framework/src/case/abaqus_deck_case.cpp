@@ -1,0 +1,1483 @@
+// An Abaqus/CalculiX deck -> the YAML case fem runs for it (fem/deck.hpp). Two passes over the
+// deck's lines: the mesh reader's (nodes, elements, sets, and each element set's element types),
+// then this one over the keywords, which collects model and step data into small records, checks
+// them against the mesh, and writes the case. Keyword table and mapping: docs/case-reference.md,
+// "Abaqus and CalculiX decks".
+#include "fem/deck.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "../mesh/abaqus_deck.hpp"
+#include "../mesh/parsers.hpp"
+
+namespace fem {
+
+namespace {
+
+namespace fs = std::filesystem;
+using detail::DeckKeyword;
+using detail::DeckLine;
+using detail::DeckLines;
+using detail::FilePos;
+using detail::lower;
+using detail::split_commas;
+
+// -- the supported subset -----------------------------------------------------------------------
+
+/// Keywords fem translates, as a user writes them (the message lists these).
+const std::vector<std::string> kModelKeywords = {"*HEADING",
+                                                 "*NODE",
+                                                 "*ELEMENT",
+                                                 "*NSET",
+                                                 "*ELSET",
+                                                 "*INCLUDE",
+                                                 "*PART",
+                                                 "*END PART",
+                                                 "*ASSEMBLY",
+                                                 "*END ASSEMBLY",
+                                                 "*INSTANCE",
+                                                 "*END INSTANCE",
+                                                 "*SOLID SECTION",
+                                                 "*MATERIAL",
+                                                 "*DENSITY",
+                                                 "*ELASTIC",
+                                                 "*HYPERELASTIC",
+                                                 "*AMPLITUDE",
+                                                 "*INITIAL CONDITIONS",
+                                                 "*BOUNDARY",
+                                                 "*STEP"};
+const std::vector<std::string> kStepKeywords = {
+    "*STATIC",         "*DYNAMIC",  "*BOUNDARY",  "*CLOAD",   "*DLOAD",
+    "*NODE PRINT",     "*EL PRINT", "*NODE FILE", "*EL FILE", "*NODE OUTPUT",
+    "*ELEMENT OUTPUT", "*OUTPUT",   "*END STEP"};
+
+/// Keywords of Abaqus and CalculiX that fem knows but does not run: refused as unsupported, not
+/// as unknown (no did-you-mean towards a keyword that means something else).
+const std::set<std::string> kKnownUnsupported = {"buckle",
+                                                 "change friction",
+                                                 "clearance",
+                                                 "conductivity",
+                                                 "contact file",
+                                                 "contact pair",
+                                                 "contact print",
+                                                 "contact output",
+                                                 "contact",
+                                                 "contact inclusions",
+                                                 "controls",
+                                                 "coupling",
+                                                 "creep",
+                                                 "cyclic symmetry model",
+                                                 "damping",
+                                                 "deformation plasticity",
+                                                 "distributing",
+                                                 "distributing coupling",
+                                                 "dsload",
+                                                 "equation",
+                                                 "expansion",
+                                                 "film",
+                                                 "fluid constants",
+                                                 "frequency",
+                                                 "friction",
+                                                 "gap",
+                                                 "heat transfer",
+                                                 "initial strain increase",
+                                                 "kinematic",
+                                                 "kinematic coupling",
+                                                 "mass",
+                                                 "modal damping",
+                                                 "modal dynamic",
+                                                 "mpc",
+                                                 "orientation",
+                                                 "physical constants",
+                                                 "plastic",
+                                                 "pre-tension section",
+                                                 "radiate",
+                                                 "restart",
+                                                 "rigid body",
+                                                 "shell section",
+                                                 "beam section",
+                                                 "membrane section",
+                                                 "spring",
+                                                 "specific heat",
+                                                 "steady state dynamics",
+                                                 "surface",
+                                                 "surface behavior",
+                                                 "surface interaction",
+                                                 "tie",
+                                                 "transform",
+                                                 "uncoupled temperature-displacement",
+                                                 "coupled temperature-displacement",
+                                                 "user material",
+                                                 "visco",
+                                                 "viscoelastic",
+                                                 "depvar",
+                                                 "time points",
+                                                 "temperature",
+                                                 "dflux",
+                                                 "cflux",
+                                                 "sectionprint",
+                                                 "energy print",
+                                                 "energy output",
+                                                 "section print",
+                                                 "contact damping",
+                                                 "hyperfoam",
+                                                 "anisotropic hyperelastic",
+                                                 "mohr coulomb",
+                                                 "cyclic hardening",
+                                                 "rate dependent",
+                                                 "dashpot",
+                                                 "damping controls",
+                                                 "select eigenmodes",
+                                                 "sensitivity",
+                                                 "design variables",
+                                                 "complex frequency",
+                                                 "electromagnetics",
+                                                 "green",
+                                                 "submodel",
+                                                 "filter",
+                                                 "feasible direction",
+                                                 "constraint",
+                                                 "objective",
+                                                 "boundaryf",
+                                                 "cfd",
+                                                 "pre-tension",
+                                                 "normal",
+                                                 "beam general section"};
+
+std::string upper(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  return s;
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+/// A number as YAML reads back exactly.
+std::string num(double v) {
+  return fmt::format("{:.17g}", v);
+}
+
+/// A string as a double-quoted YAML scalar.
+std::string yaml_string(const std::string& s) {
+  std::string out = "\"";
+  for (const char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+/// fem's element for an Abaqus solid element type, or null.
+const char* fem_element(const std::string& abaqus_type) {
+  static const std::map<std::string, const char*> kElements = {
+      {"C3D4", "tet4"},   {"C3D8", "hex8"},   {"C3D8R", "hex8r"},
+      {"C3D10", "tet10"}, {"C3D20", "hex20"}, {"C3D20R", "hex20r"}};
+  const auto it = kElements.find(abaqus_type);
+  return it == kElements.end() ? nullptr : it->second;
+}
+const char* const kElementHint =
+    "fem runs the solid elements C3D4 (tet4), C3D8 (hex8), C3D8R (hex8r), C3D10 (tet10), C3D20 "
+    "(hex20) and C3D20R (hex20r); write the deck with these types";
+
+// -- what the deck says, as records -------------------------------------------------------------
+
+struct Material {
+  std::string name;   ///< lower case, as sections refer to it
+  std::string shown;  ///< as the deck writes it
+  FilePos where;
+  std::optional<double> density;
+  /// The law: "elastic" (isotropic), "elastic_anisotropic" or a hyperelastic form, with its
+  /// numbers as written.
+  std::string law;
+  FilePos law_where;
+  std::vector<double> values;
+  int order = 1;  ///< N of OGDEN / REDUCED POLYNOMIAL
+};
+
+struct Section {
+  std::string elset;  ///< lower case
+  std::string material;
+  FilePos where;
+};
+
+struct Amplitude {
+  std::string name;  ///< lower case
+  FilePos where;
+  std::vector<std::pair<double, double>> points;
+};
+
+/// A node set a condition names: a set of the deck (lower case) or one node by its number.
+struct NodeRef {
+  std::string set;
+  std::int64_t node = -1;  ///< >= 0: a node number (`set` is then the generated set's name)
+  FilePos where;
+};
+
+struct Prescribed {
+  NodeRef target;
+  int component = 0;  ///< 0, 1, 2
+  double value = 0.0;
+  bool fixed = true;      ///< no value given (or a model-data boundary)
+  std::string amplitude;  ///< deck amplitude (lower case); empty: the step's default
+  FilePos where;
+};
+
+struct Force {
+  NodeRef target;
+  int component = 0;
+  double value = 0.0;
+  std::string amplitude;
+  FilePos where;
+};
+
+struct Gravity {
+  std::string elset;
+  std::array<double, 3> acceleration = {0, 0, 0};
+  std::string amplitude;
+  FilePos where;
+};
+
+struct Velocity {
+  NodeRef target;
+  int component = 0;
+  double value = 0.0;
+  FilePos where;
+};
+
+struct NodeHistory {
+  std::string set;
+  std::set<std::string> quantities;
+  int every = 1;
+  FilePos where;
+};
+
+struct Step {
+  FilePos where;
+  bool nlgeom = false;
+  bool nlgeom_given = false;
+  /// static | implicit_dynamic | explicit
+  std::string procedure;
+  FilePos procedure_where;
+  bool direct = false;
+  std::optional<double> alpha;
+  std::vector<double> data;                      ///< the procedure's data line
+  std::optional<std::string> amplitude_default;  ///< *STEP, AMPLITUDE=RAMP|STEP
+  std::vector<Prescribed> boundaries;
+  std::vector<Force> forces;
+  std::vector<Gravity> gravities;
+  std::vector<NodeHistory> histories;
+  std::set<std::string> fields;  ///< VTK fields requested
+  int field_every = 0;           ///< FREQUENCY of the file requests
+  bool ended = false;
+};
+
+class DeckTranslator {
+ public:
+  DeckTranslator(const std::string& path, std::string mesh_file)
+      : path_(path), mesh_file_(std::move(mesh_file)), deck_(path) {
+    if (mesh_file_.empty()) mesh_file_ = fs::path(path).filename().string();
+  }
+
+  DeckTranslation translate() {
+    detail::AbaqusDeckMesh read = detail::parse_abaqus_deck(deck_);
+    set_types_ = std::move(read.set_types);
+    deck_.rewind();
+    walk();
+    if (!step_)
+      fail(FilePos(0), "the deck has no *STEP: there is no analysis to run",
+           "add a step, e.g. *STEP, NLGEOM / *STATIC / ... / *END STEP");
+    if (!step_->ended)
+      fail(step_->where, "*STEP has no *END STEP", "close the step with *END STEP");
+    if (step_->procedure.empty())
+      fail(step_->where, "the step has no procedure",
+           "give *STATIC, *DYNAMIC or *DYNAMIC, EXPLICIT inside the step");
+    resolve_nodes(read.builder);
+    write();
+    return std::move(out_);
+  }
+
+ private:
+  std::string path_;
+  std::string mesh_file_;
+  DeckLines deck_;
+  std::map<std::string, std::set<std::string>> set_types_;
+  Mesh mesh_;
+  std::vector<Material> materials_;
+  std::vector<Section> sections_;
+  std::vector<Amplitude> amplitudes_;
+  std::vector<Prescribed> model_boundaries_;
+  std::vector<Velocity> velocities_;
+  std::optional<Step> step_;
+  /// Node numbers the conditions name, each turned into a node set of its own.
+  std::map<std::int64_t, std::string> node_sets_;
+  std::map<std::int64_t, std::int32_t> node_index_;
+  DeckTranslation out_;
+
+  [[noreturn]] void fail(FilePos where, const std::string& what,
+                         const std::string& hint = {}) const {
+    deck_.fail(where, what, hint);
+  }
+
+  // -- the walk over keywords -------------------------------------------------------------------
+
+  void walk() {
+    Material* material = nullptr;  // the *MATERIAL whose options follow
+    while (!deck_.done()) {
+      const DeckLine& line = deck_.take();
+      if (line.text.front() != '*')
+        fail(line.where, "data line outside any keyword: '" + line.text.substr(0, 40) + "'");
+      const DeckKeyword k = deck_.keyword(line);
+      const std::string& n = k.name;
+      const bool in_step = step_ && !step_->ended;
+      if (!(n == "density" || n == "elastic" || n == "hyperelastic")) material = nullptr;
+      if (in_step) {
+        step_keyword(k);
+        continue;
+      }
+      if (n == "heading" || n == "node" || n == "element" || n == "nset" || n == "elset" ||
+          n == "part" || n == "end part" || n == "assembly" || n == "end assembly" ||
+          n == "instance" || n == "end instance") {
+        deck_.skip_data();  // the mesh reader's
+      } else if (n == "solid section") {
+        solid_section(k);
+      } else if (n == "material") {
+        materials_.push_back(read_material(k));
+        material = &materials_.back();
+      } else if (n == "density" || n == "elastic" || n == "hyperelastic") {
+        if (!material)
+          fail(k.where, "*" + upper(n) + " outside a *MATERIAL",
+               "put it right after the *MATERIAL, NAME=... line it belongs to");
+        material_option(k, *material);
+      } else if (n == "amplitude") {
+        amplitude(k);
+      } else if (n == "initial conditions") {
+        initial_conditions(k);
+      } else if (n == "boundary") {
+        boundary(k, model_boundaries_, true);
+      } else if (n == "step") {
+        if (step_)
+          fail(k.where, "the deck has a second *STEP",
+               "fem runs one step per deck: run the steps as separate decks (the second "
+               "starting from the first's result is not supported yet)");
+        begin_step(k);
+      } else if (n == "end step") {
+        fail(k.where, "*END STEP without a *STEP");
+      } else {
+        refuse(k, in_step);
+      }
+    }
+  }
+
+  [[noreturn]] void refuse(const DeckKeyword& k, bool in_step) const {
+    const std::vector<std::string>& supported = in_step ? kStepKeywords : kModelKeywords;
+    const std::string shown = "*" + upper(k.name);
+    const std::string where = in_step ? " in a step" : " in model data";
+    for (const std::string& s : in_step ? kModelKeywords : kStepKeywords)
+      if (s == shown)
+        fail(k.where, shown + " is not supported" + where,
+             in_step ? "model data (materials, sections, amplitudes) comes before *STEP"
+                     : "it belongs inside *STEP ... *END STEP");
+    if (kKnownUnsupported.count(k.name) != 0)
+      fail(k.where, shown + " is not supported",
+           "fem translates these keywords" + where + ": " + join(supported));
+    const std::string guess =
+        did_you_mean(shown, supported.data(), supported.data() + supported.size());
+    fail(k.where, "unknown keyword " + shown,
+         (guess.empty() ? "" : guess + "; ") + "fem translates these keywords" + where + ": " +
+             join(supported));
+  }
+
+  /// Parameters other than `allowed` are refused at the keyword's line.
+  void allow(const DeckKeyword& k, std::initializer_list<const char*> allowed) const {
+    for (const auto& [name, value] : k.params) {
+      bool ok = false;
+      for (const char* a : allowed) ok = ok || name == a;
+      if (ok) continue;
+      std::vector<std::string> names;
+      for (const char* a : allowed) names.push_back(upper(a));
+      fail(k.where, "parameter " + upper(name) + " of *" + upper(k.name) + " is not supported",
+           names.empty() ? "*" + upper(k.name) + " takes no parameters here"
+                         : "fem honours " + join(names) + " here");
+    }
+  }
+
+  std::string required_param(const DeckKeyword& k, const char* name, const char* example) const {
+    const std::optional<std::string> v = k.param(name);
+    if (!v || v->empty())
+      fail(k.where, "*" + upper(k.name) + " needs " + upper(name) + "=", example);
+    return *v;
+  }
+
+  /// The numbers of the data lines that follow (all of them, lines joined).
+  std::vector<double> numbers(const DeckKeyword& k, FilePos& first) {
+    std::vector<double> values;
+    first = k.where;
+    bool any = false;
+    while (deck_.data_line_next()) {
+      const DeckLine& line = deck_.take();
+      if (!any) first = line.where;
+      any = true;
+      for (const std::string_view f : split_commas(line.text))
+        if (!f.empty()) values.push_back(deck_.real(f, line.where, "a number"));
+    }
+    return values;
+  }
+
+  // -- model data ------------------------------------------------------------------------------
+
+  void solid_section(const DeckKeyword& k) {
+    allow(k, {"elset", "material"});
+    Section s;
+    s.elset = lower(required_param(k, "elset",
+                                   "for example: *SOLID SECTION, ELSET=EALL, "
+                                   "MATERIAL=STEEL"));
+    s.material = lower(required_param(k, "material",
+                                      "for example: *SOLID SECTION, ELSET=EALL, "
+                                      "MATERIAL=STEEL"));
+    s.where = k.where;
+    deck_.skip_data();  // a solid section's optional data line (thickness) is for plane elements
+    if (set_types_.count(s.elset) == 0) {
+      std::vector<std::string> names;
+      for (const auto& [name, types] : set_types_) names.push_back(name);
+      const std::string guess = did_you_mean(s.elset, names.data(), names.data() + names.size());
+      fail(k.where, "*SOLID SECTION names element set '" + s.elset + "', which holds no elements",
+           (guess.empty() ? "" : guess + "; ") + "element sets of the deck: " + join(names));
+    }
+    for (const Section& other : sections_)
+      if (other.elset == s.elset)
+        fail(k.where, "element set '" + s.elset + "' has two *SOLID SECTIONs",
+             "give each element one section");
+    sections_.push_back(s);
+  }
+
+  Material read_material(const DeckKeyword& k) {
+    allow(k, {"name"});
+    Material m;
+    m.shown = required_param(k, "name", "for example: *MATERIAL, NAME=STEEL");
+    m.name = lower(m.shown);
+    m.where = k.where;
+    for (const Material& other : materials_)
+      if (other.name == m.name) fail(k.where, "material '" + m.shown + "' is defined twice");
+    if (deck_.data_line_next()) fail(deck_.peek().where, "*MATERIAL takes no data lines");
+    return m;
+  }
+
+  void material_option(const DeckKeyword& k, Material& m) {
+    FilePos first;
+    if (k.name == "density") {
+      allow(k, {});
+      const std::vector<double> v = numbers(k, first);
+      if (v.size() != 1 || !(v[0] > 0))
+        fail(first, "*DENSITY of material '" + m.shown + "' must be one positive number",
+             "density in the deck's units (kg/m^3 in SI); fem runs one temperature");
+      m.density = v[0];
+      return;
+    }
+    if (!m.law.empty())
+      fail(k.where, "material '" + m.shown + "' has a second elastic law",
+           "give one *ELASTIC or *HYPERELASTIC per material");
+    m.law_where = k.where;
+    if (k.name == "elastic") {
+      allow(k, {"type"});
+      const std::string type = upper(k.param("type").value_or("ISOTROPIC"));
+      if (type == "ISOTROPIC")
+        m.law = "elastic";
+      else if (type == "ENGINEERING CONSTANTS" || type == "ORTHOTROPIC" || type == "ANISO" ||
+               type == "ANISOTROPIC")
+        m.law = "elastic_" + lower(type == "ANISO" ? "ANISOTROPIC" : type);
+      else
+        fail(k.where, "*ELASTIC, TYPE=" + type + " is not supported",
+             "fem knows TYPE=ISOTROPIC, ENGINEERING CONSTANTS, ORTHOTROPIC and ANISOTROPIC");
+      m.values = numbers(k, first);
+      const std::size_t want = m.law == "elastic" ? 2 : m.law == "elastic_anisotropic" ? 21 : 9;
+      if (m.values.size() != want)
+        fail(first,
+             "*ELASTIC, TYPE=" + type + " of material '" + m.shown + "' needs " +
+                 std::to_string(want) + " constants, got " + std::to_string(m.values.size()),
+             "one temperature only (no temperature column)");
+      return;
+    }
+    // *HYPERELASTIC, <form>[, N=n]
+    allow(k,
+          {"neo hooke", "mooney-rivlin", "ogden", "reduced polynomial", "yeoh", "polynomial", "n"});
+    std::string form;
+    for (const char* f :
+         {"neo hooke", "mooney-rivlin", "ogden", "reduced polynomial", "yeoh", "polynomial"})
+      if (k.has(f)) {
+        if (!form.empty())
+          fail(k.where, "*HYPERELASTIC names two forms, " + upper(form) + " and " + upper(f));
+        form = f;
+      }
+    if (form.empty()) form = "polynomial";  // Abaqus's default, N = 1 (Mooney-Rivlin)
+    int order = 1;
+    if (auto n = k.param("n")) order = static_cast<int>(deck_.integer(*n, k.where, "N"));
+    if (form == "yeoh") {
+      form = "reduced polynomial";
+      order = 3;
+    }
+    if (form == "polynomial") {
+      if (order != 1)
+        fail(k.where,
+             "*HYPERELASTIC, POLYNOMIAL with N=" + std::to_string(order) + " is not supported",
+             "fem runs POLYNOMIAL with N=1 (Mooney-Rivlin), REDUCED POLYNOMIAL N=1..3 and "
+             "OGDEN N=1..3");
+      form = "mooney-rivlin";
+    }
+    if ((form == "ogden" || form == "reduced polynomial") && (order < 1 || order > 3))
+      fail(k.where,
+           "*HYPERELASTIC, " + upper(form) + " with N=" + std::to_string(order) +
+               " is not supported",
+           "fem runs N = 1, 2 or 3");
+    if ((form == "neo hooke" || form == "mooney-rivlin") && k.has("n"))
+      fail(k.where, "N does not apply to *HYPERELASTIC, " + upper(form));
+    m.law = form;
+    m.order = order;
+    m.values = numbers(k, first);
+    const std::size_t want = form == "neo hooke"       ? 2
+                             : form == "mooney-rivlin" ? 3
+                             : form == "ogden"         ? 3 * static_cast<std::size_t>(order)
+                                                       : 2 * static_cast<std::size_t>(order);
+    if (m.values.size() != want)
+      fail(first,
+           "*HYPERELASTIC, " + upper(form) + " of material '" + m.shown + "' needs " +
+               std::to_string(want) + " constants, got " + std::to_string(m.values.size()),
+           form == "neo hooke"       ? "C10, D1"
+           : form == "mooney-rivlin" ? "C10, C01, D1"
+           : form == "ogden"         ? "mu_1, alpha_1, ..., mu_N, alpha_N, D_1, ..., D_N"
+                                     : "C10, C20, ..., CN0, D1, ..., DN");
+  }
+
+  void amplitude(const DeckKeyword& k) {
+    allow(k, {"name", "definition", "time"});
+    Amplitude a;
+    a.name = lower(required_param(k, "name", "for example: *AMPLITUDE, NAME=RAMP"));
+    a.where = k.where;
+    if (auto d = k.param("definition"); d && upper(*d) != "TABULAR")
+      fail(k.where, "*AMPLITUDE, DEFINITION=" + upper(*d) + " is not supported",
+           "fem translates tabular amplitudes (time, value pairs)");
+    if (auto t = k.param("time"); t && upper(*t) != "STEP TIME" && upper(*t) != "TOTAL TIME")
+      fail(k.where, "*AMPLITUDE, TIME=" + upper(*t) + " is not understood",
+           "TIME=STEP TIME or TOTAL TIME (the same in a deck of one step)");
+    for (const Amplitude& other : amplitudes_)
+      if (other.name == a.name) fail(k.where, "amplitude '" + a.name + "' is defined twice");
+    FilePos first;
+    const std::vector<double> v = numbers(k, first);
+    if (v.size() < 2 || v.size() % 2 != 0)
+      fail(first, "*AMPLITUDE '" + a.name + "' needs time, value pairs, got " +
+                      std::to_string(v.size()) + " numbers");
+    for (std::size_t i = 0; i < v.size(); i += 2) a.points.emplace_back(v[i], v[i + 1]);
+    if (a.points.size() > static_cast<std::size_t>(kMaxAmplitudePoints))
+      fail(first,
+           "*AMPLITUDE '" + a.name + "' has " + std::to_string(a.points.size()) +
+               " points; fem's tabular amplitudes have at most " +
+               std::to_string(kMaxAmplitudePoints),
+           "resample the curve, or give it as a signal file in a YAML case (tabular file:)");
+    amplitudes_.push_back(std::move(a));
+  }
+
+  std::string amplitude_ref(const DeckKeyword& k) const {
+    const std::optional<std::string> a = k.param("amplitude");
+    if (!a) return {};
+    const std::string name = lower(*a);
+    for (const Amplitude& amp : amplitudes_)
+      if (amp.name == name) return name;
+    std::vector<std::string> names;
+    for (const Amplitude& amp : amplitudes_) names.push_back(amp.name);
+    const std::string guess = did_you_mean(name, names.data(), names.data() + names.size());
+    fail(k.where, "AMPLITUDE=" + *a + " names no *AMPLITUDE defined before it",
+         guess.empty() ? "define *AMPLITUDE, NAME=" + *a + " in the model data" : guess);
+  }
+
+  /// The first field of a condition's data line: a node number or a node set.
+  NodeRef node_ref(std::string_view field, FilePos where) {
+    NodeRef r;
+    r.where = where;
+    if (!field.empty() && (std::isdigit(static_cast<unsigned char>(field[0])) != 0)) {
+      r.node = deck_.integer(field, where, "a node number");
+      auto [it, added] = node_sets_.emplace(r.node, "");
+      if (added) it->second = fmt::format("node_{}", r.node);
+      r.set = it->second;
+      return r;
+    }
+    if (field.empty()) deck_.fail(where, "the data line names no node or node set");
+    r.set = lower(field);
+    return r;
+  }
+
+  int dof(std::string_view field, FilePos where, const char* keyword) const {
+    const std::int64_t d = deck_.integer(field, where, "a degree of freedom");
+    if (d < 1 || d > 3)
+      fail(where,
+           std::string(keyword) + " names degree of freedom " + std::to_string(d) +
+               ": solid elements have 1, 2 and 3 (displacements) only",
+           "remove rotational (4-6) and other degrees of freedom");
+    return static_cast<int>(d) - 1;
+  }
+
+  void initial_conditions(const DeckKeyword& k) {
+    allow(k, {"type"});
+    const std::string type = upper(k.param("type").value_or(""));
+    if (type != "VELOCITY")
+      fail(k.where,
+           "*INITIAL CONDITIONS, TYPE=" + (type.empty() ? "?" : type) + " is not supported",
+           "fem translates TYPE=VELOCITY (node or set, dof, velocity)");
+    while (deck_.data_line_next()) {
+      const DeckLine& line = deck_.take();
+      const std::vector<std::string_view> f = split_commas(line.text);
+      if (f.size() < 3)
+        fail(line.where,
+             "*INITIAL CONDITIONS, TYPE=VELOCITY data is 'node or set, dof, "
+             "velocity', got '" +
+                 line.text + "'");
+      Velocity v;
+      v.target = node_ref(f[0], line.where);
+      v.component = dof(f[1], line.where, "*INITIAL CONDITIONS");
+      v.value = deck_.real(f[2], line.where, "a velocity");
+      v.where = line.where;
+      velocities_.push_back(v);
+    }
+  }
+
+  /// *BOUNDARY lines: "set, first dof[, last dof[, value]]" or "set, ENCASTRE|PINNED|XSYMM|...".
+  void boundary(const DeckKeyword& k, std::vector<Prescribed>& into, bool model_data) {
+    allow(k, model_data ? std::initializer_list<const char*>{}
+                        : std::initializer_list<const char*>{"amplitude", "op"});
+    if (auto op = k.param("op"); op && upper(*op) != "NEW" && upper(*op) != "MOD")
+      fail(k.where, "*BOUNDARY, OP=" + *op + " is not understood", "OP=MOD or OP=NEW");
+    const std::string amp = amplitude_ref(k);
+    while (deck_.data_line_next()) {
+      const DeckLine& line = deck_.take();
+      std::vector<std::string_view> f = split_commas(line.text);
+      while (!f.empty() && f.back().empty()) f.pop_back();
+      if (f.size() < 2)
+        fail(line.where, "*BOUNDARY data is 'node or set, first dof[, last dof[, value]]', got '" +
+                             line.text + "'");
+      Prescribed p;
+      p.target = node_ref(f[0], line.where);
+      p.amplitude = amp;
+      p.where = line.where;
+      const std::string word = upper(std::string(f[1]));
+      if (!word.empty() && std::isalpha(static_cast<unsigned char>(word[0])) != 0) {
+        // Abaqus's named conditions; on solids only their translations matter.
+        std::vector<int> comps;
+        if (word == "ENCASTRE" || word == "PINNED")
+          comps = {0, 1, 2};
+        else if (word == "XSYMM")
+          comps = {0};
+        else if (word == "YSYMM")
+          comps = {1};
+        else if (word == "ZSYMM")
+          comps = {2};
+        else
+          fail(line.where, "*BOUNDARY type " + word + " is not supported",
+               "fem translates ENCASTRE, PINNED, XSYMM, YSYMM and ZSYMM, and dof ranges");
+        for (const int c : comps) {
+          p.component = c;
+          into.push_back(p);
+        }
+        continue;
+      }
+      const int first = dof(f[1], line.where, "*BOUNDARY");
+      const int last = f.size() > 2 && !f[2].empty() ? dof(f[2], line.where, "*BOUNDARY") : first;
+      if (last < first)
+        fail(line.where, "*BOUNDARY dof range " + std::to_string(first + 1) + " to " +
+                             std::to_string(last + 1) + " is empty");
+      if (f.size() > 3) {
+        p.value = deck_.real(f[3], line.where, "a displacement");
+        p.fixed = false;
+      }
+      if (model_data && p.value != 0.0)
+        fail(line.where, "a *BOUNDARY in the model data with a non-zero value",
+             "prescribe non-zero displacements inside the step, where their amplitude applies");
+      for (int c = first; c <= last; ++c) {
+        p.component = c;
+        into.push_back(p);
+      }
+    }
+  }
+
+  // -- the step ---------------------------------------------------------------------------------
+
+  void begin_step(const DeckKeyword& k) {
+    allow(k, {"nlgeom", "inc", "name", "amplitude"});
+    Step s;
+    s.where = k.where;
+    if (auto g = k.param("nlgeom")) {
+      const std::string v = upper(*g);
+      if (!(v.empty() || v == "YES" || v == "NO"))
+        fail(k.where, "NLGEOM=" + *g + " is not understood", "NLGEOM, NLGEOM=YES or NLGEOM=NO");
+      s.nlgeom = v != "NO";
+      s.nlgeom_given = true;
+    }
+    if (auto a = k.param("amplitude")) {
+      const std::string v = upper(*a);
+      if (v != "RAMP" && v != "STEP")
+        fail(k.where, "*STEP, AMPLITUDE=" + *a + " is not understood", "RAMP or STEP");
+      s.amplitude_default = v;
+    }
+    if (auto inc = k.param("inc")) (void)deck_.integer(*inc, k.where, "INC (the most increments)");
+    if (deck_.data_line_next()) deck_.skip_data();  // the step's title
+    step_ = s;
+  }
+
+  void step_keyword(const DeckKeyword& k) {
+    Step& s = *step_;
+    const std::string& n = k.name;
+    FilePos first;
+    if (n == "static" || n == "dynamic") {
+      if (!s.procedure.empty())
+        fail(k.where, "the step has a second procedure",
+             "one *STATIC or *DYNAMIC per step (fem runs one step per deck)");
+      const bool explicit_dynamic = n == "dynamic" && k.has("explicit");
+      if (n == "static")
+        allow(k, {"direct"});
+      else if (explicit_dynamic)
+        allow(k, {"explicit", "direct"});
+      else
+        allow(k, {"direct", "alpha"});
+      s.procedure = n == "static" ? "static" : explicit_dynamic ? "explicit" : "implicit_dynamic";
+      s.procedure_where = k.where;
+      s.direct = k.has("direct");
+      if (auto a = k.param("alpha")) s.alpha = deck_.real(*a, k.where, "ALPHA");
+      s.data = numbers(k, first);
+      if (s.data.size() > 4)
+        fail(first, "*" + upper(n) + " data is 'initial increment, period[, minimum, maximum]'");
+      for (const double v : s.data)
+        if (!(v > 0))
+          fail(first, "*" + upper(n) + " data must be positive, got " + num(v),
+               "initial increment, time period, minimum and maximum increment");
+    } else if (n == "boundary") {
+      boundary(k, s.boundaries, false);
+    } else if (n == "cload") {
+      allow(k, {"amplitude", "op"});
+      const std::string amp = amplitude_ref(k);
+      while (deck_.data_line_next()) {
+        const DeckLine& line = deck_.take();
+        const std::vector<std::string_view> f = split_commas(line.text);
+        if (f.size() < 3)
+          fail(line.where, "*CLOAD data is 'node or set, dof, force', got '" + line.text + "'");
+        Force force;
+        force.target = node_ref(f[0], line.where);
+        force.component = dof(f[1], line.where, "*CLOAD");
+        force.value = deck_.real(f[2], line.where, "a force");
+        force.amplitude = amp;
+        force.where = line.where;
+        s.forces.push_back(force);
+      }
+    } else if (n == "dload") {
+      allow(k, {"amplitude", "op"});
+      const std::string amp = amplitude_ref(k);
+      while (deck_.data_line_next()) {
+        const DeckLine& line = deck_.take();
+        const std::vector<std::string_view> f = split_commas(line.text);
+        const std::string type = f.size() > 1 ? upper(std::string(f[1])) : "";
+        if (type != "GRAV")
+          fail(line.where, "*DLOAD type " + (type.empty() ? "?" : type) + " is not supported",
+               type == "P" || (type.size() == 2 && type[0] == 'P')
+                   ? "fem has no pressure loads on element faces yet; give the load as *CLOAD "
+                     "on the face's nodes"
+                   : "fem translates GRAV (elset, GRAV, magnitude, direction x, y, z)");
+        if (f.size() != 6)
+          fail(line.where,
+               "*DLOAD GRAV data is 'elset, GRAV, magnitude, nx, ny, nz', got '" + line.text + "'");
+        Gravity g;
+        g.elset = lower(f[0]);
+        g.amplitude = amp;
+        g.where = line.where;
+        const double magnitude = deck_.real(f[2], line.where, "the magnitude");
+        for (int c = 0; c < 3; ++c)
+          g.acceleration[c] = magnitude * deck_.real(f[3 + c], line.where, "a direction");
+        s.gravities.push_back(g);
+      }
+    } else if (n == "node print" || n == "node file" || n == "node output") {
+      node_output(k, n == "node print");
+    } else if (n == "el print" || n == "el file" || n == "element output") {
+      element_output(k, n == "el print");
+    } else if (n == "output") {
+      allow(k, {"field", "history", "frequency", "number interval"});
+      if (auto f = k.param("frequency"))
+        s.field_every = static_cast<int>(deck_.integer(*f, k.where, "FREQUENCY"));
+      if (k.has("number interval"))
+        fail(k.where, "*OUTPUT, NUMBER INTERVAL is not supported", "give FREQUENCY=n (increments)");
+      deck_.skip_data();
+    } else if (n == "end step") {
+      s.ended = true;
+    } else if (n == "step") {
+      fail(k.where, "*STEP inside a step", "close the first with *END STEP");
+    } else {
+      refuse(k, true);
+    }
+  }
+
+  /// The variables of an output request's data lines, upper case.
+  std::vector<std::pair<std::string, FilePos>> variables() {
+    std::vector<std::pair<std::string, FilePos>> v;
+    while (deck_.data_line_next()) {
+      const DeckLine& line = deck_.take();
+      for (const std::string_view f : split_commas(line.text))
+        if (!f.empty()) v.emplace_back(upper(std::string(f)), line.where);
+    }
+    return v;
+  }
+
+  int frequency(const DeckKeyword& k) const {
+    if (auto f = k.param("frequency")) {
+      const std::int64_t n = deck_.integer(*f, k.where, "FREQUENCY");
+      if (n < 0) fail(k.where, "FREQUENCY must not be negative");
+      return static_cast<int>(n);
+    }
+    return 1;
+  }
+
+  void node_output(const DeckKeyword& k, bool print) {
+    Step& s = *step_;
+    if (print) {
+      allow(k, {"nset", "frequency", "totals", "global"});
+      NodeHistory h;
+      h.set = lower(required_param(k, "nset", "for example: *NODE PRINT, NSET=TOP"));
+      h.every = frequency(k);
+      h.where = k.where;
+      if (auto t = k.param("totals");
+          t && upper(*t) != "ONLY" && upper(*t) != "YES" && upper(*t) != "NO")
+        fail(k.where, "TOTALS=" + *t + " is not understood", "TOTALS=YES, NO or ONLY");
+      for (const auto& [var, where] : variables()) {
+        if (var == "U")
+          h.quantities.insert("displacement");
+        else if (var == "V")
+          h.quantities.insert("velocity");
+        else if (var == "RF")
+          h.quantities.insert("reaction_force");
+        else
+          fail(where, "*NODE PRINT variable " + var + " is not supported",
+               "fem records U (mean displacement of the set), V (mean velocity) and RF (total "
+               "reaction force of the set)");
+      }
+      if (h.every == 0) return;  // FREQUENCY=0: no output
+      for (NodeHistory& other : s.histories)
+        if (other.set == h.set) {  // U and RF in two requests: one history of the set
+          other.quantities.insert(h.quantities.begin(), h.quantities.end());
+          other.every = std::min(other.every, h.every);
+          return;
+        }
+      s.histories.push_back(h);
+      return;
+    }
+    allow(k, {"frequency", "nset", "global", "output"});
+    if (k.has("nset"))
+      fail(k.where, "NSET on *" + upper(k.name) + " is not supported",
+           "VTK frames hold every node; leave NSET out");
+    file_output(k);
+  }
+
+  void element_output(const DeckKeyword& k, bool print) {
+    if (print)
+      allow(k, {"elset", "frequency", "totals", "global", "position"});
+    else
+      allow(k, {"frequency", "global", "output", "position"});
+    file_output(k);
+  }
+
+  /// Field output (VTK frames): U, V, S, E.
+  void file_output(const DeckKeyword& k) {
+    Step& s = *step_;
+    const int every = frequency(k);
+    for (const auto& [var, where] : variables()) {
+      if (var == "U")
+        s.fields.insert("displacement");
+      else if (var == "V")
+        s.fields.insert("velocity");
+      else if (var == "S")
+        s.fields.insert({"cauchy_stress", "von_mises"});
+      else if (var == "E")
+        s.fields.insert("green_lagrange_strain");
+      else if (var == "RF" || var == "ENER" || var == "ELSE" || var == "PEEQ" || var == "NT")
+        fail(where, "*" + upper(k.name) + " variable " + var + " is not supported",
+             "fem writes U, V, S (Cauchy stress and von Mises) and E (Green-Lagrange strain) to "
+             "its VTK frames; RF as *NODE PRINT, NSET=..., RF");
+      else
+        fail(where, "*" + upper(k.name) + " variable " + var + " is not supported",
+             "fem writes U, V, S and E");
+    }
+    if (every > 0) s.field_every = s.field_every > 0 ? std::min(s.field_every, every) : every;
+  }
+
+  // -- checks against the mesh ------------------------------------------------------------------
+
+  void resolve_nodes(detail::MeshBuilder& builder) {
+    for (const auto& [node, set] : node_sets_) {
+      // Each node number as a node set of the builder: the reader's own check of the number
+      // (a node the deck does not define is an error at the line that names it).
+      FilePos where;
+      for (const Prescribed& p : all_prescribed())
+        if (p.target.node == node) where = p.where;
+      builder.add_to_node_set(" node " + std::to_string(node), &node, 1, where);
+    }
+    mesh_ = builder.finish();
+    for (const auto& [node, set] : node_sets_) {
+      const auto& ids = mesh_.node_sets.at(" node " + std::to_string(node));
+      if (ids.empty())
+        fail(FilePos(0), "node " + std::to_string(node) + " belongs to no element",
+             "conditions on nodes that no element uses have no effect; remove them");
+      node_index_[node] = ids.front();
+    }
+  }
+
+  std::vector<Prescribed> all_prescribed() const {
+    std::vector<Prescribed> all = model_boundaries_;
+    all.insert(all.end(), step_->boundaries.begin(), step_->boundaries.end());
+    for (const Force& f : step_->forces) all.push_back({f.target, 0, 0.0, true, {}, f.where});
+    for (const Velocity& v : velocities_) all.push_back({v.target, 0, 0.0, true, {}, v.where});
+    return all;
+  }
+
+  void require_node_set(const NodeRef& r, const char* keyword) const {
+    if (r.node >= 0 || mesh_.node_sets.count(r.set) != 0) return;
+    std::vector<std::string> names;
+    for (const auto& [name, ids] : mesh_.node_sets)
+      if (name.front() != ' ') names.push_back(name);
+    const std::string guess = did_you_mean(r.set, names.data(), names.data() + names.size());
+    fail(r.where,
+         std::string(keyword) + " names node set '" + r.set +
+             "', which the deck does "
+             "not define",
+         guess.empty() ? "node sets of the deck: " + join(names) : guess);
+  }
+
+  // -- writing the case -------------------------------------------------------------------------
+
+  void emit(const std::string& text, FilePos from = FilePos(0)) {
+    std::size_t start = 0;
+    while (start <= text.size()) {
+      const std::size_t end = text.find('\n', start);
+      const std::string line = text.substr(start, end == std::string::npos ? end : end - start);
+      out_.yaml += line + "\n";
+      out_.origin.push_back(from.line > 0 ? deck_.at(from) : SourceLocation{path_, 0, 0});
+      if (end == std::string::npos) break;
+      start = end + 1;
+    }
+  }
+
+  /// "  # model.inp:12"
+  std::string from(FilePos p) const {
+    const SourceLocation l = deck_.at(p);
+    return fmt::format("  # {}:{}", fs::path(l.file).filename().string(), l.line);
+  }
+
+  /// The step's end time.
+  double period() const {
+    const Step& s = *step_;
+    return s.data.size() >= 2 ? s.data[1] : 1.0;
+  }
+
+  /// The default amplitude of the step's conditions: a ramp over the step, or a step at its
+  /// start (CalculiX and Abaqus: a ramp in static steps, a step in dynamic ones).
+  bool ramp_by_default() const {
+    const Step& s = *step_;
+    if (s.amplitude_default) return *s.amplitude_default == "RAMP";
+    return s.procedure == "static";
+  }
+
+  std::string amplitude_key(const std::string& deck_name) const {
+    if (!deck_name.empty()) return deck_name == "constant" ? "deck_constant" : deck_name;
+    return ramp_by_default() ? kRamp : "constant";
+  }
+  static constexpr const char* kRamp = "step_ramp";
+
+  void write() {
+    const std::string file = fs::path(path_).filename().string();
+    emit(fmt::format("# The case fem runs for {} (fem export {} --format yaml).", file, file));
+    emit("name: " + yaml_string(fs::path(path_).stem().string()));
+    emit("mesh: {file: " + yaml_string(mesh_file_) +
+         "}  # *NODE, *ELEMENT, *NSET and *ELSET of the deck");
+    write_materials();
+    write_blocks();
+    write_node_sets();
+    write_amplitudes();
+    write_conditions();
+    write_solver();
+    write_output();
+  }
+
+  bool nlgeom() const {
+    return step_->nlgeom_given ? step_->nlgeom : step_->procedure == "explicit";
+  }
+
+  void write_materials() {
+    emit("materials:");
+    std::set<std::string> used;
+    for (const Section& s : sections_) used.insert(s.material);
+    for (const Material& m : materials_) {
+      if (used.count(m.name) == 0) continue;
+      if (!m.density && step_->procedure != "static")
+        fail(m.where, "material '" + m.shown + "' has no *DENSITY",
+             "a dynamic step needs the density: add *DENSITY under the *MATERIAL");
+      if (m.law.empty())
+        fail(m.where, "material '" + m.shown + "' has no *ELASTIC or *HYPERELASTIC",
+             "fem needs an elastic law for every material");
+      std::string law;
+      const std::vector<double>& v = m.values;
+      if (m.law == "elastic") {
+        // CalculiX: *ELASTIC with NLGEOM is linear between the second Piola-Kirchhoff stress
+        // and the Green-Lagrange strain (St. Venant-Kirchhoff); without, small strain.
+        law = fmt::format("type: {}, youngs_modulus: {}, poisson_ratio: {}",
+                          nlgeom() ? "saint_venant_kirchhoff" : "linear_elastic", num(v[0]),
+                          num(v[1]));
+      } else if (m.law.rfind("elastic_", 0) == 0) {
+        if (nlgeom())
+          fail(m.law_where,
+               "material '" + m.shown +
+                   "': anisotropic *ELASTIC with NLGEOM is "
+                   "not supported",
+               "fem's anisotropic law is small-strain: run the step without NLGEOM");
+        law = "type: linear_elastic_anisotropic" + anisotropic(m);
+      } else {
+        law = hyperelastic(m);
+      }
+      const std::string density = m.density ? ", density: " + num(*m.density) : "";
+      emit(fmt::format("  {}: {{{}{}}}{}", yaml_string(m.name), law, density, from(m.law_where)),
+           m.law_where);
+    }
+  }
+
+  /// A material's D (1/D = K/2) as fem's bulk modulus: D = 0 is incompressible, which fem's
+  /// compressible laws cannot run.
+  double bulk_from_d(const Material& m, double d) const {
+    if (!(d > 0))
+      fail(m.law_where, "material '" + m.shown + "' is incompressible (D1 = 0)",
+           "fem's hyperelastic laws are compressible: give D1 > 0 (bulk modulus K = 2 / D1; "
+           "K / mu of 100 to 1000 is nearly incompressible)");
+    return 2.0 / d;
+  }
+
+  std::string hyperelastic(const Material& m) const {
+    const std::vector<double>& v = m.values;
+    if (m.law == "neo hooke")
+      return fmt::format("type: neo_hookean, shear_modulus: {}, bulk_modulus: {}", num(2 * v[0]),
+                         num(bulk_from_d(m, v[1])));
+    if (m.law == "mooney-rivlin") {
+      bulk_from_d(m, v[2]);
+      return fmt::format("type: mooney_rivlin, c10: {}, c01: {}, d1: {}", num(v[0]), num(v[1]),
+                         num(v[2]));
+    }
+    const int n = m.order;
+    std::string law;
+    if (m.law == "ogden") {
+      law = fmt::format("type: ogden, order: {}", n);
+      for (int i = 0; i < n; ++i)
+        law +=
+            fmt::format(", mu{}: {}, alpha{}: {}", i + 1, num(v[2 * i]), i + 1, num(v[2 * i + 1]));
+      for (int i = 0; i < n; ++i) law += fmt::format(", d{}: {}", i + 1, num(v[2 * n + i]));
+    } else {
+      law = fmt::format("type: reduced_polynomial, order: {}", n);
+      for (int i = 0; i < n; ++i) law += fmt::format(", c{}0: {}", i + 1, num(v[i]));
+      for (int i = 0; i < n; ++i) law += fmt::format(", d{}: {}", i + 1, num(v[n + i]));
+    }
+    bulk_from_d(m, v[v.size() - static_cast<std::size_t>(n)]);
+    return law;
+  }
+
+  /// The 6x6 stiffness of an *ELASTIC, TYPE=ANISOTROPIC | ORTHOTROPIC | ENGINEERING CONSTANTS,
+  /// as fem's c11..c66 (Voigt order 11, 22, 33, 23, 13, 12; Abaqus orders 11, 22, 33, 12, 13, 23).
+  std::string anisotropic(const Material& m) const {
+    const std::vector<double>& v = m.values;
+    Eigen::Matrix<double, 6, 6> D = Eigen::Matrix<double, 6, 6>::Zero();  // Abaqus order
+    if (m.law == "elastic_anisotropic") {
+      // D1111, D1122, D2222, D1133, D2233, D3333, D1112, ..., D2323: the upper triangle by
+      // columns.
+      int k = 0;
+      for (int j = 0; j < 6; ++j)
+        for (int i = 0; i <= j; ++i) D(i, j) = D(j, i) = v[static_cast<std::size_t>(k++)];
+    } else if (m.law == "elastic_orthotropic") {
+      // D1111, D1122, D2222, D1133, D2233, D3333, D1212, D1313, D2323
+      D(0, 0) = v[0];
+      D(0, 1) = D(1, 0) = v[1];
+      D(1, 1) = v[2];
+      D(0, 2) = D(2, 0) = v[3];
+      D(1, 2) = D(2, 1) = v[4];
+      D(2, 2) = v[5];
+      D(3, 3) = v[6];
+      D(4, 4) = v[7];
+      D(5, 5) = v[8];
+    } else {
+      // E1, E2, E3, nu12, nu13, nu23, G12, G13, G23: the compliance, inverted.
+      const double E1 = v[0], E2 = v[1], E3 = v[2], nu12 = v[3], nu13 = v[4], nu23 = v[5];
+      Eigen::Matrix<double, 6, 6> S = Eigen::Matrix<double, 6, 6>::Zero();
+      S(0, 0) = 1 / E1;
+      S(1, 1) = 1 / E2;
+      S(2, 2) = 1 / E3;
+      S(0, 1) = S(1, 0) = -nu12 / E1;
+      S(0, 2) = S(2, 0) = -nu13 / E1;
+      S(1, 2) = S(2, 1) = -nu23 / E2;
+      S(3, 3) = 1 / v[6];
+      S(4, 4) = 1 / v[7];
+      S(5, 5) = 1 / v[8];
+      for (const std::size_t i : {0, 1, 2, 6, 7, 8})
+        if (!(v[i] > 0))
+          fail(m.law_where, "material '" + m.shown +
+                                "': the moduli E1, E2, E3, G12, G13 and "
+                                "G23 must be positive, got " +
+                                num(v[i]));
+      D = S.inverse();
+    }
+    // Abaqus index -> fem index: 11 22 33 12 13 23 -> 11 22 33 23 13 12.
+    const int to_fem[6] = {0, 1, 2, 5, 4, 3};
+    std::string out;
+    for (int i = 0; i < 6; ++i)
+      for (int j = 0; j < 6; ++j) {
+        const int a = to_fem[i], b = to_fem[j];
+        if (a > b || D(i, j) == 0.0) continue;
+        out += fmt::format(", c{}{}: {}", a + 1, b + 1, num(D(i, j)));
+      }
+    return out;
+  }
+
+  void write_blocks() {
+    emit("blocks:");
+    for (const Section& s : sections_) {
+      const std::set<std::string>& types = set_types_.at(s.elset);
+      std::set<std::string> shapes;
+      for (const std::string& t : types) {
+        if (!fem_element(t))
+          fail(s.where,
+               "element set '" + s.elset + "' holds elements of type " + t +
+                   ", which fem does not run",
+               kElementHint);
+        shapes.insert(std::string(fem_element(t)).substr(0, 3) == "tet"
+                          ? (t == "C3D10" ? "tet10" : "tet4")
+                          : (t.rfind("C3D20", 0) == 0 ? "hex20" : "hex8"));
+      }
+      if (shapes.size() < types.size())
+        fail(s.where,
+             "element set '" + s.elset + "' mixes " + join({types.begin(), types.end()}) +
+                 ", cells of one shape run by different elements",
+             "put each element type in an element set of its own, with a *SOLID SECTION each");
+      bool found = false;
+      for (const Material& m : materials_) found = found || m.name == s.material;
+      if (!found) {
+        std::vector<std::string> names;
+        for (const Material& m : materials_) names.push_back(m.name);
+        const std::string guess =
+            did_you_mean(s.material, names.data(), names.data() + names.size());
+        fail(s.where,
+             "*SOLID SECTION names material '" + s.material +
+                 "', which the deck does "
+                 "not define",
+             guess.empty() ? "define it with *MATERIAL, NAME=" + s.material : guess);
+      }
+      for (const std::string& t : types) {
+        const std::string region = types.size() == 1
+                                       ? s.elset
+                                       : s.elset + "/" +
+                                             (std::string(fem_element(t)).substr(0, 3) == "tet"
+                                                  ? (t == "C3D10" ? "tet10" : "tet4")
+                                                  : (t.rfind("C3D20", 0) == 0 ? "hex20" : "hex8"));
+        const std::string name = types.size() == 1 ? s.elset : region;
+        emit(fmt::format("  - {{name: {}, region: {}, element: {}, material: {}}}{} {}",
+                         yaml_string(name), yaml_string(region), fem_element(t),
+                         yaml_string(s.material), from(s.where), t),
+             s.where);
+      }
+    }
+  }
+
+  void write_node_sets() {
+    if (node_sets_.empty()) return;
+    emit("node_sets:  # nodes the deck names by number (0-based ids in the mesh's node order)");
+    for (const auto& [node, set] : node_sets_)
+      emit(fmt::format("  {}: {{ids: [{}]}}  # node {}", set, node_index_.at(node), node));
+  }
+
+  void write_amplitudes() {
+    const bool ramp = ramp_by_default();
+    if (amplitudes_.empty() && !ramp) return;
+    emit("amplitudes:");
+    if (ramp)
+      emit(fmt::format("  {}: {{type: linear, start: 0, end: {}}}  # conditions without "
+                       "AMPLITUDE ramp over the step",
+                       kRamp, num(period())),
+           step_->where);
+    for (const Amplitude& a : amplitudes_) {
+      std::string points;
+      for (const auto& [t, v] : a.points)
+        points += fmt::format("{}[{}, {}]", points.empty() ? "" : ", ", num(t), num(v));
+      emit(fmt::format("  {}: {{type: tabular, points: [{}]}}{}",
+                       yaml_string(amplitude_key(a.name)), points, from(a.where)),
+           a.where);
+    }
+  }
+
+  static const char* axis(int c) { return c == 0 ? "x" : c == 1 ? "y" : "z"; }
+
+  void write_conditions() {
+    const Step& s = *step_;
+    // Boundary conditions: a later line on the same set and component replaces an earlier one
+    // (Abaqus: the last definition holds); model data first, then the step's.
+    std::vector<Prescribed> all = model_boundaries_;
+    all.insert(all.end(), s.boundaries.begin(), s.boundaries.end());
+    std::map<std::pair<std::string, int>, Prescribed> last;
+    std::vector<std::pair<std::string, int>> order;
+    for (const Prescribed& p : all) {
+      require_node_set(p.target, "*BOUNDARY");
+      const auto key = std::make_pair(p.target.set, p.component);
+      if (last.count(key) == 0) order.push_back(key);
+      last[key] = p;
+    }
+    // One item per (set, amplitude, fixed-or-value) group, components together.
+    struct Item {
+      std::string set, amplitude;
+      bool fixed;
+      std::array<bool, 3> on = {false, false, false};
+      std::array<double, 3> value = {0, 0, 0};
+      FilePos where;
+    };
+    std::vector<Item> items;
+    for (const auto& key : order) {
+      const Prescribed& p = last.at(key);
+      const bool fixed = p.fixed || p.value == 0.0;
+      const std::string amp = fixed ? "" : amplitude_key(p.amplitude);
+      auto it = std::find_if(items.begin(), items.end(), [&](const Item& i) {
+        return i.set == p.target.set && i.amplitude == amp && i.fixed == fixed;
+      });
+      if (it == items.end()) {
+        items.push_back({p.target.set, amp, fixed, {}, {}, p.where});
+        it = items.end() - 1;
+      }
+      it->on[p.component] = true;
+      it->value[p.component] = p.value;
+    }
+    if (!items.empty()) emit("boundary_conditions:");
+    for (const Item& i : items) {
+      std::string comps;
+      for (int c = 0; c < 3; ++c)
+        if (i.on[c])
+          comps += fmt::format("{}{}", comps.empty() ? "" : ", ",
+                               i.fixed ? axis(c) : fmt::format("{}: {}", axis(c), num(i.value[c])));
+      if (i.fixed)
+        emit(
+            fmt::format("  - {{set: {}, fixed: [{}]}}{}", yaml_string(i.set), comps, from(i.where)),
+            i.where);
+      else
+        emit(fmt::format("  - {{set: {}, displacement: {{{}}}, amplitude: {}}}{}",
+                         yaml_string(i.set), comps, yaml_string(i.amplitude), from(i.where)),
+             i.where);
+    }
+    write_loads();
+    write_gravity();
+    write_velocities();
+  }
+
+  void write_loads() {
+    const Step& s = *step_;
+    struct Item {
+      std::string set, amplitude;
+      std::array<double, 3> force = {0, 0, 0};
+      FilePos where;
+    };
+    std::vector<Item> items;
+    for (const Force& f : s.forces) {
+      require_node_set(f.target, "*CLOAD");
+      const std::string amp = amplitude_key(f.amplitude);
+      auto it = std::find_if(items.begin(), items.end(), [&](const Item& i) {
+        return i.set == f.target.set && i.amplitude == amp;
+      });
+      if (it == items.end()) {
+        items.push_back({f.target.set, amp, {}, f.where});
+        it = items.end() - 1;
+      }
+      it->force[f.component] += f.value;  // Abaqus adds loads on the same dof
+    }
+    if (!items.empty()) emit("loads:");
+    for (const Item& i : items)
+      emit(fmt::format("  - {{set: {}, force: [{}, {}, {}], amplitude: {}}}{}", yaml_string(i.set),
+                       num(i.force[0]), num(i.force[1]), num(i.force[2]), yaml_string(i.amplitude),
+                       from(i.where)),
+           i.where);
+  }
+
+  /// Gravity on every element, or refused: fem's gravity acts on the whole model.
+  void write_gravity() {
+    const Step& s = *step_;
+    if (s.gravities.empty()) return;
+    const Gravity& g = s.gravities.front();
+    std::set<std::int64_t> loaded;
+    for (const Gravity& other : s.gravities) {
+      if (other.acceleration != g.acceleration || other.amplitude != g.amplitude)
+        fail(other.where, "*DLOAD GRAV differs between element sets",
+             "fem applies one gravity to the whole model: give the same GRAV to every set");
+      if (set_types_.count(other.elset) == 0)
+        fail(other.where, "*DLOAD names element set '" + other.elset +
+                              "', which holds no "
+                              "elements");
+      for (const CellRegion& r : mesh_.regions)
+        if (r.name == other.elset || r.name.rfind(other.elset + "/", 0) == 0)
+          for (std::int64_t c = 0; c < r.num_cells(); ++c) loaded.insert(r.origin(c).id);
+    }
+    for (const Section& sec : sections_)
+      for (const CellRegion& r : mesh_.regions)
+        if (r.name == sec.elset || r.name.rfind(sec.elset + "/", 0) == 0)
+          for (std::int64_t c = 0; c < r.num_cells(); ++c)
+            if (loaded.count(r.origin(c).id) == 0)
+              fail(g.where,
+                   "*DLOAD GRAV leaves element " + std::to_string(r.origin(c).id) + " (set '" +
+                       sec.elset + "') without gravity",
+                   "fem applies gravity to the whole model: name every element's set (or one "
+                   "set of all elements)");
+    emit(fmt::format("gravity: {{acceleration: [{}, {}, {}], amplitude: {}}}{}",
+                     num(g.acceleration[0]), num(g.acceleration[1]), num(g.acceleration[2]),
+                     yaml_string(amplitude_key(g.amplitude)), from(g.where)),
+         g.where);
+  }
+
+  void write_velocities() {
+    if (velocities_.empty()) return;
+    if (step_->procedure == "static")
+      fail(velocities_.front().where, "*INITIAL CONDITIONS, TYPE=VELOCITY in a static analysis",
+           "initial velocities need a *DYNAMIC step");
+    std::vector<std::pair<std::string, std::array<double, 3>>> sets;
+    std::vector<FilePos> where;
+    for (const Velocity& v : velocities_) {
+      require_node_set(v.target, "*INITIAL CONDITIONS");
+      auto it = std::find_if(sets.begin(), sets.end(),
+                             [&](const auto& s) { return s.first == v.target.set; });
+      if (it == sets.end()) {
+        sets.push_back({v.target.set, {0, 0, 0}});
+        where.push_back(v.where);
+        it = sets.end() - 1;
+      }
+      it->second[v.component] = v.value;
+    }
+    emit("initial_conditions:");
+    for (std::size_t i = 0; i < sets.size(); ++i)
+      emit(fmt::format("  - {{set: {}, velocity: [{}, {}, {}]}}{}", yaml_string(sets[i].first),
+                       num(sets[i].second[0]), num(sets[i].second[1]), num(sets[i].second[2]),
+                       from(where[i])),
+           where[i]);
+  }
+
+  void write_solver() {
+    const Step& s = *step_;
+    const double T = period();
+    const double first = s.data.empty() ? T : s.data[0];
+    if (first > T * (1 + 1e-12))
+      fail(s.procedure_where,
+           "the initial increment " + num(first) + " is longer than the step (" + num(T) + ")");
+    const FilePos at = s.procedure_where;
+    if (s.procedure == "static") {
+      emit("solver:" + from(at), at);
+      emit("  type: static", at);
+      emit("  end_time: " + num(T), at);
+      if (s.direct) {
+        const double count = T / first;
+        const double rounded = std::round(count);
+        if (std::abs(count - rounded) > 1e-9 * count)
+          fail(at,
+               "*STATIC, DIRECT: the step (" + num(T) + ") is not a whole number of " +
+                   "increments of " + num(first),
+               "give an increment that divides the step");
+        emit(fmt::format("  increments: {}  # DIRECT: fixed increments", rounded), at);
+      } else {
+        const double minimum = s.data.size() >= 3 ? s.data[2] / T : 1e-5;
+        const double maximum = s.data.size() >= 4 ? s.data[3] / T : 1.0;
+        emit(fmt::format("  increments: {{initial: {}, minimum: {}, maximum: {}}}", num(first / T),
+                         num(std::min(minimum, first / T)), num(std::max(maximum, first / T))),
+             at);
+      }
+      emit("  newton: {residual_tolerance: 1.0e-8}", at);
+    } else if (s.procedure == "implicit_dynamic") {
+      emit("solver:" + from(at), at);
+      emit("  type: implicit_dynamic", at);
+      emit("  end_time: " + num(T), at);
+      emit("  time_step: " + num(first) + "  # fixed: the initial increment", at);
+      // CalculiX and Abaqus integrate by HHT-alpha, alpha = -0.05 unless given.
+      emit("  integrator: hht", at);
+      emit("  alpha: " + num(s.alpha.value_or(-0.05)), at);
+    } else {
+      emit("solver:" + from(at), at);
+      emit("  type: explicit", at);
+      emit("  end_time: " + num(T), at);
+      if (s.direct) emit("  time_step: " + num(first) + "  # DIRECT: the given increment", at);
+    }
+  }
+
+  void write_output() {
+    const Step& s = *step_;
+    emit("output:");
+    if (s.fields.empty()) {
+      emit("  vtk: false  # no *NODE FILE or *EL FILE request");
+    } else {
+      std::vector<std::string> fields(s.fields.begin(), s.fields.end());
+      emit("  fields: [" + join(fields) + "]");
+      emit(fmt::format("  every_steps: {}", std::max(1, s.field_every)));
+    }
+    if (s.histories.empty()) return;
+    emit("  histories:");
+    for (const NodeHistory& h : s.histories) {
+      require_node_set({h.set, -1, h.where}, "*NODE PRINT");
+      std::vector<std::string> q(h.quantities.begin(), h.quantities.end());
+      emit(fmt::format("    - {{name: {}, set: {}, quantities: [{}], every_steps: {}}}{}",
+                       yaml_string(h.set), yaml_string(h.set), join(q), h.every, from(h.where)),
+           h.where);
+    }
+  }
+};
+
+}  // namespace
+
+bool is_abaqus_deck(const std::string& path) {
+  const std::string ext = lower(fs::path(path).extension().string());
+  return ext == ".inp";
+}
+
+DeckTranslation translate_abaqus_deck(const std::string& path, const std::string& mesh_file) {
+  return DeckTranslator(path, mesh_file).translate();
+}
+
+CaseSpec load_abaqus_deck(const std::string& path, const std::vector<CaseOverride>& overrides) {
+  const DeckTranslation t = translate_abaqus_deck(path);
+  // The translation's own name, so that its errors are told from the mesh reader's (which
+  // name the deck's lines themselves); same folder, so that the mesh file resolves.
+  const std::string label = path + " (as a case)";
+  try {
+    return parse_case(t.yaml, label, overrides);
+  } catch (const InputError& e) {
+    if (e.where().file != label) throw;
+    const int line = e.where().line;
+    const SourceLocation at = line >= 1 && line <= static_cast<int>(t.origin.size())
+                                  ? t.origin[static_cast<std::size_t>(line - 1)]
+                                  : SourceLocation{path, 0, 0};
+    // The hint as InputError formatted it after the message.
+    const std::string what = e.what();
+    const std::string head = e.where().str() + ": error: " + e.message();
+    std::string hint;
+    if (what.size() > head.size() && what.compare(0, head.size(), head) == 0) {
+      hint = what.substr(head.size());
+      const std::string mark = "\n  hint: ";
+      if (hint.rfind(mark, 0) == 0) hint = hint.substr(mark.size());
+    }
+    const std::string shown = "fem export " + fs::path(path).filename().string() +
+                              " --format yaml shows the case the deck translates to";
+    throw InputError(
+        at,
+        e.message() + " (in the case translated from the deck, line " + std::to_string(line) + ")",
+        hint.empty() ? shown : hint + "; " + shown);
+  }
+}
+
+}  // namespace fem

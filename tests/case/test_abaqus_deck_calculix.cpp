@@ -1,0 +1,238 @@
+// Abaqus/CalculiX decks run by fem and by CalculiX (Debian's calculix-ccx): the displacements
+// and reaction forces that both print agree within 0.5 % at every printed increment. Agreement is
+// measured on what is computed: free components against the largest free value of the history,
+// prescribed ones (which both must meet exactly) apart.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <fem/export/calculix_results.hpp>
+
+#include "support/abaqus_box.hpp"
+#include "support/run_fem.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using fem::test::AbaqusBox;
+
+std::string find_ccx() {
+  if (const char* env = std::getenv("FEM_CCX")) return env;
+  const fem::test::FemResult r = fem::test::run_shell("command -v ccx");
+  if (r.code != 0) return {};
+  std::string path = r.output;
+  while (!path.empty() && (path.back() == '\n' || path.back() == '\r')) path.pop_back();
+  return path;
+}
+
+/// A history CSV of fem: column name -> values by row.
+std::map<std::string, std::vector<double>> read_csv(const std::string& path) {
+  std::ifstream in(path);
+  std::map<std::string, std::vector<double>> columns;
+  std::vector<std::string> names;
+  std::string line;
+  if (!std::getline(in, line)) return columns;
+  std::stringstream head(line);
+  for (std::string name; std::getline(head, name, ',');) names.push_back(name);
+  while (std::getline(in, line)) {
+    std::stringstream row(line);
+    std::size_t c = 0;
+    for (std::string v; std::getline(row, v, ',') && c < names.size(); ++c)
+      columns[names[c]].push_back(std::stod(v));
+  }
+  return columns;
+}
+
+struct DeckRun {
+  std::string dir;
+  std::vector<fem::CalculixNodeTable> ccx;
+  std::string fem_output;
+  int fem_code = -1;
+
+  /// fem's history of a set (lower case) and CalculiX's tables of the same quantity, row by
+  /// printed time: the worst difference of the components in `free` relative to the largest
+  /// free magnitude, and that of the others (absolute). quantity: "displacements" (fem's
+  /// displacement_*) or "total force" (fem's reaction_force_*).
+  struct Agreement {
+    double free = 0, prescribed = 0, scale = 0;
+    int rows = 0;
+  };
+  [[nodiscard]] Agreement compare(const std::string& set, const std::string& quantity,
+                                  std::array<bool, 3> free) const {
+    const auto fem = read_csv(dir + "/fem/" + set + ".csv");
+    const std::string column = quantity == "displacements" ? "displacement_" : "reaction_force_";
+    std::string upper = set;
+    std::transform(upper.begin(), upper.end(), upper.begin(), ::toupper);
+    Agreement a;
+    std::vector<std::pair<std::array<double, 3>, std::array<double, 3>>> pairs;
+    for (const fem::CalculixNodeTable& t : ccx) {
+      if (t.quantity != quantity || t.set != upper || t.values.empty()) continue;
+      const std::array<double, 3>& theirs = t.values.begin()->second;
+      const std::vector<double>& times = fem.at("time");
+      std::size_t row = times.size();
+      for (std::size_t r = 0; r < times.size(); ++r)
+        if (std::abs(times[r] - t.time) <= 1e-6 * std::max(1.0, std::abs(t.time))) row = r;
+      if (row == times.size()) continue;  // a time fem did not print (automatic increments)
+      std::array<double, 3> ours{};
+      const char* axes[3] = {"x", "y", "z"};
+      for (int k = 0; k < 3; ++k) ours[k] = fem.at(column + axes[k])[row];
+      pairs.emplace_back(ours, theirs);
+    }
+    for (const auto& [ours, theirs] : pairs)
+      for (int k = 0; k < 3; ++k)
+        if (free[k]) a.scale = std::max(a.scale, std::abs(theirs[k]));
+    for (const auto& [ours, theirs] : pairs) {
+      for (int k = 0; k < 3; ++k) {
+        const double d = std::abs(ours[k] - theirs[k]);
+        if (free[k])
+          a.free = std::max(a.free, d / a.scale);
+        else
+          a.prescribed = std::max(a.prescribed, d);
+      }
+      ++a.rows;
+    }
+    return a;
+  }
+};
+
+/// Writes the deck, runs CalculiX and fem on it (fem's results in <dir>/fem).
+DeckRun run_both(const std::string& name, const std::string& deck,
+                 const std::string& fem_args = "") {
+  DeckRun run;
+  run.dir = fem::test::fresh_temp_dir("deck_vs_ccx", name);
+  fs::create_directories(run.dir);
+  std::ofstream(run.dir + "/" + name + ".inp") << deck;
+  const std::string ccx = find_ccx();
+  const fem::test::FemResult c =
+      fem::test::run_shell(fmt::format("cd '{}' && '{}' -i {}", run.dir, ccx, name));
+  // ccx exits 0 after some input errors: its *ERROR lines tell.
+  EXPECT_TRUE(c.code == 0 && c.output.find("*ERROR") == std::string::npos)
+      << c.output.substr(c.output.size() > 3000 ? c.output.size() - 3000 : 0);
+  run.ccx = fem::read_calculix_dat(run.dir + "/" + name + ".dat");
+  const fem::test::FemResult f = fem::test::run_fem(
+      fmt::format("run '{}/{}.inp' --output '{}/fem' {}", run.dir, name, run.dir, fem_args));
+  run.fem_code = f.code;
+  run.fem_output = f.output;
+  EXPECT_EQ(f.code, 0) << f.output;
+  return run;
+}
+
+class DeckVsCalculix : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (find_ccx().empty())
+      GTEST_SKIP() << "CalculiX (ccx) not found: install calculix-ccx "
+                      "(scripts/install-dependencies.sh does) or set FEM_CCX";
+  }
+};
+
+AbaqusBox column(const std::string& type, int n, int height) {
+  AbaqusBox b;
+  b.type = type;
+  b.nx = n;
+  b.ny = n;
+  b.nz = height;
+  b.lz = static_cast<double>(height) / n;
+  const double top = b.lz;
+  b.node_sets["BOTTOM"] = [](double, double, double z) { return z < 1e-9; };
+  b.node_sets["TOP"] = [top](double, double, double z) { return z > top - 1e-9; };
+  b.node_sets["CORNER"] = [top](double x, double y, double z) {
+    return x > 1 - 1e-9 && y > 1 - 1e-9 && z > top - 1e-9;
+  };
+  return b;
+}
+
+// A neo-Hookean block compressed 20 % between clamped plates, NLGEOM, fixed increments: the
+// seed-000 problem as a deck (C3D8, full integration).
+TEST_F(DeckVsCalculix, NeoHookeanCompressionStatic) {
+  AbaqusBox box = column("C3D8", 4, 4);
+  box.node_sets["SIDE"] = [](double x, double y, double z) {
+    return x > 1 - 1e-9 && y > 1 - 1e-9 && std::abs(z - 0.5) < 1e-9;
+  };
+  const std::string deck = box.text() + R"(*MATERIAL, NAME=TISSUE
+*DENSITY
+1000
+*HYPERELASTIC, NEO HOOKE
+500, 4.0E-5
+*SOLID SECTION, ELSET=EALL, MATERIAL=TISSUE
+*BOUNDARY
+BOTTOM, 1, 3
+TOP, 1, 2
+*STEP, NLGEOM, INC=100
+*STATIC, DIRECT
+0.25, 1.0
+*BOUNDARY
+TOP, 3, 3, -0.2
+*NODE PRINT, NSET=SIDE
+U
+*NODE PRINT, NSET=TOP, TOTALS=ONLY
+RF
+*END STEP
+)";
+  const DeckRun run = run_both("neo_compression", deck);
+  const auto u = run.compare("side", "displacements", {true, true, true});
+  EXPECT_EQ(u.rows, 4);
+  EXPECT_GT(u.scale, 0.05);  // the side bulges out
+  EXPECT_LT(u.free, 0.005);
+  const auto rf = run.compare("top", "total force", {false, false, true});
+  EXPECT_EQ(rf.rows, 4);
+  EXPECT_LT(rf.free, 0.005) << "reaction force on the plate";
+  RecordProperty("corner_free_relative", fmt::format("{:.2e}", u.free));
+  RecordProperty("reaction_relative", fmt::format("{:.2e}", rf.free));
+}
+
+// Linear elasticity (no NLGEOM: small strain) of a column under a tip load given on node numbers
+// and gravity, in tetrahedra.
+TEST_F(DeckVsCalculix, LinearElasticTetrahedraUnderPointLoadsAndGravity) {
+  for (const std::string type : {"C3D4", "C3D10"}) {
+    SCOPED_TRACE(type);
+    AbaqusBox b = column(type, 2, 6);
+    const int tip = b.corner_node(2, 2, 6);
+    const std::string deck = b.text() + fmt::format(R"(*MATERIAL, NAME=STEEL
+*ELASTIC
+210E9, 0.3
+*DENSITY
+7800
+*SOLID SECTION, ELSET=EALL, MATERIAL=STEEL
+*STEP
+*STATIC
+1, 1
+*BOUNDARY
+BOTTOM, 1, 3
+*CLOAD
+{0}, 1, 1.0E6
+{0}, 2, -5.0E5
+*DLOAD
+EALL, GRAV, 9.81, 0, 0, -1
+*NODE PRINT, NSET=CORNER
+U
+*NODE PRINT, NSET=BOTTOM, TOTALS=ONLY
+RF
+*END STEP
+)",
+                                                    tip);
+    const DeckRun run = run_both("linear_" + type, deck);
+    const auto u = run.compare("corner", "displacements", {true, true, true});
+    EXPECT_EQ(u.rows, 1);
+    EXPECT_LT(u.free, 0.005);
+    // CalculiX's RF of a set sums the internal forces of its nodes, without the loads applied on
+    // them (here their share of the weight); fem's reaction is the support's force, f_int -
+    // f_ext, which balances every load: the weight 7800 x 3 m^3 x 9.81 and the tip loads.
+    const auto fem_rf = read_csv(run.dir + "/fem/bottom.csv");
+    EXPECT_NEAR(fem_rf.at("reaction_force_x").back(), -1.0e6, 1e-6 * 1.0e6);
+    EXPECT_NEAR(fem_rf.at("reaction_force_y").back(), 5.0e5, 1e-6 * 1.0e6);
+    EXPECT_NEAR(fem_rf.at("reaction_force_z").back(), 7800 * 3 * 9.81, 1e-6 * 1.0e6);
+  }
+}
+
+}  // namespace
