@@ -13,7 +13,7 @@ struct CalculixNodeTable {
   /// First word of the heading: "displacements", "forces", ...; "total force" for the sums
   /// of TOTALS=ONLY, kept under node 0.
   std::string quantity;
-  std::string set;       ///< as CalculiX prints it (upper case)
+  std::string set;  ///< as CalculiX prints it (upper case)
   double time = 0.0;
   std::map<int, std::array<double, 3>> values;  ///< node id (1-based) -> three components
 };
