@@ -52,7 +52,7 @@ TEST_P(CudaAgreement, MatchesOpenMpOverTheWholeRun) {
   expect_agreement(GetParam(), "");
 }
 
-INSTANTIATE_TEST_SUITE_P(Cube, CudaAgreement, ::testing::ValuesIn(agreement_cases(true)),
+INSTANTIATE_TEST_SUITE_P(Cube, CudaAgreement, ::testing::ValuesIn(agreement_cases(true, true)),
                          agreement_name);
 
 /// Sets an environment variable for the problems created while it lives, then restores it.

@@ -37,7 +37,7 @@ TEST_P(CudaOperatorVerbs, MatchOpenMp) {
   expect_operator_verbs_match_openmp("cuda", GetParam(), /*first_inverted=*/false);
 }
 
-INSTANTIATE_TEST_SUITE_P(Elements, CudaOperatorVerbs, ::testing::ValuesIn(operator_cases()),
+INSTANTIATE_TEST_SUITE_P(Elements, CudaOperatorVerbs, ::testing::ValuesIn(operator_cases(true)),
                          operator_case_name);
 
 class CudaStaticSolve : public ::testing::TestWithParam<StaticCase> {};
@@ -47,7 +47,7 @@ TEST_P(CudaStaticSolve, MatchesOpenMp) {
   expect_static_solve_matches_openmp("cuda", GetParam());
 }
 
-INSTANTIATE_TEST_SUITE_P(PressedCube, CudaStaticSolve, ::testing::ValuesIn(static_cases()),
+INSTANTIATE_TEST_SUITE_P(PressedCube, CudaStaticSolve, ::testing::ValuesIn(static_cases(true)),
                          static_case_name);
 
 }  // namespace

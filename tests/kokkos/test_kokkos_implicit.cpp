@@ -59,7 +59,7 @@ TEST_P(KokkosOperatorVerbs, MatchOpenMp) {
   expect_operator_verbs_match_openmp("kokkos", GetParam(), runs_on_host(space));
 }
 
-INSTANTIATE_TEST_SUITE_P(Elements, KokkosOperatorVerbs, ::testing::ValuesIn(operator_cases()),
+INSTANTIATE_TEST_SUITE_P(Elements, KokkosOperatorVerbs, ::testing::ValuesIn(operator_cases(true)),
                          operator_case_name);
 
 class KokkosStaticSolve : public ::testing::TestWithParam<StaticCase> {};

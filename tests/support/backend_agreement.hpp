@@ -34,13 +34,13 @@ inline std::string agreement_name(const ::testing::TestParamInfo<AgreementCase>&
   return i.param.element.first + "_" + i.param.precision + "_" + i.param.assembly;
 }
 
-/// Every element type in both precisions, deterministic assembly (bounds 1e-5 single, 1e-10
-/// double) and, with `atomic`, atomic assembly as well: it sums element forces in a varying
-/// order, so single precision rounds differently from run to run and gets a looser bound.
-inline std::vector<AgreementCase> agreement_cases(bool atomic) {
+/// Every linear element type (and with `quadratic` the quadratic ones) in both precisions,
+/// deterministic assembly (bounds 1e-5 single, 1e-10 double) and, with `atomic`, atomic assembly
+/// as well: it sums element forces in a varying order, so single precision rounds differently
+/// from run to run and gets a looser bound.
+inline std::vector<AgreementCase> agreement_cases(bool atomic, bool quadratic = false) {
   std::vector<AgreementCase> cases;
-  for (const ElementCase& e : {ElementCase{"tet4", "tet4"}, ElementCase{"tet4_anp", "tet4"},
-                               ElementCase{"hex8", "hex8"}, ElementCase{"hex8r", "hex8"}}) {
+  for (const ElementCase& e : element_types(quadratic)) {
     cases.push_back({e, "single", "deterministic", 1e-5});
     cases.push_back({e, "double", "deterministic", 1e-10});
     if (atomic) {

@@ -260,10 +260,10 @@ inline void PrintTo(const OperatorCase& c, std::ostream* os) {
   *os << c.element.first << ' ' << c.precision;
 }
 
-inline std::vector<OperatorCase> operator_cases() {
+/// The linear element types, and with `quadratic` the quadratic ones, in both precisions.
+inline std::vector<OperatorCase> operator_cases(bool quadratic = false) {
   std::vector<OperatorCase> cases;
-  for (const ElementCase& e : {ElementCase{"tet4", "tet4"}, ElementCase{"tet4_anp", "tet4"},
-                               ElementCase{"hex8", "hex8"}, ElementCase{"hex8r", "hex8"}})
+  for (const ElementCase& e : element_types(quadratic))
     for (const char* precision : {"single", "double"}) cases.push_back({e, precision});
   return cases;
 }
@@ -369,10 +369,13 @@ inline void PrintTo(const StaticCase& c, std::ostream* os) {
   *os << c.element.first << ' ' << c.precision << ' ' << c.linear;
 }
 
-inline std::vector<StaticCase> static_cases() {
+/// With `quadratic`, also the quadratic elements.
+inline std::vector<StaticCase> static_cases(bool quadratic = false) {
   std::vector<StaticCase> cases;
-  for (const ElementCase& e : {ElementCase{"hex8r", "hex8"}, ElementCase{"hex8", "hex8"},
-                               ElementCase{"tet4_anp", "tet4"}}) {
+  std::vector<ElementCase> elements = {{"hex8r", "hex8"}, {"hex8", "hex8"}, {"tet4_anp", "tet4"}};
+  if (quadratic)
+    for (const ElementCase& e : quadratic_element_types()) elements.push_back(e);
+  for (const ElementCase& e : elements) {
     // Conjugate gradients with Jacobi, the default: apply, diagonal and the reductions. A
     // device sums its dot products in another order, so CG takes another path to the same
     // solution: in double the solutions agree to the Newton tolerance, tightened here to 1e-11
