@@ -32,6 +32,7 @@ template <class R>
 FEM_INLINE void symmetric_eigen(Mat3<R> A, R e[3], Mat3<R>& Q) {
   Q = Mat3<R>::identity();
   const R negligible = sizeof(R) < sizeof(double) ? R(1e-9) : R(1e-18);
+  const R small_angle = sizeof(R) < sizeof(double) ? R(1e-4) : R(1e-8);  // t^2 below round-off
   for (int sweep = 0; sweep < 16; ++sweep) {
     bool rotated = false;
     for (int pair = 0; pair < 3; ++pair) {
@@ -43,11 +44,19 @@ FEM_INLINE void symmetric_eigen(Mat3<R> A, R e[3], Mat3<R>& Q) {
         continue;
       }
       rotated = true;
-      // The rotation in the (p, q) plane that zeroes A_pq: t = tan(angle), the smaller root.
-      const R theta = (A.m[q][q] - A.m[p][p]) / (R(2) * apq);
-      const R t =
-          (theta >= R(0) ? R(1) : R(-1)) / (fem::abs(theta) + std::sqrt(theta * theta + R(1)));
-      const R c = R(1) / std::sqrt(t * t + R(1));
+      // The rotation in the (p, q) plane that zeroes A_pq: t = tan(angle), the smaller root of
+      // t^2 + 2 theta t - 1 = 0. Late sweeps rotate by tiny angles: there t = A_pq / (A_qq - A_pp)
+      // and c = 1 to round-off (relative errors t^2), without the square roots.
+      const R diff = A.m[q][q] - A.m[p][p];
+      R t, c;
+      if (fem::abs(apq) < small_angle * fem::abs(diff)) {
+        t = apq / diff;
+        c = R(1);
+      } else {
+        const R theta = diff / (R(2) * apq);
+        t = (theta >= R(0) ? R(1) : R(-1)) / (fem::abs(theta) + std::sqrt(theta * theta + R(1)));
+        c = R(1) / std::sqrt(t * t + R(1));
+      }
       const R s = t * c;
       A.m[p][p] -= t * apq;
       A.m[q][q] += t * apq;
