@@ -1079,13 +1079,13 @@ class DeckTranslator {
     const int n = m.order;
     std::string law;
     if (m.law == "ogden") {
-      law = fmt::format("type: ogden, order: {}", n);
+      law = "type: ogden";
       for (int i = 0; i < n; ++i)
         law +=
             fmt::format(", mu{}: {}, alpha{}: {}", i + 1, num(v[2 * i]), i + 1, num(v[2 * i + 1]));
       for (int i = 0; i < n; ++i) law += fmt::format(", d{}: {}", i + 1, num(v[2 * n + i]));
     } else {
-      law = fmt::format("type: reduced_polynomial, order: {}", n);
+      law = "type: reduced_polynomial";
       for (int i = 0; i < n; ++i) law += fmt::format(", c{}0: {}", i + 1, num(v[i]));
       for (int i = 0; i < n; ++i) law += fmt::format(", d{}: {}", i + 1, num(v[n + i]));
     }

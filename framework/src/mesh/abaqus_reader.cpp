@@ -1,4 +1,5 @@
-// Abaqus .inp reader: *NODE, *ELEMENT (C3D4, C3D8, C3D8R, C3D10 and their H/I/M variants),
+// Abaqus .inp reader: *NODE, *ELEMENT (C3D4, C3D8, C3D8R, C3D10, C3D20, C3D20R and their H/I/M
+// variants),
 // *NSET, *ELSET (lists, set names, GENERATE) and *INCLUDE. Keywords and parameters are
 // case-insensitive; '**' starts a comment; a data line ending in a comma continues on the next.
 // Element sets of volume elements become regions, element sets of surface and line elements
@@ -6,9 +7,9 @@
 // volume elements is a plane mesh: its plane-strain and plane-stress triangles and quadrilaterals
 // (CPE3, CPS4R, ...) are the cells, and their element sets the regions. Set names are
 // case-insensitive in Abaqus, so fem knows them in lower case. Abaqus numbers the nodes of C3D4,
-// C3D8 and C3D10 as VTK does (corners of one face, then the opposite face; edge midpoints in VTK's
-// order), and those of CPE3 and CPE4 round the cell as VTK does, so connectivity is taken as it
-// stands.
+// C3D8, C3D10 and C3D20 as VTK does (corners of one face, then the opposite face; edge midpoints in
+// VTK's order), and those of CPE3 and CPE4 round the cell as VTK does, so connectivity is taken as
+// it stands.
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
@@ -54,7 +55,9 @@ constexpr ElementKind kKinds[] = {
     {"c3d8h", 8, true, CellShape::Hex8},     {"c3d8rh", 8, true, CellShape::Hex8},
     {"c3d8i", 8, true, CellShape::Hex8},     {"c3d10", 10, true, CellShape::Tet10},
     {"c3d10h", 10, true, CellShape::Tet10},  {"c3d10m", 10, true, CellShape::Tet10},
-    {"c3d10mh", 10, true, CellShape::Tet10}, {"cpe3", 3, true, CellShape::Tri3},
+    {"c3d10mh", 10, true, CellShape::Tet10}, {"c3d20", 20, true, CellShape::Hex20},
+    {"c3d20r", 20, true, CellShape::Hex20},  {"c3d20h", 20, true, CellShape::Hex20},
+    {"c3d20rh", 20, true, CellShape::Hex20}, {"cpe3", 3, true, CellShape::Tri3},
     {"cpe3h", 3, true, CellShape::Tri3},     {"cps3", 3, true, CellShape::Tri3},
     {"cpe4", 4, true, CellShape::Quad4},     {"cpe4h", 4, true, CellShape::Quad4},
     {"cpe4i", 4, true, CellShape::Quad4},    {"cpe4ih", 4, true, CellShape::Quad4},
@@ -71,7 +74,8 @@ constexpr ElementKind kKinds[] = {
 };
 
 const char* const kSupported =
-    "fem reads the volume elements C3D4, C3D8, C3D8R, C3D10 (and their H, I and M variants), and "
+    "fem reads the volume elements C3D4, C3D8, C3D8R, C3D10, C3D20, C3D20R (and their H, I and M "
+    "variants), and "
     "in a deck without them (a plane mesh) CPE3, CPS3, CPE4, CPE4R, CPS4, CPS4R (and their H and "
     "I variants); triangles, quadrilaterals and lines (S3, S4, M3D3, M3D4, R3D3, R3D4, SFM3D3, "
     "SFM3D4, T3D2, B31, T2D2, B21, and CPS3 and CPS4 next to volume elements) are read for the "
