@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -69,25 +70,58 @@ TEST_F(VtkSeriesTest, ThreeFramesReadBackExactly) {
   }
 }
 
-TEST_F(VtkSeriesTest, QuadraticTetrahedraReadBackWithTheirTenNodes) {
+TEST_F(VtkSeriesTest, QuadraticCellsReadBackWithTheirMidEdgeNodes) {
   // VTK_QUADRATIC_TETRA (24): 4 corners, then the mid-edge nodes of 0-1, 1-2, 2-0, 0-3, 1-3, 2-3.
-  constexpr std::uint8_t kVtkQuadraticTetra = 24;
-  OutputMesh mesh;
-  const double corners[4][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0.1, 0.2, 1.0 / 3.0}};
-  const int edges[6][2] = {{0, 1}, {1, 2}, {2, 0}, {0, 3}, {1, 3}, {2, 3}};
-  for (const auto& c : corners) mesh.points.insert(mesh.points.end(), c, c + 3);
-  for (const auto& e : edges)
-    for (int k = 0; k < 3; ++k) mesh.points.push_back(0.5 * (corners[e[0]][k] + corners[e[1]][k]));
-  mesh.cell_types = {kVtkQuadraticTetra};
-  mesh.offsets = {0, 10};
-  mesh.connectivity = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
-  VtkSeriesWriter writer(dir_.path().string(), "quad", mesh);
-  OutputFrame frame;
-  frame.point_fields = {make_field("displacement", 3, 10, 0, 0)};
-  frame.cell_fields = {make_field("von_mises", 1, 1, 0, 3)};
-  const VtuContents vtu = read_vtu(writer.write(frame));
-  expect_same_mesh(mesh, vtu.mesh);
-  expect_same_fields(frame.point_fields, vtu.point_fields);
+  // VTK_QUADRATIC_HEXAHEDRON (25): 8 corners, then those of 0-1, 1-2, 2-3, 3-0, 4-5, 5-6, 6-7,
+  // 7-4, 0-4, 1-5, 2-6, 3-7.
+  struct Cell {
+    std::uint8_t type;
+    std::vector<std::array<double, 3>> corners;
+    std::vector<std::array<int, 2>> edges;
+  };
+  const Cell cells[] = {{24,
+                         {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0.1, 0.2, 1.0 / 3.0}},
+                         {{0, 1}, {1, 2}, {2, 0}, {0, 3}, {1, 3}, {2, 3}}},
+                        {25,
+                         {{0, 0, 0},
+                          {1, 0, 0},
+                          {1, 1, 0},
+                          {0, 1, 0},
+                          {0, 0, 1},
+                          {1, 0, 1},
+                          {1, 1, 1},
+                          {0.1, 0.9, 1.2}},
+                         {{0, 1},
+                          {1, 2},
+                          {2, 3},
+                          {3, 0},
+                          {4, 5},
+                          {5, 6},
+                          {6, 7},
+                          {7, 4},
+                          {0, 4},
+                          {1, 5},
+                          {2, 6},
+                          {3, 7}}}};
+  for (const Cell& cell : cells) {
+    SCOPED_TRACE("VTK cell type " + std::to_string(cell.type));
+    OutputMesh mesh;
+    for (const auto& c : cell.corners) mesh.points.insert(mesh.points.end(), c.begin(), c.end());
+    for (const auto& e : cell.edges)
+      for (int k = 0; k < 3; ++k)
+        mesh.points.push_back(0.5 * (cell.corners[e[0]][k] + cell.corners[e[1]][k]));
+    const auto nodes = static_cast<std::int64_t>(mesh.points.size() / 3);
+    mesh.cell_types = {cell.type};
+    mesh.offsets = {0, nodes};
+    for (std::int64_t n = 0; n < nodes; ++n) mesh.connectivity.push_back(n);
+    VtkSeriesWriter writer((dir_.path() / std::to_string(cell.type)).string(), "quad", mesh);
+    OutputFrame frame;
+    frame.point_fields = {make_field("displacement", 3, nodes, 0, 0)};
+    frame.cell_fields = {make_field("von_mises", 1, 1, 0, 3)};
+    const VtuContents vtu = read_vtu(writer.write(frame));
+    expect_same_mesh(mesh, vtu.mesh);
+    expect_same_fields(frame.point_fields, vtu.point_fields);
+  }
 }
 
 TEST_F(VtkSeriesTest, VtuCarriesTimeValueForParaView) {
