@@ -67,10 +67,12 @@ def _overrides(set_):
         if isinstance(item, str):
             key, eq, text = item.partition("=")
             if not eq or not key:
-                raise InputError(
+                e = InputError(
                     "<set>: error: override '%s' is not of the form key.path=value\n"
                     "  hint: for example set=['solver.end_time=0.5'] or set={'solver.end_time': 0.5}"
                     % item)
+                e.file, e.message = "<set>", "override '%s' is not of the form key.path=value" % item
+                raise e
             pairs.append((key, text))
         else:
             key, value = item

@@ -25,7 +25,10 @@ class PipInstall(unittest.TestCase):
             p = subprocess.run([python, "-m", "pip", "install", "--no-build-isolation",
                                 "--no-index", "--no-deps", support.SOURCE_DIR],
                                capture_output=True, text=True, env=env, cwd=tmp)
-            self.assertEqual(p.returncode, 0, p.stdout[-3000:] + p.stderr[-3000:])
+            # The build's own errors are in the middle of pip's output: show them first.
+            errors = [line for line in (p.stdout + p.stderr).splitlines()
+                      if "error" in line.lower() or "FAILED" in line][:40]
+            self.assertEqual(p.returncode, 0, "\n".join(errors) + "\n...\n" + p.stderr[-3000:])
             check = (
                 "import fem, os, sys\n"
                 "assert fem.__file__.startswith(sys.prefix), fem.__file__\n"

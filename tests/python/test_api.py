@@ -64,6 +64,12 @@ class Overrides(unittest.TestCase):
         case = fem.Case(support.CUBE, set={"solver.end_time": 0.1 + 0.2})
         self.assertEqual(case.info["end_time"], 0.1 + 0.2)
 
+    def test_an_override_without_a_value(self):
+        with self.assertRaises(fem.InputError) as caught:
+            fem.Case(support.CUBE, set=["mesh.divisions"])
+        self.assertEqual(caught.exception.file, "<set>")
+        self.assertIn("key.path=value", str(caught.exception))
+
     def test_override_of_an_unknown_key(self):
         with self.assertRaises(fem.InputError) as caught:
             fem.Case(support.CUBE, set={"solver.safty_factor": 0.5}).info
@@ -95,6 +101,31 @@ class FromDict(unittest.TestCase):
         self.assertGreater(e.column, 1)
         self.assertTrue(str(e).startswith("<dict>:%d:%d: error: unknown key 'safty_factor'"
                                           % (e.line, e.column)), str(e))
+
+
+    def test_relative_mesh_files_are_read_from_base_dir(self):
+        keys = {"mesh": {"file": "meshes/mixed_ellipsoid.msh", "scale": 0.001},
+                "materials": {"brain": {"type": "neo_hookean", "density": 1000,
+                                        "youngs_modulus": 3000, "poisson_ratio": 0.45}},
+                "blocks": [{"name": "core", "region": "core", "element": "hex8r",
+                            "material": "brain"},
+                           {"name": "shell", "region": "shell", "element": "tet4",
+                            "material": "brain"}],
+                "solver": {"type": "explicit", "end_time": 0.01}}
+        case = fem.Case(keys, base_dir=os.path.join(support.SOURCE_DIR, "cases"))
+        self.assertEqual(case.info["nodes"], 729)
+        self.assertEqual(case.mesh.block_names, ["core", "shell"])
+        self.assertEqual(np.bincount(case.mesh.cell_block).tolist(), [64, 2688])
+        self.assertIn("base", case.mesh.node_sets)  # the file's own node sets
+        with tempfile.TemporaryDirectory() as tmp:
+            cwd = os.getcwd()
+            os.chdir(tmp)
+            try:
+                with self.assertRaises(fem.InputError) as caught:
+                    fem.Case(keys).info
+            finally:
+                os.chdir(cwd)
+        self.assertIn("meshes/mixed_ellipsoid.msh", str(caught.exception))
 
 
 class Errors(unittest.TestCase):
