@@ -79,6 +79,8 @@ struct MaterialSpec {
   YAML::Node node;   ///< the whole mapping, for the plugin's parameter reader
   std::string file;  ///< case file, for messages
   std::vector<std::string> reserved_keys = {"type", "density"};  ///< keys the framework consumed
+  /// A case translated from an Abaqus deck: per line of its text, the deck line (null: none).
+  std::shared_ptr<const std::vector<SourceLocation>> translated_lines;
 };
 
 /// A group of cells run with one element type and one material.
@@ -364,5 +366,11 @@ CaseSpec load_case(const std::string& path, const std::vector<CaseOverride>& ove
 /// Same from text (tests); `file` names it in messages.
 CaseSpec parse_case(const std::string& yaml_text, const std::string& file = "<string>",
                     const std::vector<CaseOverride>& overrides = {});
+/// Same from text translated from another file (an Abaqus deck, fem/deck.hpp): `lines` says for
+/// each line of the text (index 0 is line 1) where it came from, so that every location the case
+/// keeps and every message names the user's file.
+CaseSpec parse_translated_case(const std::string& yaml_text, const std::string& file,
+                               const std::vector<SourceLocation>& lines,
+                               const std::vector<CaseOverride>& overrides = {});
 
 }  // namespace fem

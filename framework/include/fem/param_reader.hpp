@@ -24,6 +24,9 @@ class ParamReader {
   ParamReader(const YAML::Node& node, std::string file, std::string owner,
               const std::vector<std::string>& reserved);
   ~ParamReader();
+  /// The mapping is text translated from another file (an Abaqus deck): per line, where it came
+  /// from, so that messages name the user's file and line.
+  void set_translated_lines(std::shared_ptr<const std::vector<SourceLocation>> lines);
   ParamReader(const ParamReader&) = delete;
   ParamReader& operator=(const ParamReader&) = delete;
 

@@ -1451,33 +1451,7 @@ DeckTranslation translate_abaqus_deck(const std::string& path, const std::string
 
 CaseSpec load_abaqus_deck(const std::string& path, const std::vector<CaseOverride>& overrides) {
   const DeckTranslation t = translate_abaqus_deck(path);
-  // The translation's own name, so that its errors are told from the mesh reader's (which
-  // name the deck's lines themselves); same folder, so that the mesh file resolves.
-  const std::string label = path + " (as a case)";
-  try {
-    return parse_case(t.yaml, label, overrides);
-  } catch (const InputError& e) {
-    if (e.where().file != label) throw;
-    const int line = e.where().line;
-    const SourceLocation at = line >= 1 && line <= static_cast<int>(t.origin.size())
-                                  ? t.origin[static_cast<std::size_t>(line - 1)]
-                                  : SourceLocation{path, 0, 0};
-    // The hint as InputError formatted it after the message.
-    const std::string what = e.what();
-    const std::string head = e.where().str() + ": error: " + e.message();
-    std::string hint;
-    if (what.size() > head.size() && what.compare(0, head.size(), head) == 0) {
-      hint = what.substr(head.size());
-      const std::string mark = "\n  hint: ";
-      if (hint.rfind(mark, 0) == 0) hint = hint.substr(mark.size());
-    }
-    const std::string shown = "fem export " + fs::path(path).filename().string() +
-                              " --format yaml shows the case the deck translates to";
-    throw InputError(
-        at,
-        e.message() + " (in the case translated from the deck, line " + std::to_string(line) + ")",
-        hint.empty() ? shown : hint + "; " + shown);
-  }
+  return parse_translated_case(t.yaml, path, t.origin, overrides);
 }
 
 }  // namespace fem

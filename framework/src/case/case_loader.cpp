@@ -231,9 +231,16 @@ CaseSpec read_case(const Value& root, const std::string& file) {
 
 CaseSpec parse_case(const std::string& yaml_text, const std::string& file,
                     const std::vector<CaseOverride>& overrides) {
-  require_case_size(yaml_text.size(), file);
+  return parse_translated_case(yaml_text, file, {}, overrides);
+}
+
+CaseSpec parse_translated_case(const std::string& yaml_text, const std::string& file,
+                               const std::vector<SourceLocation>& lines,
+                               const std::vector<CaseOverride>& overrides) {
+  if (lines.empty()) require_case_size(yaml_text.size(), file);
   Origin origin;
   origin.file = file;
+  if (!lines.empty()) origin.lines = std::make_shared<const std::vector<SourceLocation>>(lines);
   YAML::Node root = parse_document(yaml_text, file);
   check_keys(root, file, "");
   apply_overrides(root, overrides, origin);

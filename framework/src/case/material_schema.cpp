@@ -28,6 +28,7 @@ void read_materials(const Value& v, CaseSpec& spec) {
     // The node shares the document's memory, so it (and its marks) lives as long as the spec.
     ms.node = e.node();
     ms.file = v.origin().file;
+    ms.translated_lines = v.origin().lines;
     spec.materials[ms.name] = ms;
   }
 }

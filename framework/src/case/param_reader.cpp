@@ -20,6 +20,13 @@ struct ParamReader::Impl {
   std::string owner;
   std::vector<std::string> reserved;
   std::vector<std::string> known;  // keys the plugin asked for, in the order it asked
+  std::shared_ptr<const std::vector<SourceLocation>> lines;  // a deck's case: deck lines
+
+  [[nodiscard]] SourceLocation located(const YAML::Mark& m) const {
+    const auto line = static_cast<std::size_t>(m.line);
+    if (lines && line < lines->size()) return (*lines)[line];
+    return {file, m.line + 1, m.column + 1};
+  }
 
   void remember(const std::string& key) {
     if (std::find(known.begin(), known.end(), key) == known.end()) known.push_back(key);
@@ -38,12 +45,12 @@ struct ParamReader::Impl {
     if (!n.IsDefined()) return here();
     // Nodes without a mark were set on the command line (--set): see overrides.cpp.
     if (n.Mark().is_null()) return {"<command line>", 0, 0};
-    return {file, n.Mark().line + 1, n.Mark().column + 1};
+    return located(n.Mark());
   }
 
   [[nodiscard]] SourceLocation here() const {
     if (!node.IsDefined() || node.Mark().is_null()) return {file, 0, 0};
-    return {file, node.Mark().line + 1, node.Mark().column + 1};
+    return located(node.Mark());
   }
 
   [[noreturn]] void fail_at(const SourceLocation& where, const std::string& message,
@@ -72,6 +79,10 @@ ParamReader::ParamReader(const YAML::Node& node, std::string file, std::string o
 }
 
 ParamReader::~ParamReader() = default;
+
+void ParamReader::set_translated_lines(std::shared_ptr<const std::vector<SourceLocation>> lines) {
+  impl_->lines = std::move(lines);
+}
 
 bool ParamReader::has(const std::string& key) {
   impl_->remember(key);

@@ -44,6 +44,12 @@ std::string valid_keys_hint(const std::string& key, const std::vector<std::strin
 
 }  // namespace
 
+SourceLocation Origin::at(const YAML::Mark& m) const {
+  if (!lines || m.is_null()) return location_of(m, file);
+  const auto line = static_cast<std::size_t>(m.line);
+  return line < lines->size() ? (*lines)[line] : SourceLocation{file, 0, 0};
+}
+
 // ---- Value --------------------------------------------------------------------------------------
 
 Value::Value(YAML::Node node, const Origin& origin)
@@ -63,7 +69,7 @@ Value::Value(YAML::Node node, YAML::Node key, const Origin& origin, std::string 
 
 SourceLocation Value::mark_of(const YAML::Node& n) const {
   if (!n.IsDefined() || n.Mark().is_null()) return parent_where_;
-  return location_of(n.Mark(), origin_->file);
+  return origin_->at(n.Mark());
 }
 
 SourceLocation Value::where() const {
@@ -101,8 +107,7 @@ Value Value::entry(const YAML::Node& key, const YAML::Node& value) const {
   const auto it = origin_->overridden.find(opath);
   const std::string* label = it != origin_->overridden.end() ? &it->second : label_;
   SourceLocation here = label ? SourceLocation{*label, 0, 0} : where();
-  if (!label && key.IsDefined() && !key.Mark().is_null())
-    here = location_of(key.Mark(), origin_->file);
+  if (!label && key.IsDefined() && !key.Mark().is_null()) here = origin_->at(key.Mark());
   return Value(value, key, *origin_, k, path_.empty() ? k : path_ + "." + k, std::move(opath),
                label, std::move(here));
 }

@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,6 +25,12 @@ struct Origin {
   std::string file;
   /// override path ("blocks.0.material") -> "<command line>: --set blocks.0.material=x"
   std::map<std::string, std::string> overridden;
+  /// Text translated from another file (an Abaqus deck): per line (index 0 is line 1), where
+  /// it came from. Empty: the text is `file` itself.
+  std::shared_ptr<const std::vector<SourceLocation>> lines;
+
+  /// Where a mark of the text is, in the file the user wrote.
+  [[nodiscard]] SourceLocation at(const YAML::Mark& m) const;
 };
 
 /// A node of the case tree with its schema name, display path and origin.

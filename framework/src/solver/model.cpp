@@ -155,6 +155,7 @@ Model build_model(const CaseSpec& spec, const PluginRegistry& plugins) {
     b.params.assign(static_cast<std::size_t>(b.material->host.num_params), 0.0);
     ParamReader reader(ms.node, ms.file, "material '" + ms.name + "' (" + ms.type + ")",
                        ms.reserved_keys);
+    if (ms.translated_lines) reader.set_translated_lines(ms.translated_lines);
     b.material->host.parse(reader, b.params.data());
     reader.finish();
     check_family(bs, *b.element, ms, *b.material);

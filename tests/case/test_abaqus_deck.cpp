@@ -1,0 +1,303 @@
+// Abaqus/CalculiX decks as cases (fem/deck.hpp): what a deck translates to, and the messages for
+// what fem does not run, at the deck's file:line.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <fem/case.hpp>
+#include <fem/deck.hpp>
+#include <fem/error.hpp>
+
+#include "support/abaqus_box.hpp"
+#include "support/run_fem.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/// A deck of a 2 x 2 x 2 C3D8 box with BOTTOM and TOP node sets, then `rest`.
+std::string box_deck(const std::string& rest, const std::string& type = "C3D8") {
+  fem::test::AbaqusBox b;
+  b.type = type;
+  b.node_sets["BOTTOM"] = [](double, double, double z) { return z < 1e-9; };
+  b.node_sets["TOP"] = [](double, double, double z) { return z > 1 - 1e-9; };
+  return b.text() + rest;
+}
+
+const std::string kMaterial = R"(*MATERIAL, NAME=Soft
+*DENSITY
+1000
+*HYPERELASTIC, NEO HOOKE
+500, 4.0E-5
+*SOLID SECTION, ELSET=EALL, MATERIAL=SOFT
+)";
+
+const std::string kStep = R"(*STEP, NLGEOM
+*STATIC
+0.25, 1.0, 1e-4, 0.5
+*BOUNDARY
+BOTTOM, 1, 3
+TOP, 3, 3, -0.1
+*NODE PRINT, NSET=TOP
+U, RF
+*NODE FILE
+U
+*END STEP
+)";
+
+/// Writes the deck to a fresh folder; returns its path.
+std::string write_deck(const std::string& name, const std::string& text) {
+  const std::string dir = fem::test::fresh_temp_dir("deck", name);
+  fs::create_directories(dir);
+  const std::string path = dir + "/" + name + ".inp";
+  std::ofstream(path) << text;
+  return path;
+}
+
+/// The InputError of loading the deck (fails the test if it loads).
+fem::InputError load_error(const std::string& name, const std::string& text) {
+  const std::string path = write_deck(name, text);
+  try {
+    fem::load_case(path);
+  } catch (const fem::InputError& e) {
+    return e;
+  }
+  ADD_FAILURE() << "the deck loaded";
+  return fem::InputError({}, "");
+}
+
+/// The 1-based line of the first line of `text` that starts with `start`.
+int line_of(const std::string& text, const std::string& start) {
+  int line = 1;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    if (text.compare(pos, start.size(), start) == 0) return line;
+    pos = text.find('\n', pos);
+    if (pos == std::string::npos) break;
+    ++pos;
+    ++line;
+  }
+  return 0;
+}
+
+TEST(AbaqusDeck, TranslatesModelAndStep) {
+  const std::string path = write_deck("model", box_deck(kMaterial + kStep));
+  const fem::CaseSpec spec = fem::load_case(path);
+  EXPECT_EQ(spec.name, "model");
+  EXPECT_EQ(spec.mesh.file, (fs::path(path).parent_path() / "model.inp").string());
+  ASSERT_EQ(spec.materials.count("soft"), 1u);
+  EXPECT_EQ(spec.materials.at("soft").type, "neo_hookean");
+  EXPECT_EQ(spec.materials.at("soft").density, 1000);
+  ASSERT_EQ(spec.blocks.size(), 1u);
+  EXPECT_EQ(spec.blocks[0].region, "eall");
+  EXPECT_EQ(spec.blocks[0].element, "hex8");
+  EXPECT_EQ(spec.solver.type, fem::SolverType::Static);
+  EXPECT_DOUBLE_EQ(spec.solver.end_time, 1.0);
+  EXPECT_DOUBLE_EQ(spec.solver.increments.initial, 0.25);
+  EXPECT_DOUBLE_EQ(spec.solver.increments.minimum, 1e-4);
+  EXPECT_DOUBLE_EQ(spec.solver.increments.maximum, 0.5);
+  // BOTTOM fixed; TOP's z prescribed with the static step's default ramp.
+  ASSERT_EQ(spec.boundary_conditions.size(), 2u);
+  EXPECT_EQ(spec.boundary_conditions[0].set, "bottom");
+  EXPECT_EQ(spec.boundary_conditions[0].constrained, (std::array<bool, 3>{true, true, true}));
+  EXPECT_EQ(spec.boundary_conditions[1].set, "top");
+  EXPECT_DOUBLE_EQ(spec.boundary_conditions[1].value[2], -0.1);
+  const fem::Amplitude& ramp = spec.amplitudes.at(spec.boundary_conditions[1].amplitude).curve;
+  EXPECT_EQ(ramp.kind, fem::AmplitudeKind::Linear);
+  EXPECT_DOUBLE_EQ(ramp.end, 1.0);
+  ASSERT_EQ(spec.output.histories.size(), 1u);
+  EXPECT_EQ(spec.output.histories[0].quantities,
+            (std::vector<std::string>{"displacement", "reaction_force"}));
+  EXPECT_TRUE(spec.output.vtk);
+  // Locations the case keeps are the deck's: the block is the *SOLID SECTION line.
+  EXPECT_EQ(spec.blocks[0].where.file, path);
+  EXPECT_EQ(spec.blocks[0].where.line, line_of(box_deck(kMaterial + kStep), "*SOLID SECTION"));
+}
+
+TEST(AbaqusDeck, DynamicStepsAndTheirDefaults) {
+  const std::string dynamic = R"(*AMPLITUDE, NAME=Pulse
+0, 0, 0.1, 1, 0.2, 0
+*INITIAL CONDITIONS, TYPE=VELOCITY
+TOP, 3, -1.5
+*STEP
+*DYNAMIC, ALPHA=-0.1
+0.01, 0.5
+*CLOAD
+TOP, 1, 2.0
+*CLOAD, AMPLITUDE=PULSE
+TOP, 2, 3.0
+*DLOAD
+EALL, GRAV, 9.81, 0, 0, -1
+*END STEP
+)";
+  const fem::CaseSpec spec = fem::load_case(write_deck("dynamic", box_deck(kMaterial + dynamic)));
+  EXPECT_EQ(spec.solver.type, fem::SolverType::ImplicitDynamic);
+  EXPECT_EQ(spec.solver.integrator, "hht");
+  EXPECT_DOUBLE_EQ(spec.solver.alpha, -0.1);
+  EXPECT_DOUBLE_EQ(spec.solver.time_step, 0.01);
+  // Loads without AMPLITUDE act at once in a dynamic step (ccx's default).
+  ASSERT_EQ(spec.loads.size(), 2u);
+  EXPECT_EQ(spec.loads[0].amplitude, "constant");
+  EXPECT_EQ(spec.loads[0].force, (std::array<double, 3>{2, 0, 0}));
+  EXPECT_EQ(spec.loads[1].amplitude, "pulse");
+  EXPECT_EQ(spec.amplitudes.at("pulse").curve.num_points, 3);
+  ASSERT_TRUE(spec.gravity.has_value());
+  EXPECT_DOUBLE_EQ(spec.gravity->acceleration[2], -9.81);
+  ASSERT_EQ(spec.initial_velocities.size(), 1u);
+  EXPECT_DOUBLE_EQ(spec.initial_velocities[0].velocity[2], -1.5);
+
+  const std::string explicit_step = R"(*STEP
+*DYNAMIC, EXPLICIT, DIRECT
+1e-5, 0.01
+*BOUNDARY
+BOTTOM, ENCASTRE
+*END STEP
+)";
+  const fem::CaseSpec ex =
+      fem::load_case(write_deck("explicit", box_deck(kMaterial + explicit_step)));
+  EXPECT_EQ(ex.solver.type, fem::SolverType::Explicit);
+  EXPECT_DOUBLE_EQ(ex.solver.time_step, 1e-5);
+  EXPECT_DOUBLE_EQ(ex.solver.end_time, 0.01);
+  ASSERT_EQ(ex.boundary_conditions.size(), 1u);
+  EXPECT_EQ(ex.boundary_conditions[0].constrained, (std::array<bool, 3>{true, true, true}));
+  EXPECT_FALSE(ex.output.vtk);  // no *NODE FILE: no frames, as the deck asks
+}
+
+TEST(AbaqusDeck, ElasticLawsFollowNlgeom) {
+  const std::string steel = R"(*MATERIAL, NAME=STEEL
+*ELASTIC
+210e9, 0.3
+*SOLID SECTION, ELSET=EALL, MATERIAL=STEEL
+)";
+  const std::string step = "*STATIC\n*BOUNDARY\nBOTTOM, 1, 3\n*END STEP\n";
+  // Without NLGEOM: small strain; with: CalculiX's St. Venant-Kirchhoff.
+  EXPECT_EQ(fem::load_case(write_deck("small", box_deck(steel + "*STEP\n" + step)))
+                .materials.at("steel")
+                .type,
+            "linear_elastic");
+  EXPECT_EQ(fem::load_case(write_deck("large", box_deck(steel + "*STEP, NLGEOM\n" + step)))
+                .materials.at("steel")
+                .type,
+            "saint_venant_kirchhoff");
+  // Engineering constants of an isotropic solid give the isotropic stiffness (Voigt order of
+  // fem: 11 22 33 23 13 12).
+  const std::string ortho = R"(*MATERIAL, NAME=STEEL
+*ELASTIC, TYPE=ENGINEERING CONSTANTS
+200e9, 200e9, 200e9, 0.25, 0.25, 0.25, 80e9, 80e9, 80e9
+*SOLID SECTION, ELSET=EALL, MATERIAL=STEEL
+)";
+  const fem::DeckTranslation t =
+      fem::translate_abaqus_deck(write_deck("ortho", box_deck(ortho + "*STEP\n" + step)));
+  // lambda = E nu / ((1 + nu)(1 - 2 nu)) = 80e9, lambda + 2 mu = 240e9.
+  EXPECT_NE(t.yaml.find("type: linear_elastic_anisotropic, c11: 240000000000.0"), std::string::npos)
+      << t.yaml;
+  EXPECT_NE(t.yaml.find("c44: 80000000000"), std::string::npos) << t.yaml;
+}
+
+TEST(AbaqusDeck, NodeNumbersBecomeNodeSets) {
+  fem::test::AbaqusBox b;
+  const int corner = b.corner_node(2, 2, 2);
+  const std::string deck = b.text() + kMaterial + "*STEP\n*STATIC\n*BOUNDARY\n1, 1, 3\n*CLOAD\n" +
+                           std::to_string(corner) + ", 3, -5.0\n*END STEP\n";
+  const fem::CaseSpec spec = fem::load_case(write_deck("numbers", deck));
+  ASSERT_EQ(spec.node_sets.size(), 2u);
+  EXPECT_EQ(spec.node_sets[0].name, "node_1");
+  ASSERT_EQ(spec.node_sets[0].ids.size(), 1u);
+  EXPECT_EQ(spec.node_sets[0].ids[0], 0);  // the deck's first node
+  EXPECT_EQ(spec.loads.at(0).set, "node_" + std::to_string(corner));
+  EXPECT_DOUBLE_EQ(spec.loads.at(0).force[2], -5.0);
+}
+
+struct BadDeck {
+  const char* name;
+  std::string rest;  ///< after the mesh
+  std::string at;    ///< the deck line (its start) the message must name
+  std::string says;  ///< part of the message
+};
+
+TEST(AbaqusDeck, WhatFemDoesNotRunIsRefusedAtItsLine) {
+  const BadDeck cases[] = {
+      {"contact", kMaterial + "*CONTACT PAIR, INTERACTION=I\n" + kStep, "*CONTACT PAIR",
+       "*CONTACT PAIR is not supported"},
+      {"typo", kMaterial + "*SOLID SECTON, ELSET=EALL, MATERIAL=SOFT\n" + kStep, "*SOLID SECTON",
+       "did you mean '*SOLID SECTION'"},
+      {"plastic", R"(*MATERIAL, NAME=SOFT
+*ELASTIC
+1e9, 0.3
+*PLASTIC
+1e6, 0
+*SOLID SECTION, ELSET=EALL, MATERIAL=SOFT
+)" + kStep,
+       "*PLASTIC", "*PLASTIC is not supported"},
+      {"pressure", kMaterial + "*STEP\n*STATIC\n*DLOAD\nEALL, P1, 10\n*END STEP\n", "EALL, P1",
+       "no pressure loads"},
+      {"option", kMaterial + "*STEP\n*STATIC, RIKS\n*END STEP\n", "*STATIC, RIKS",
+       "parameter RIKS of *STATIC is not supported"},
+      {"two_steps", kMaterial + kStep + kStep, "*STEP, NLGEOM", "a second *STEP"},
+      {"unknown_set", kMaterial + "*STEP\n*STATIC\n*BOUNDARY\nBOTOM, 1, 3\n*END STEP\n",
+       "BOTOM, 1, 3", "did you mean 'bottom'"},
+      {"no_material", "*SOLID SECTION, ELSET=EALL, MATERIAL=RUBBER\n" + kStep, "*SOLID SECTION",
+       "material 'rubber', which the deck does not define"},
+      {"rotation_dof", kMaterial + "*STEP\n*STATIC\n*BOUNDARY\nBOTTOM, 1, 6\n*END STEP\n",
+       "BOTTOM, 1, 6", "degree of freedom 6"},
+      {"incompressible", R"(*MATERIAL, NAME=SOFT
+*HYPERELASTIC, NEO HOOKE
+500, 0
+*SOLID SECTION, ELSET=EALL, MATERIAL=SOFT
+)" + kStep,
+       "*HYPERELASTIC", "incompressible"},
+  };
+  for (const BadDeck& c : cases) {
+    SCOPED_TRACE(c.name);
+    const std::string text = box_deck(c.rest);
+    const fem::InputError e = load_error(c.name, text);
+    EXPECT_NE(std::string(e.what()).find(c.says), std::string::npos) << e.what();
+    // The line; for the two-step deck, the second *STEP (kStep has 11 lines).
+    const int line = line_of(text, c.at) + (std::string(c.name) == "two_steps" ? 11 : 0);
+    EXPECT_EQ(e.where().line, line) << e.what();
+    EXPECT_NE(e.where().file.find(std::string(c.name) + ".inp"), std::string::npos) << e.what();
+  }
+}
+
+// A material's parameters are checked by its plugin when the model is built: the message still
+// names the deck line of the law.
+TEST(AbaqusDeck, MaterialParameterErrorsNameTheDeckLine) {
+  const std::string text = box_deck(R"(*MATERIAL, NAME=SOFT
+*HYPERELASTIC, OGDEN, N=1
+500, 0, 4e-5
+*SOLID SECTION, ELSET=EALL, MATERIAL=SOFT
+)" + kStep);
+  const std::string deck = write_deck("bad_law", text);
+  const fem::test::FemResult r = fem::test::run_fem("check '" + deck + "'");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("bad_law.inp:" + std::to_string(line_of(text, "*HYPERELASTIC")) +
+                          ": error: material 'soft' (ogden): alpha1 must not be 0"),
+            std::string::npos)
+      << r.output;
+}
+
+TEST(AbaqusDeck, ExportAsYamlRunsToTheSameResult) {
+  const std::string deck = write_deck("roundtrip", box_deck(kMaterial + kStep));
+  const std::string dir = fs::path(deck).parent_path().string();
+  const fem::test::FemResult y =
+      fem::test::run_fem("export '" + deck + "' --format yaml -o '" + dir + "/sub/case.yaml'",
+                         "mkdir -p '" + dir + "/sub' &&");
+  ASSERT_EQ(y.code, 0) << y.output;
+  const fem::test::FemResult a =
+      fem::test::run_fem("run '" + deck + "' --output '" + dir + "/from_deck'");
+  ASSERT_EQ(a.code, 0) << a.output;
+  const fem::test::FemResult b =
+      fem::test::run_fem("run '" + dir + "/sub/case.yaml' --output '" + dir + "/from_yaml'");
+  ASSERT_EQ(b.code, 0) << b.output;
+  EXPECT_EQ(fem::test::read_text(dir + "/from_deck/top.csv"),
+            fem::test::read_text(dir + "/from_yaml/top.csv"));
+  // --set applies to decks as to YAML cases.
+  const fem::test::FemResult c =
+      fem::test::run_fem("check '" + deck + "' --set solver.linear.preconditioner=direct_typo");
+  EXPECT_NE(c.code, 0);
+  EXPECT_NE(c.output.find("--set solver.linear.preconditioner"), std::string::npos) << c.output;
+}
+
+}  // namespace
