@@ -111,6 +111,11 @@ struct PeerResult {
   std::vector<std::array<double, 3>> fem_u, peer_u;
   double max_deviation =
       kNaN;  ///< max over levels of |u_fem - u_peer| / |u_peer| (final-level norm)
+  /// The same over the components the case leaves free (what is computed; relative to their
+  /// largest value) and over the prescribed ones (which both codes must meet; relative to theirs).
+  /// agrees: both within the tolerance.
+  double free_deviation = kNaN, prescribed_deviation = kNaN;
+  std::array<bool, 3> prescribed = {false, false, false};  ///< components of the compared node
   double tolerance = kNaN;
   bool agrees = true;
 };

@@ -141,6 +141,13 @@ void expect_calculix_agrees(const std::string& name, const std::string& sets) {
   ASSERT_EQ(peer["status"], "ok") << peer.dump(1);
   EXPECT_EQ(peer["levels"].size(), 20u);
   EXPECT_LE(peer["max_deviation"].get<double>(), 0.005) << peer.dump(1);
+  // What is computed apart from what is prescribed: the corner's z is the top face's prescribed
+  // motion, x and y are free (the bulge).
+  EXPECT_EQ(peer["prescribed_components"], json::array({false, false, true})) << peer.dump(1);
+  EXPECT_LE(peer["free_deviation"].get<double>(), 0.005) << peer.dump(1);
+  // The deck samples the smooth step the case prescribes: 1e-7 apart.
+  EXPECT_LE(peer["prescribed_deviation"].get<double>(), 1e-6) << peer.dump(1);
+  EXPECT_NE(r.output.find("free components deviate"), std::string::npos) << r.output;
   EXPECT_GT(peer["peer_wall_s"].get<double>(), 0.0);
   // The final state is the top face 10 mm down; the corner moves outwards.
   const json& last = peer["levels"].back();
@@ -195,6 +202,30 @@ TEST_F(BenchCalculix, PeerDisagreementBeyondToleranceFails) {
                          out);
   EXPECT_EQ(r.code, 4) << r.output;
   EXPECT_NE(r.output.find("DISAGREES"), std::string::npos) << r.output;
+  fs::remove_all(out);
+}
+
+// A CalculiX run that stops before the end of the step (its increment limit, a failed increment)
+// is not compared: a stand-in ccx prints the corner only half way through.
+TEST_F(BenchCalculix, TruncatedPeerRunIsRefused) {
+  const std::string out = temp_dir("truncated");
+  fs::create_directories(out);
+  const std::string fake = out + "/ccx";
+  {
+    std::ofstream script(fake);
+    script << "#!/bin/sh\n"
+              "{ echo ' displacements (vx,vy,vz) for set CORNER and time  0.5000000E+00'; echo;\n"
+              "  i=1; while [ $i -le 200 ]; do echo \"  $i 0 0 0\"; i=$((i+1)); done; }"
+              " > \"$2.dat\"\n";
+  }
+  fs::permissions(fake, fs::perms::owner_all);
+  const auto r = run_fem("bench " + kCalculixCube +
+                             " --set mesh.divisions=2 --backends openmp --precision double "
+                             "--steps 5 --repeats 1 --no-plots --peer calculix --output " +
+                             out + "/bench",
+                         "FEM_CCX=" + fake);
+  EXPECT_NE(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("before the end of the step"), std::string::npos) << r.output;
   fs::remove_all(out);
 }
 

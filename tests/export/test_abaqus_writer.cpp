@@ -8,6 +8,7 @@
 #include <fem/error.hpp>
 #include <fem/export/abaqus_writer.hpp>
 #include <fem/export/calculix_results.hpp>
+#include <fem/solver/explicit_system.hpp>
 
 #include "support/case_runner.hpp"
 
@@ -134,6 +135,23 @@ TEST(CalculixResults, ReadsNodeTablesAndSkipsOthers) {
   EXPECT_EQ(tables[2].values.size(), 2u);
   EXPECT_DOUBLE_EQ(tables[2].values.at(2)[1], 5e-3);
   EXPECT_THROW(fem::read_calculix_dat(path), fem::Error);
+}
+
+// An explicit step takes end / (stable step) increments: the deck's INC lets it finish (it was
+// 2,000 for any step, and CalculiX stopped with "max. # of increments reached").
+TEST(AbaqusWriter, ExplicitStepsMayTakeEveryIncrementTheyNeed) {
+  fem::AbaqusExportOptions options;
+  options.step = fem::AbaqusExportOptions::Step::Explicit;
+  const std::vector<fem::CaseOverride> fine = {{"mesh.divisions", "12"},
+                                               {"materials.soft.bulk_modulus", "5.0e7"}};
+  const Deck d = export_deck(fine, options);
+  fem::test::PreparedRun run = fem::test::prepare(kCube, fine);
+  const double critical = fem::setup_explicit(run.model).critical_time_step;
+  const std::size_t at = d.text.find("*STEP, NLGEOM, INC=");
+  ASSERT_NE(at, std::string::npos) << d.text;
+  const long long inc = std::stoll(d.text.substr(at + 19));
+  EXPECT_GE(static_cast<double>(inc), 10.0 * 2.0 / critical);  // end_time 2 s
+  EXPECT_GT(inc, 2000);
 }
 
 }  // namespace

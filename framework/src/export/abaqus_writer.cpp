@@ -322,7 +322,16 @@ AbaqusExportReport write_abaqus_deck(const Model& model, const AbaqusExportOptio
       std::any_of(model.blocks.begin(), model.blocks.end(),
                   [](const ModelBlock& b) { return !b.material->host.small_strain; });
   const double inc = end / options.intervals;
-  fmt::print(out, "**\n*STEP{}, INC={}\n", nlgeom ? ", NLGEOM" : "", 100 * options.intervals);
+  // The increment limit must let the step finish: an explicit step takes end / (stable step)
+  // increments (the seed-000 cube at 6 per edge about 11,000), so allow ten times fem's count.
+  std::int64_t max_increments = 100 * options.intervals;
+  if (options.step == Step::Explicit) {
+    const double critical = setup_explicit(model).critical_time_step;
+    if (critical > 0)
+      max_increments =
+          std::max(max_increments, static_cast<std::int64_t>(std::ceil(10.0 * end / critical)));
+  }
+  fmt::print(out, "**\n*STEP{}, INC={}\n", nlgeom ? ", NLGEOM" : "", max_increments);
   switch (options.step) {
     case Step::Static:
       fmt::print(out, "*STATIC, DIRECT\n{}, {}\n", real(inc), real(end));
