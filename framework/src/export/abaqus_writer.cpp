@@ -21,14 +21,23 @@ std::string element_type(const ModelBlock& b) {
   if (name == "hex8r") return "C3D8R";
   if (name == "hex8") return "C3D8";
   if (name == "tet4") return "C3D4";
+  if (name == "tet10") return "C3D10";
+  if (name == "hex20") return "C3D20";
+  if (name == "hex20r") return "C3D20R";
   throw InputError(b.spec->where,
                    "element '" + name + "' of block '" + b.spec->name +
                        "' has no Abaqus equivalent in the exporter",
-                   "the Abaqus export knows hex8r (C3D8R), hex8 (C3D8) and tet4 (C3D4)");
+                   "the Abaqus export knows hex8r (C3D8R), hex8 (C3D8), tet4 (C3D4), tet10 "
+                   "(C3D10), hex20 (C3D20) and hex20r (C3D20R)");
 }
 
 std::string real(double v) {
   return fmt::format("{:.12g}", v);
+}
+
+/// D_i from the stored 1/D_i (0: no term).
+double inverse_or_zero(double v) {
+  return v == 0.0 ? 0.0 : 1.0 / v;
 }
 
 /// Up to 16 integers per line, as Abaqus wants.
@@ -47,6 +56,25 @@ void write_material(std::ostream& out, const ModelBlock& b) {
     fmt::print(out, "** neo_hookean: shear modulus {} Pa, bulk modulus {} Pa\n", real(p[0]),
                real(p[1]));
     fmt::print(out, "*HYPERELASTIC, NEO HOOKE\n{}, {}\n", real(p[0] / 2.0), real(2.0 / p[1]));
+  } else if (m.type == "mooney_rivlin") {
+    // Stored as c10, c01, 1/D1: the Abaqus form itself.
+    fmt::print(out, "*HYPERELASTIC, MOONEY-RIVLIN\n{}, {}, {}\n", real(p[0]), real(p[1]),
+               real(inverse_or_zero(p[2])));
+  } else if (m.type == "reduced_polynomial" || m.type == "ogden") {
+    // reduced_polynomial: c10, c20, c30, 1/D1..1/D3; ogden: (mu_i, alpha_i) x 3, 1/D1..1/D3.
+    // N is the last term given; an absent D_i is written 0 (ccx then takes a default of its own).
+    const bool ogden = m.type == "ogden";
+    const int per_term = ogden ? 2 : 1;
+    int n = 1;
+    for (int i = 0; i < 3; ++i)
+      if (p[static_cast<std::size_t>(per_term * i)] != 0.0) n = i + 1;
+    fmt::print(out, "*HYPERELASTIC, {}, N={}\n", ogden ? "OGDEN" : "REDUCED POLYNOMIAL", n);
+    std::vector<double> values(p.begin(), p.begin() + per_term * n);
+    for (int i = 0; i < n; ++i)
+      values.push_back(inverse_or_zero(p[static_cast<std::size_t>(3 * per_term + i)]));
+    for (std::size_t i = 0; i < values.size(); ++i)
+      fmt::print(out, "{}{}", real(values[i]),
+                 (i + 1) % 8 == 0 || i + 1 == values.size() ? "\n" : ", ");
   } else if (m.type == "linear_elastic") {
     const double lambda = p[0], mu = p[1];
     const double e = mu * (3.0 * lambda + 2.0 * mu) / (lambda + mu);
@@ -56,8 +84,8 @@ void write_material(std::ostream& out, const ModelBlock& b) {
     throw InputError(m.where,
                      "material '" + m.name + "' of type '" + m.type +
                          "' has no Abaqus equivalent in the exporter",
-                     "the Abaqus export knows neo_hookean (*HYPERELASTIC, NEO HOOKE) and "
-                     "linear_elastic (*ELASTIC)");
+                     "the Abaqus export knows neo_hookean (*HYPERELASTIC, NEO HOOKE), "
+                     "mooney_rivlin, ogden, reduced_polynomial and linear_elastic (*ELASTIC)");
   }
 }
 
