@@ -155,8 +155,13 @@ EALL, GRAV, 9.81, 0, 0, -1
 BOTTOM, ENCASTRE
 *END STEP
 )";
-  const fem::CaseSpec ex =
-      fem::load_case(write_deck("explicit", box_deck(kMaterial + explicit_step)));
+  const std::string explicit_deck = write_deck("explicit", box_deck(kMaterial + explicit_step));
+  const fem::CaseSpec ex = fem::load_case(explicit_deck);
+  // What a user could expect otherwise is said (and logged by fem run / check).
+  const std::vector<std::string> notes = fem::translate_abaqus_deck(explicit_deck).notes;
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("explicit.inp:"), std::string::npos) << notes[0];
+  EXPECT_NE(notes[0].find("no VTK frames"), std::string::npos) << notes[0];
   EXPECT_EQ(ex.solver.type, fem::SolverType::Explicit);
   EXPECT_DOUBLE_EQ(ex.solver.time_step, 1e-5);
   EXPECT_DOUBLE_EQ(ex.solver.end_time, 0.01);

@@ -335,6 +335,11 @@ class DeckTranslator {
     deck_.fail(where, what, hint);
   }
 
+  /// How the deck was read where a user could expect otherwise, at its line.
+  void note(FilePos where, const std::string& what) {
+    out_.notes.push_back(deck_.at(where).str() + ": " + what);
+  }
+
   // -- the walk over keywords -------------------------------------------------------------------
 
   void walk() {
@@ -732,7 +737,12 @@ class DeckTranslator {
         fail(k.where, "*STEP, AMPLITUDE=" + *a + " is not understood", "RAMP or STEP");
       s.amplitude_default = v;
     }
-    if (auto inc = k.param("inc")) (void)deck_.integer(*inc, k.where, "INC (the most increments)");
+    if (auto inc = k.param("inc")) {
+      (void)deck_.integer(*inc, k.where, "INC (the most increments)");
+      note(k.where,
+           "INC (the most increments) is not enforced: fem takes the increments the step "
+           "needs");
+    }
     if (deck_.data_line_next()) deck_.skip_data();  // the step's title
     step_ = s;
   }
@@ -887,9 +897,12 @@ class DeckTranslator {
   }
 
   void element_output(const DeckKeyword& k, bool print) {
-    if (print)
+    if (print) {
       allow(k, {"elset", "frequency", "totals", "global", "position"});
-    else
+      note(k.where,
+           "*EL PRINT's element values are written to the VTK frames (fem records no "
+           "element histories)");
+    } else
       allow(k, {"frequency", "global", "output", "position"});
     file_output(k);
   }
@@ -1049,6 +1062,10 @@ class DeckTranslator {
         law = "type: linear_elastic_anisotropic" + anisotropic(m);
       } else {
         law = hyperelastic(m);
+        if (step_->nlgeom_given && !step_->nlgeom)
+          note(m.law_where, "material '" + m.shown +
+                                "' is hyperelastic: fem runs it with "
+                                "nonlinear geometry although the step says NLGEOM=NO");
       }
       const std::string density = m.density ? ", density: " + num(*m.density) : "";
       emit(fmt::format("  {}: {{{}{}}}{}", yaml_string(m.name), law, density, from(m.law_where)),
@@ -1421,6 +1438,7 @@ class DeckTranslator {
     emit("output:");
     if (s.fields.empty()) {
       emit("  vtk: false  # no *NODE FILE or *EL FILE request");
+      note(step_->where, "the step requests no *NODE FILE or *EL FILE output: no VTK frames");
     } else {
       std::vector<std::string> fields(s.fields.begin(), s.fields.end());
       emit("  fields: [" + join(fields) + "]");
@@ -1451,6 +1469,7 @@ DeckTranslation translate_abaqus_deck(const std::string& path, const std::string
 
 CaseSpec load_abaqus_deck(const std::string& path, const std::vector<CaseOverride>& overrides) {
   const DeckTranslation t = translate_abaqus_deck(path);
+  for (const std::string& n : t.notes) spdlog::info("{}", n);
   return parse_translated_case(t.yaml, path, t.origin, overrides);
 }
 
