@@ -57,9 +57,10 @@ std::string checkpoint_at(const ScratchDir& dir, std::int64_t increment) {
   return dir / name;
 }
 
-void expect_continuation_is_bit_identical(const std::string& solver, std::int64_t from) {
+void expect_continuation_is_bit_identical(const std::string& solver, std::int64_t from,
+                                          const std::string& model = kBlock) {
   SCOPED_TRACE(solver);
-  const std::string yaml = kBlock + solver;
+  const std::string yaml = model + solver;
   const ScratchDir dir;
   const Outcome whole = run(yaml, dir.path().string());
   ASSERT_GT(whole.report.increments, from);
@@ -86,6 +87,21 @@ TEST(ImplicitRestart, HhtContinuesBitForBit) {
       "solver: {type: implicit_dynamic, integrator: hht, alpha: -0.1, time_step: 0.02, "
       "end_time: 0.3}\n",
       9);
+}
+
+TEST(ImplicitRestart, ViscoelasticHistoryContinuesBitForBit) {
+  // A law with history: the checkpoint carries the operator's committed state (without it the
+  // continued run would relax from zero history and its forces would differ).
+  std::string model = kBlock;
+  const std::string elastic =
+      "tissue: {type: neo_hookean, density: 1000, youngs_modulus: 3000, poisson_ratio: 0.45}";
+  ASSERT_NE(model.find(elastic), std::string::npos);
+  model.replace(model.find(elastic), elastic.size(),
+                "tissue: {type: viscoelastic, density: 1000, c10: 500, bulk_modulus: 30000, "
+                "g1: 0.4, tau1: 0.05, g2: 0.2, tau2: 0.2}");
+  expect_continuation_is_bit_identical(
+      "solver: {type: implicit_dynamic, time_step: 0.02, end_time: 0.3, mass_damping: 5}\n", 6,
+      model);
 }
 
 TEST(ImplicitRestart, StaticInAutomaticIncrementsContinuesBitForBit) {

@@ -4,6 +4,8 @@
 // checkpoint of another model is refused with the reason.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -102,6 +104,34 @@ TEST(Restart, ExplicitRunContinuedFromACheckpointIsBitIdentical) {
   const Outcome continued = run(kBlock + kExplicit, dir.path().string(), checkpoint);
   EXPECT_EQ(continued.report.first_step, 4 * 37);
   EXPECT_EQ(continued.report.steps, whole.report.steps);
+  EXPECT_EQ(continued.u, whole.u);
+  EXPECT_EQ(continued.u_prev, whole.u_prev);
+  const std::vector<std::string> got = text_outputs(dir, files);
+  for (std::size_t i = 0; i < files.size(); ++i) EXPECT_EQ(got[i], expected[i]) << files[i];
+}
+
+TEST(Restart, ViscoelasticHistoryIsCheckpointedAndTheContinuedRunIsBitIdentical) {
+  // A law with history (24 values per point, relaxing over the run): the checkpoint must carry
+  // its state, or the continued run relaxes from zero and its forces differ.
+  std::string model = kBlock;
+  const std::string elastic =
+      "tissue: {type: neo_hookean, density: 1000, youngs_modulus: 3000, poisson_ratio: 0.45}";
+  ASSERT_NE(model.find(elastic), std::string::npos);
+  model.replace(model.find(elastic), elastic.size(),
+                "tissue: {type: viscoelastic, density: 1000, c10: 500, bulk_modulus: 30000, "
+                "g1: 0.4, tau1: 0.1, g2: 0.2, tau2: 0.3}");
+  const ScratchDir dir;
+  const Outcome whole = run(model + kExplicit, dir.path().string());
+  const std::vector<std::string> files = {"energy.csv", "top.csv", "block.pvd"};
+  const std::vector<std::string> expected = text_outputs(dir, files);
+  const std::string checkpoint = checkpoint_at(dir, "block", 4 * 37);
+  ASSERT_TRUE(std::filesystem::exists(checkpoint));
+  const Checkpoint saved = read_checkpoint(checkpoint);
+  ASSERT_EQ(saved.material_state.size(), 1u);
+  double largest = 0.0;
+  for (const double h : saved.material_state[0]) largest = std::max(largest, std::abs(h));
+  EXPECT_GT(largest, 0.0) << "the checkpoint holds no viscous history";
+  const Outcome continued = run(model + kExplicit, dir.path().string(), checkpoint);
   EXPECT_EQ(continued.u, whole.u);
   EXPECT_EQ(continued.u_prev, whole.u_prev);
   const std::vector<std::string> got = text_outputs(dir, files);

@@ -572,10 +572,12 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     T* node_forces = node_forces_.data_or_null();
     if (node_forces && !(fused_clear_ && plan.forces_clear))
       FEM_CUDA_CHECK(cudaMemsetAsync(node_forces, 0, node_forces_.size() * sizeof(T), stream_));
-    for (std::size_t b = 0; b < blocks_.size(); ++b)
-      blocks_[b].forces(pass_args(blocks_[b], u_[from].data(),
-                                  node_forces ? nullptr : forces_.data(), node_forces),
-                        static_cast<int>(b), failure_.data(), stream_);
+    for (std::size_t b = 0; b < blocks_.size(); ++b) {
+      ElementPassArgs<T> args = pass_args(blocks_[b], u_[from].data(),
+                                          node_forces ? nullptr : forces_.data(), node_forces);
+      args.dt = static_cast<T>(sys_.material_time_step);  // the step's history advance
+      blocks_[b].forces(args, static_cast<int>(b), failure_.data(), stream_);
+    }
     const bool measure = plan.measure, keep = plan.keep;
     if ((measure || keep) && saved_forces_.empty()) {
       saved_forces_.resize(static_cast<std::size_t>(3 * sys_.num_nodes));

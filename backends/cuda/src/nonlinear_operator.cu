@@ -319,6 +319,7 @@ class NonlinearOperatorImpl final : public NonlinearOperator {
     const std::int64_t offset = b.system->pressure_offset;
     a.element_pressure = offset >= 0 ? element_pressure_.data() + offset : nullptr;
     a.nodal_pressure = nodal_pressure;
+    a.dt = static_cast<T>(time_step());  // rate-dependent laws (NonlinearOperator::set_time_step)
     return a;
   }
 

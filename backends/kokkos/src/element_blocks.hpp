@@ -144,7 +144,7 @@ class ElementBlocks {
   ElementPassArgs<T> pass_args(const BlockData<Space, T>& b, const T* u, T* slots,
                                T* node_forces = nullptr, int node_force_stride = 3) const {
     const BlockSystem& s = *b.system;
-    return ElementPassArgs<T>{
+    ElementPassArgs<T> a{
         s.num_elements,
         s.nodes_per_element,
         s.quadrature_points,
@@ -165,7 +165,12 @@ class ElementBlocks {
         nullptr,
         data_or_null(nodal_pressure_),
         nullptr};
+    a.dt = time_step_;
+    return a;
   }
+
+  /// The step the material history of the next passes advances over (ElementPassArgs::dt).
+  void set_time_step(double dt) { time_step_ = static_cast<T>(dt); }
 
   /// Averaged nodal pressure, passes 1 and 2: each ANP element's V_e U'(J_e), then every
   /// node's volume-weighted mean. With volume_ratio (results) also the nodal mean volume ratios.
@@ -330,6 +335,7 @@ class ElementBlocks {
   // element_pressure_, the pressures or their derivative) and per node, and the incidence.
   View<Space, T> element_pressure_, element_volume_ratio_, nodal_pressure_, nodal_volume_ratio_,
       nodal_pressure_derivative_, pressure_inverse_volume_;
+  T time_step_ = T(0);
   View<Space, std::int64_t> pressure_offsets_;
   View<Space, std::int32_t> pressure_elements_;
   View<Space, T> det_scratch_;  ///< det_f(): the element's forces and the value

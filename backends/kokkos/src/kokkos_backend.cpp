@@ -137,8 +137,11 @@ class ExplicitProblemImpl final : public ExplicitProblem {
                            static_cast<std::size_t>(3 * sys_.num_force_slots));
     Kokkos::View<FailureSlot, typename Space::memory_space> failure("fem::scratch_failure");
     Kokkos::deep_copy(failure, FailureSlot{kNoFailure, kNoFailure});
-    // The history is not advanced: it goes to the blocks' trial state.
+    // The history is not advanced (it goes to the blocks' trial state), and no time passes:
+    // the forces of the accepted state.
+    blocks_.set_time_step(0.0);
     blocks_.forces(d_u.data(), scratch.data(), nullptr, 3, failure.data(), true);
+    blocks_.set_time_step(sys_.material_time_step);
     View<Space, double> d_out("fem::internal_forces", static_cast<std::size_t>(3 * sys_.num_nodes));
     Kokkos::parallel_for("fem::kokkos::gather_all", Range<Space>(0, sys_.num_nodes),
                          detail::GatherForces<T>{nullptr, offsets_.data(), slots_.data(),
@@ -235,6 +238,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
       gravity_weight_ = upload<Space, T>("fem::gravity_weight", weight);
     }
     set_node_update(central_difference_update(s.time_step, s.mass_damping));
+    blocks_.set_time_step(s.material_time_step);
     if (!s.contact_mask.empty()) upload_contact(s);
     offsets_ = upload<Space, std::int64_t>("fem::incidence_offsets", s.incidence_offsets);
     slots_ = upload<Space, std::int64_t>("fem::incidence_slots", s.incidence_slots);

@@ -140,6 +140,12 @@ class NonlinearOperatorImpl final : public NonlinearOperator {
   [[nodiscard]] LinearAlgebra& algebra() override { return algebra_; }
 
   void commit() override { blocks_.commit_state(); }
+  void material_state(std::size_t block, std::vector<double>& state) const override {
+    copy_out(blocks_.blocks()[block].state, state);
+  }
+  void set_material_state(std::size_t block, const std::vector<double>& state) override {
+    copy_in(blocks_.blocks()[block].state, state);
+  }
 
   void element_results(const std::vector<double>& u, std::vector<BlockResults>& out) override {
     const auto d_u = upload<Space, T>("fem::u", u);
@@ -157,6 +163,7 @@ class NonlinearOperatorImpl final : public NonlinearOperator {
   ElementCheck do_internal_forces(const Vector& u, Vector& f) override {
     const T* us = view_of<Space, T>(u).data();
     Kokkos::deep_copy(failure_, FailureSlot{kNoFailure, kNoFailure});
+    blocks_.set_time_step(time_step());
     blocks_.forces(us, slot_values_.data(), nullptr, 3, failure_.data(), true);
     gather<false>(nullptr, view_of<Space, T>(f).data());
     // The element check is what this verb returns: its one wait.
@@ -175,6 +182,7 @@ class NonlinearOperatorImpl final : public NonlinearOperator {
 
   ElementCheck do_linearize(const Vector& u) override {
     Kokkos::deep_copy(Space(), linearization_, view_of<Space, T>(u));
+    blocks_.set_time_step(time_step());
     if (sys_.num_pressure_elements > 0) {
       blocks_.pressure_passes(linearization_.data(), nullptr, false);
       Kokkos::deep_copy(Space(), linearized_pressure_, blocks_.nodal_pressure());

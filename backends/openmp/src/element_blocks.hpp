@@ -106,8 +106,12 @@ class ElementBlocks {
         nullptr,
         nodal_pressure_.empty() ? nullptr : nodal_pressure_.data(),
         nullptr};
+    a.dt = time_step_;
     return a;
   }
+
+  /// The step the material history of the next passes advances over (ElementPassArgs::dt).
+  void set_time_step(double dt) { time_step_ = static_cast<T>(dt); }
 
   /// Averaged nodal pressure, passes 1 and 2 (fem/kernels/averaged_pressure.hpp): each ANP
   /// element's V_e U'(J_e), then every node's volume-weighted mean. With volume_ratio (results)
@@ -273,6 +277,7 @@ class ElementBlocks {
   // along the direction of the last tangent action.
   std::vector<T> element_pressure_, element_volume_ratio_, nodal_pressure_, nodal_volume_ratio_,
       pressure_inverse_volume_, element_pressure_derivative_, nodal_pressure_derivative_;
+  T time_step_ = T(0);
 };
 
 }  // namespace fem::openmp

@@ -32,6 +32,13 @@ class NonlinearOperatorImpl final : public NonlinearOperator {
   [[nodiscard]] LinearAlgebra& algebra() override { return algebra_; }
 
   void commit() override { blocks_.commit_state(); }
+  void material_state(std::size_t block, std::vector<double>& state) const override {
+    const std::vector<T>& s = blocks_.blocks()[block].state;
+    state.assign(s.begin(), s.end());
+  }
+  void set_material_state(std::size_t block, const std::vector<double>& state) override {
+    blocks_.blocks()[block].state = convert<T>(state);
+  }
 
   void element_results(const std::vector<double>& u, std::vector<BlockResults>& out) override {
     const std::vector<T> ut(u.begin(), u.end());
@@ -45,6 +52,7 @@ class NonlinearOperatorImpl final : public NonlinearOperator {
 
  protected:
   ElementCheck do_internal_forces(const Vector& u, Vector& f) override {
+    blocks_.set_time_step(time_step());
     const PassFailure bad = blocks_.forces(host<T>(u).data(), slots_.data(), true);
     gather(host<T>(f));
     ElementCheck check;
@@ -60,6 +68,7 @@ class NonlinearOperatorImpl final : public NonlinearOperator {
 
   ElementCheck do_linearize(const Vector& u) override {
     linearization_ = host<T>(u);
+    blocks_.set_time_step(time_step());
     blocks_.pressure_passes(linearization_.data(), false);
     // internal_forces() between two tangent verbs recomputes the blocks' nodal pressures.
     linearized_pressure_ = blocks_.nodal_pressure();

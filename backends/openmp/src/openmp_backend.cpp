@@ -58,6 +58,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
         gravity_weight_[i] = static_cast<T>(s.lumped_mass[i] / s.iteration_mass[i]);
     }
     set_node_update(central_difference_update(s.time_step, s.mass_damping));
+    blocks_.set_time_step(s.material_time_step);
     if (!s.contact_mask.empty()) {
       coords_ = convert<T>(s.coordinates);
       surface_arrays_.reserve(s.surfaces.size());
@@ -142,7 +143,10 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   void internal_forces(const std::vector<double>& u, std::vector<double>& out) override {
     std::vector<T> scratch(forces_.size(), T(0));
     const std::vector<T> ut(u.begin(), u.end());
-    blocks_.forces(ut.data(), scratch.data(), true);  // history is not advanced
+    // History is not advanced, and no time passes: the forces of the accepted state.
+    blocks_.set_time_step(0.0);
+    blocks_.forces(ut.data(), scratch.data(), true);
+    blocks_.set_time_step(sys_.material_time_step);
     blocks_.gather(scratch, out);
   }
 

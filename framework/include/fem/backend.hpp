@@ -86,6 +86,10 @@ struct System {
   std::vector<double> initial_displacement;
   std::vector<double> initial_previous_displacement;
   double time_step = 0.0;
+  /// The step rate-dependent materials advance their history over in each explicit step
+  /// (ElementPassArgs::dt): time_step in explicit dynamics, +infinity in dynamic relaxation,
+  /// whose pseudo step is no time (the law's long-term response).
+  double material_time_step = 0.0;
   double mass_damping = 0.0;  ///< mass-proportional damping coefficient q, 1/s
   bool deterministic = true;  ///< gather through incidence (true) or atomics (backend may ignore)
   /// Mass the node update divides by, per node; empty: lumped_mass. Dynamic relaxation puts its

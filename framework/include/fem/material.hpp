@@ -45,6 +45,23 @@
 // material has the split is detected at compile time (fem::has_volumetric_split); tet4_anp refuses
 // materials without it.
 //
+// Optionally, a rate-dependent law (viscoelasticity) takes the time step of the increment its
+// history advances over:
+//
+//     template <class T> FEM_HD static fem::Mat3<T> stress_step(const T* params,
+//                                                    const fem::Mat3<T>& F, T* state, T dt);
+//
+// It reads the committed history h_n from `state` and writes h_{n+1} there. The element passes
+// give it a copy to write (the trial state of an implicit increment, so that every Newton
+// iteration starts again from h_n; a dual copy for the tangent, whose derivative is then the
+// algorithmic tangent at fixed h_n and dt), or the state itself in an explicit step. dt is the
+// step the solver advances: the explicit step, the implicit increment, +infinity for static
+// increments and dynamic relaxation (the law's long-term, fully relaxed response) and 0 where a
+// pass re-evaluates an accepted state (output, reactions), which must give back the stress of
+// that state. Such a law keeps stress() (dt = 0, for programs that call it directly). Whether a
+// material has it is detected at compile time (fem::has_stress_step); it is reported to the
+// host as MaterialHostApi::rate_dependent.
+//
 // fem_add_material(<name> <header>) compiles it once per enabled backend against that backend's
 // kernel templates, which fuse stress() into the element kernels of every formulation family.
 // Laws written in the Lame constants can derive from fem::LameParameters (materials/isotropic.hpp)
@@ -72,6 +89,9 @@ struct MaterialHostApi {
   void (*parse)(ParamReader& in, double* params);
   double (*dilatational_modulus)(const double* params);
   bool volumetric_split;  ///< provides the volumetric/deviatoric split (see above)
+  /// Has stress_step(): its stress depends on the time step (plugin ABI 9; it sits in what was
+  /// the struct's tail padding, so sizeof is unchanged).
+  bool rate_dependent;
 };
 
 namespace detail {
@@ -109,6 +129,22 @@ struct GradientStress<M, std::void_t<decltype(M::template stress_from_gradient<d
 template <class M>
 inline constexpr bool has_gradient_stress = detail::GradientStress<M>::value;
 
+namespace detail {
+template <class M, class = void>
+struct StressStep {
+  static constexpr bool value = false;
+};
+template <class M>
+struct StressStep<M, std::void_t<decltype(M::template stress_step<double>(
+                         nullptr, std::declval<const Mat3<double>&>(), nullptr, 0.0))>> {
+  static constexpr bool value = true;
+};
+}  // namespace detail
+
+/// Whether material M is rate-dependent (has stress_step, see above).
+template <class M>
+inline constexpr bool has_stress_step = detail::StressStep<M>::value;
+
 /// The first Piola-Kirchhoff stress of material M at displacement gradient H = F - I: in single
 /// precision from H where the law takes it (float keeps 7 digits: F = I + H loses a small
 /// strain's), else stress(I + H). Double keeps stress(F): its 16 digits lose at most 1e-10 of
@@ -125,6 +161,20 @@ FEM_INLINE Mat3<T> material_stress(const T* params, const Mat3<T>& H, T* state) 
   }
 }
 
+/// The same over a time step dt: stress_step(I + H, dt) for a rate-dependent law, the
+/// overload above for every other law (which ignores dt).
+template <class M, class T>
+FEM_INLINE Mat3<T> material_stress(const T* params, const Mat3<T>& H, T* state, T dt) {
+  if constexpr (has_stress_step<M>) {
+    Mat3<T> F = H;
+    for (int i = 0; i < 3; ++i) F.m[i][i] += T(1);
+    return M::template stress_step<T>(params, F, state, dt);
+  } else {
+    (void)dt;
+    return material_stress<M, T>(params, H, state);
+  }
+}
+
 /// What a material plugin's descriptor points at: host API plus the backend's kernel table.
 struct MaterialApi {
   MaterialHostApi host;
@@ -135,9 +185,9 @@ struct MaterialApi {
 template <class M>
 constexpr MaterialHostApi make_material_host_api() {
   return MaterialHostApi{
-      sizeof(MaterialHostApi), M::description,  M::num_params, M::num_state,
-      M::param_names,          M::small_strain, &M::parse,     &M::dilatational_modulus,
-      has_volumetric_split<M>};
+      sizeof(MaterialHostApi), M::description,    M::num_params, M::num_state,
+      M::param_names,          M::small_strain,   &M::parse,     &M::dilatational_modulus,
+      has_volumetric_split<M>, has_stress_step<M>};
 }
 
 /// Common algebra for hyperelastic laws.

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "fem/config.hpp"
+#include "fem/error.hpp"
 
 namespace fem {
 
@@ -485,6 +486,11 @@ class NonlinearOperator {
     shift_stiffness_ = stiffness;
     shift_mass_ = mass;
   }
+  /// The step the material history advances over in the evaluations from now on (rate-
+  /// dependent laws, ElementPassArgs::dt): the increment of an implicit dynamic solve, +infinity
+  /// in a static one (the long-term response); initially 0.
+  void set_time_step(double dt) { time_step_ = dt; }
+  [[nodiscard]] double time_step() const { return time_step_; }
   [[nodiscard]] double shift_stiffness() const { return shift_stiffness_; }
   [[nodiscard]] double shift_mass() const { return shift_mass_; }
   /// y = A v at free dofs, y = v at prescribed dofs. Only enqueues work (no wait for the
@@ -514,6 +520,20 @@ class NonlinearOperator {
   /// Accepts the material history of the last internal_forces() as converged (laws with
   /// num_state > 0; nothing to do otherwise).
   virtual void commit() {}
+  /// The committed material history of block b, [e][q][num_state] in double (checkpoints of
+  /// laws with num_state > 0), and setting it (restarts). A backend that cannot says so.
+  virtual void material_state(std::size_t /*block*/, std::vector<double>& /*state*/) const {
+    throw Error(
+        "this backend's implicit operator cannot read material history state: checkpoints of "
+        "materials with state are not supported on it\n  hint: run the case on the openmp or "
+        "kokkos backend");
+  }
+  virtual void set_material_state(std::size_t /*block*/, const std::vector<double>& /*state*/) {
+    throw Error(
+        "this backend's implicit operator cannot set material history state: restarts of "
+        "materials with state are not supported on it\n  hint: run the case on the openmp or "
+        "kokkos backend");
+  }
   /// Stress, strain and energies of every element at u (output frames).
   virtual void element_results(const std::vector<double>& u, std::vector<BlockResults>& out) = 0;
   /// Bytes the operator holds in the backend's memory; 0 when the backend does not say.
@@ -542,6 +562,7 @@ class NonlinearOperator {
   const System& system_;
   double shift_stiffness_ = 1.0;
   double shift_mass_ = 0.0;
+  double time_step_ = 0.0;
 };
 
 }  // namespace fem

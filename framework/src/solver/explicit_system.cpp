@@ -296,6 +296,16 @@ ExplicitSetup setup_explicit(const Model& model) {
 
   build_force_incidence(sys);
   build_pressure_incidence(sys);
+  // Rate-dependent laws see no time in a static solve or dynamic relaxation (their step is
+  // +infinity, set below and in the implicit solver): say what such a run computes.
+  if (relaxation || spec.solver.type == SolverType::Static)
+    for (const BlockSystem& b : sys.blocks)
+      if (b.material->host.rate_dependent)
+        setup.warnings.push_back(
+            "block '" + b.name + "' has a rate-dependent material: " +
+            std::string(relaxation ? "dynamic relaxation" : "a static solve") +
+            " gives its long-term (fully relaxed) response; use solver.type implicit_dynamic or "
+            "explicit for its response in time");
 
   // Time step: the critical estimate of seed 000 (eq. 15) scaled by the safety factor, then
   // shortened so that a whole number of steps ends exactly at end_time.
@@ -309,10 +319,14 @@ ExplicitSetup setup_explicit(const Model& model) {
   setup.num_steps = std::max<std::int64_t>(
       1, static_cast<std::int64_t>(std::ceil(spec.solver.end_time / dt - 1e-9)));
   sys.time_step = spec.solver.end_time / static_cast<double>(setup.num_steps);
+  sys.material_time_step = sys.time_step;
   sys.mass_damping = spec.solver.mass_damping;
   sys.deterministic = spec.solver.assembly != "atomic";
   if (relaxation) {
     sys.time_step = 1.0;
+    // The pseudo step is no time: rate-dependent laws give their long-term (relaxed) response,
+    // the equilibrium dynamic relaxation looks for (docs/case-reference.md, viscoelastic).
+    sys.material_time_step = std::numeric_limits<double>::infinity();
     setup.num_steps = spec.solver.max_iterations;
     // Every element's largest eigenvalue of M^-1 K is 4 / (critical step)^2 = 4 s^2 / h^2; the
     // global one is bounded by the largest element one. The lowest is learnt while iterating;

@@ -651,6 +651,9 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
         throw CheckpointError("cannot restart from '" + options_.restart_file + "': " + e.what());
       }
     }
+    for (std::size_t b = 0; b < sys_.blocks.size(); ++b)
+      if (sys_.blocks[b].material->host.num_state > 0)
+        op_.set_material_state(b, restart->material_state[b]);
     t = restart->time;
     increment = restart->step;
     increments_.set_size(restart->values.at("implicit.increment_size"));
@@ -704,6 +707,9 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
     const double dt = increments_.next(t);
     const double t_new = t + dt;
     set_shift(dt);
+    // Rate-dependent laws advance their history over the increment; a static increment is no
+    // time, and they give their long-term response (docs/case-reference.md, viscoelastic).
+    op_.set_time_step(integrator_.dynamic() ? dt : std::numeric_limits<double>::infinity());
     set_external_forces(t_new);
     set_lift(t_new, u_host_);
     if (integrator_.dynamic()) {
@@ -895,6 +901,8 @@ void ImplicitSolver::Run::write_checkpoint(std::int64_t increment, double t) {
       c.vectors[contact_multipliers_key(k)] = multipliers[k];
   }
   c.material_state.resize(sys_.blocks.size());
+  for (std::size_t b = 0; b < sys_.blocks.size(); ++b)
+    if (sys_.blocks[b].material->host.num_state > 0) op_.material_state(b, c.material_state[b]);
   c.values["implicit.increment_size"] = increments_.size();
   report_.checkpoint =
       write_run_checkpoint(c, spec_, dir_, increment, vtk_.get(),
@@ -909,12 +917,6 @@ Checkpoint ImplicitSolver::Run::read_restart() const {
   const auto refuse = [&](const std::string& why) {
     throw CheckpointError("cannot restart from '" + path + "': " + why);
   };
-  // What the implicit state does not hold yet: the backend operator's committed material
-  // history.
-  for (const BlockSystem& b : sys_.blocks)
-    if (b.material->host.num_state > 0)
-      refuse("the implicit solvers cannot restart materials with history state yet (block '" +
-             b.name + "')");
   const auto has = [&c](const std::string& name) {
     const auto it = c.vectors.find(name);
     return it != c.vectors.end() && it->second.size() == c.displacement.size();

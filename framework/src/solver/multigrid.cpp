@@ -169,6 +169,9 @@ void Multigrid::setup(NonlinearOperator& op, const Vector& u) {
     Level& level = *levels_[l];
     if (l > 0) {
       la_.multiply(*levels_[l - 1]->injection, *finer_point, *level.point);
+      // The fine increment's step: a rate-dependent law's algorithmic tangent depends on it
+      // (the coarse levels' history stays at its initial value, which a preconditioner may).
+      level.op->set_time_step(op.time_step());
       scaled |= linearize_coarse(level, op.shift_stiffness(), op.shift_mass());
       finer_point = level.point.get();
     }

@@ -21,7 +21,9 @@ namespace fem::kernels {
 /// Largest element the runtime-sized path handles.
 inline constexpr int kMaxNodesPerElement = 27;
 /// Largest per-quadrature-point material state (history variables).
-inline constexpr int kMaxMaterialState = 16;
+/// 24: three Prony terms of the viscoelastic law (6 per term and 6 for the previous isochoric
+/// stress). Passes size stack arrays by it only where a law has state (element_evaluate's copy).
+inline constexpr int kMaxMaterialState = 24;
 
 /// One element's entries of a per-element array: entry c is data[c * stride], `data` pointing at
 /// the element's first entry. See ElementPassArgs::element_stride.
@@ -89,6 +91,11 @@ struct ElementPassArgs {
   /// here ([e][q][num_state]); the solver commits it once an increment converges. Null: the
   /// state is updated in place (explicit steps).
   T* trial_state = nullptr;
+  /// The time step the material history advances over (rate-dependent laws only, see
+  /// stress_step in fem/material.hpp): the explicit step, the implicit increment, +infinity for
+  /// static increments and dynamic relaxation (the long-term response), 0 where an accepted state
+  /// is re-evaluated. Last member: plugins built before it read the members above unchanged.
+  T dt = T(0);
 
   /// Element e's entries of `base`, a per-element array of `size` entries per element.
   template <class V>
@@ -434,7 +441,7 @@ FEM_INLINE T element_work(const ElementPassArgs<T>& a, std::int64_t e) {
         pressure = element_mean<T, NPE>(a.nodal_pressure, conn);
       return S(volumes[q]) * stress_with_pressure<M, S>(params.get(), F, state.get(), pressure);
     } else {
-      return S(volumes[q]) * material_stress<M, S>(params.get(), H, state.get());
+      return S(volumes[q]) * material_stress<M, S>(params.get(), H, state.get(), S(a.dt));
     }
   };
   // f_n += v P b_n at one point.
@@ -557,14 +564,16 @@ FEM_INLINE void element_evaluate(const ElementPassArgs<T>& a, std::int64_t e,
     const T J = det(F);
     if (static_cast<double>(J) < min_j) min_j = static_cast<double>(J);
     const T* state = a.num_state ? a.state + (e * nqp + q) * a.num_state : nullptr;
-    T scratch[kMaxMaterialState > 0 ? kMaxMaterialState : 1];
+    T scratch[M::num_state > 0 ? M::num_state : 1];  // stateless laws: no stack array
     for (int s = 0; s < a.num_state; ++s) scratch[s] = state[s];
     Mat3<T> P;
     if constexpr (AVERAGED_PRESSURE)
       P = stress_with_pressure<M, T>(a.params, F, state ? scratch : nullptr,
                                      element_mean<T, NPE>(a.nodal_pressure, conn));
     else
-      P = material_stress<M, T>(a.params, H, state ? scratch : nullptr);
+      // dt = 0: results re-evaluate the state the last step accepted, whose stress a
+      // rate-dependent law gives back from its updated history.
+      P = material_stress<M, T>(a.params, H, state ? scratch : nullptr, T(0));
     // The strain field is Green-Lagrange for every law, as its name says: a small-strain law
     // works with sym(F) - I, which grows under rigid rotation where E = (F^T F - I)/2 stays 0.
     const Mat3<T> E = green_lagrange_from_gradient(H);

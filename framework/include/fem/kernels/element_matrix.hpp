@@ -43,7 +43,7 @@ FEM_INLINE void material_tangent(const ElementPassArgs<T>& a, std::int64_t point
                                      S(pressure, T(0)));
     } else {
       (void)pressure;
-      P = material_stress<M, S>(params.get(), Hs, state.get());
+      P = material_stress<M, S>(params.get(), Hs, state.get(), S(a.dt));
     }
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) A[3 * i + j][kl] = P.m[i][j].d;
