@@ -219,8 +219,10 @@ AbaqusExportReport write_abaqus_deck(const Model& model, const AbaqusExportOptio
     const int npe = b.element->num_nodes;
     fmt::print(out, "*ELEMENT, TYPE={}, ELSET={}\n", element_type(b), b.spec->name);
     for (std::int64_t e = 0; e < b.num_elements(); ++e) {
+      // At most 16 entries on a line (ccx refuses more): a C3D20's 21 continue on the next.
       fmt::print(out, "{}", b.first_element + e + 1);
-      for (int a = 0; a < npe; ++a) fmt::print(out, ", {}", b.connectivity[e * npe + a] + 1);
+      for (int a = 0; a < npe; ++a)
+        fmt::print(out, "{}{}", a == 15 ? ",\n" : ", ", b.connectivity[e * npe + a] + 1);
       fmt::print(out, "\n");
     }
     if (b.element->name == std::string("hex8r"))
