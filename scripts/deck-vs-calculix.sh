@@ -54,7 +54,8 @@ nodes = 3 * sum(1 for l in open(os.path.join(dir, name + ".inp")) if re.match(r"
 parts = []
 for (set_name, quantity), (time, rows) in sorted(tables.items()):
     path = os.path.join(dir, "fem", set_name + ".csv")
-    if not os.path.exists(path) or not rows:
+    # fem records a set's mean displacement: compared for sets of one node only
+    if not os.path.exists(path) or not rows or (quantity == "displacements" and len(rows) != 1):
         continue
     fem_rows = list(csv.DictReader(open(path)))
     last = fem_rows[-1]

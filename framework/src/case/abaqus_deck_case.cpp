@@ -286,6 +286,11 @@ struct Step {
   std::vector<NodeHistory> histories;
   std::set<std::string> fields;  ///< VTK fields requested
   int field_every = 0;           ///< FREQUENCY of the file requests
+  bool frames = false;           ///< a file request (*NODE FILE, *EL FILE, *OUTPUT ...)
+  /// *EL PRINT's variables: written to the frames a file request asks for (fem records no
+  /// element histories), where it sets no frames of its own.
+  std::set<std::string> printed_fields;
+  std::optional<FilePos> el_print;
   bool ended = false;
 };
 
@@ -894,33 +899,33 @@ class DeckTranslator {
     if (k.has("nset"))
       fail(k.where, "NSET on *" + upper(k.name) + " is not supported",
            "VTK frames hold every node; leave NSET out");
-    file_output(k);
+    file_output(k, true);
   }
 
   void element_output(const DeckKeyword& k, bool print) {
     if (print) {
       allow(k, {"elset", "frequency", "totals", "global", "position"});
-      note(k.where,
-           "*EL PRINT's element values are written to the VTK frames (fem records no "
-           "element histories)");
-    } else
+      step_->el_print = k.where;
+    } else {
       allow(k, {"frequency", "global", "output", "position"});
-    file_output(k);
+    }
+    file_output(k, !print);
   }
 
   /// Field output (VTK frames): U, V, S, E.
-  void file_output(const DeckKeyword& k) {
+  void file_output(const DeckKeyword& k, bool frames) {
     Step& s = *step_;
     const int every = frequency(k);
+    std::set<std::string>& fields = frames ? s.fields : s.printed_fields;
     for (const auto& [var, where] : variables()) {
       if (var == "U")
-        s.fields.insert("displacement");
+        fields.insert("displacement");
       else if (var == "V")
-        s.fields.insert("velocity");
+        fields.insert("velocity");
       else if (var == "S")
-        s.fields.insert({"cauchy_stress", "von_mises"});
+        fields.insert({"cauchy_stress", "von_mises"});
       else if (var == "E")
-        s.fields.insert("green_lagrange_strain");
+        fields.insert("green_lagrange_strain");
       else if (var == "RF" || var == "ENER" || var == "ELSE" || var == "PEEQ" || var == "NT")
         fail(where, "*" + upper(k.name) + " variable " + var + " is not supported",
              "fem writes U, V, S (Cauchy stress and von Mises) and E (Green-Lagrange strain) to "
@@ -929,7 +934,9 @@ class DeckTranslator {
         fail(where, "*" + upper(k.name) + " variable " + var + " is not supported",
              "fem writes U, V, S and E");
     }
-    if (every > 0) s.field_every = s.field_every > 0 ? std::min(s.field_every, every) : every;
+    if (!frames || every == 0) return;
+    s.frames = true;
+    s.field_every = s.field_every > 0 ? std::min(s.field_every, every) : every;
   }
 
   // -- checks against the mesh ------------------------------------------------------------------
@@ -1447,11 +1454,20 @@ class DeckTranslator {
   void write_output() {
     const Step& s = *step_;
     emit("output:");
-    if (s.fields.empty()) {
+    if (!s.frames) {
       emit("  vtk: false  # no *NODE FILE or *EL FILE request");
-      note(step_->where, "the step requests no *NODE FILE or *EL FILE output: no VTK frames");
+      note(s.el_print.value_or(step_->where),
+           s.el_print ? "*EL PRINT's element values are not written: fem records no element "
+                        "histories, and the step requests no *EL FILE frames to hold them"
+                      : "the step requests no *NODE FILE or *EL FILE output: no VTK frames");
     } else {
-      std::vector<std::string> fields(s.fields.begin(), s.fields.end());
+      std::set<std::string> all = s.fields;
+      all.insert(s.printed_fields.begin(), s.printed_fields.end());
+      if (s.el_print)
+        note(*s.el_print,
+             "*EL PRINT's element values are written to the VTK frames (fem records "
+             "no element histories)");
+      std::vector<std::string> fields(all.begin(), all.end());
       emit("  fields: [" + join(fields) + "]");
       emit(fmt::format("  every_steps: {}", std::max(1, s.field_every)));
     }
