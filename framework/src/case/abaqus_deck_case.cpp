@@ -1443,11 +1443,17 @@ class DeckTranslator {
     }
   }
 
-  /// A deck's mesh is unstructured: algebraic multigrid where fem has hypre (measured on the
-  /// 8^3 barrelling deck: 11.6 CG iterations per Newton iteration against Jacobi's 55), Jacobi
-  /// otherwise.
+  /// A deck's mesh is unstructured, and the decks users bring are often small: a sparse
+  /// Cholesky factorisation (CHOLMOD) up to 60,000 unknowns, where it is the fastest (the 8^3
+  /// barrelling deck, 2,196 unknowns: 1.9 s against AMG's 3.0 s and Jacobi-CG's 8.5 s on the
+  /// 2-core machine), algebraic multigrid (hypre) above, Jacobi without either library.
   void write_linear_solver(FilePos at) {
-    if (!linear_solver_libraries().hypre.empty())
+    const LinearSolverLibraries libraries = linear_solver_libraries();
+    const std::int64_t unknowns = 3 * mesh_.num_nodes();
+    if (unknowns <= 60000 && !libraries.cholmod.empty())
+      emit(fmt::format("  linear: {{solver: direct}}  # CHOLMOD: {} unknowns at most", unknowns),
+           at);
+    else if (!libraries.hypre.empty())
       emit("  linear: {preconditioner: amg}  # hypre BoomerAMG on the assembled tangent", at);
   }
 
