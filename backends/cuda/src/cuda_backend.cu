@@ -359,6 +359,15 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     previous().upload(u_prev);
   }
 
+  /// The material history of block b, [e][q][num_state], in double (a checkpoint's), after the
+  /// steps queued before.
+  void material_state(std::size_t block, std::vector<double>& state) const override {
+    blocks_[block].state.download(state, stream_);
+  }
+  void set_material_state(std::size_t block, const std::vector<double>& state) override {
+    blocks_[block].state.upload(state, stream_);
+  }
+
   void nodal_displacements(const std::vector<std::int32_t>& nodes, std::vector<double>& u,
                            std::vector<double>& u_prev) const override {
     const auto count = static_cast<std::int64_t>(nodes.size());

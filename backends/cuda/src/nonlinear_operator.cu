@@ -178,6 +178,13 @@ class NonlinearOperatorImpl final : public NonlinearOperator {
       if (blocks_[b].num_state() > 0 && trial_state_[b].size() == blocks_[b].state.size())
         std::swap(blocks_[b].state, trial_state_[b]);
   }
+  /// The committed material history of block b (a checkpoint's), and its restoration.
+  void material_state(std::size_t block, std::vector<double>& state) const override {
+    blocks_[block].state.download(state, stream_);
+  }
+  void set_material_state(std::size_t block, const std::vector<double>& state) override {
+    blocks_[block].state.upload(state, stream_);
+  }
 
   void element_results(const std::vector<double>& u, std::vector<BlockResults>& out) override {
     DeviceArray<T> d_u;
