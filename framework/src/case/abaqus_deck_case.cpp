@@ -185,13 +185,20 @@ std::string yaml_string(const std::string& s) {
   return out + "\"";
 }
 
-/// fem's element for an Abaqus solid element type, or null.
-const char* fem_element(const std::string& abaqus_type) {
-  static const std::map<std::string, const char*> kElements = {
-      {"C3D4", "tet4"},   {"C3D8", "hex8"},   {"C3D8R", "hex8r"},
-      {"C3D10", "tet10"}, {"C3D20", "hex20"}, {"C3D20R", "hex20r"}};
+/// fem's element for an Abaqus solid element type, and the cell shape it runs (the suffix of a
+/// region of several shapes, <set>/<shape>).
+struct FemElement {
+  const char* element;
+  const char* shape;
+};
+/// Null for a type fem does not run.
+const FemElement* fem_element(const std::string& abaqus_type) {
+  static const std::map<std::string, FemElement> kElements = {
+      {"C3D4", {"tet4", "tet4"}},    {"C3D8", {"hex8", "hex8"}},
+      {"C3D8R", {"hex8r", "hex8"}},  {"C3D10", {"tet10", "tet10"}},
+      {"C3D20", {"hex20", "hex20"}}, {"C3D20R", {"hex20r", "hex20"}}};
   const auto it = kElements.find(abaqus_type);
-  return it == kElements.end() ? nullptr : it->second;
+  return it == kElements.end() ? nullptr : &it->second;
 }
 const char* const kElementHint =
     "fem runs the solid elements C3D4 (tet4), C3D8 (hex8), C3D8R (hex8r), C3D10 (tet10), C3D20 "
@@ -975,9 +982,7 @@ class DeckTranslator {
       if (name.front() != ' ') names.push_back(name);
     const std::string guess = did_you_mean(r.set, names.data(), names.data() + names.size());
     fail(r.where,
-         std::string(keyword) + " names node set '" + r.set +
-             "', which the deck does "
-             "not define",
+         std::string(keyword) + " names node set '" + r.set + "', which the deck does not define",
          guess.empty() ? "node sets of the deck: " + join(names) : guess);
   }
 
@@ -1184,9 +1189,7 @@ class DeckTranslator {
                "element set '" + s.elset + "' holds elements of type " + t +
                    ", which fem does not run",
                kElementHint);
-        shapes.insert(std::string(fem_element(t)).substr(0, 3) == "tet"
-                          ? (t == "C3D10" ? "tet10" : "tet4")
-                          : (t.rfind("C3D20", 0) == 0 ? "hex20" : "hex8"));
+        shapes.insert(fem_element(t)->shape);
       }
       if (shapes.size() < types.size())
         fail(s.where,
@@ -1201,21 +1204,15 @@ class DeckTranslator {
         const std::string guess =
             did_you_mean(s.material, names.data(), names.data() + names.size());
         fail(s.where,
-             "*SOLID SECTION names material '" + s.material +
-                 "', which the deck does "
-                 "not define",
+             "*SOLID SECTION names material '" + s.material + "', which the deck does not define",
              guess.empty() ? "define it with *MATERIAL, NAME=" + s.material : guess);
       }
       for (const std::string& t : types) {
-        const std::string region = types.size() == 1
-                                       ? s.elset
-                                       : s.elset + "/" +
-                                             (std::string(fem_element(t)).substr(0, 3) == "tet"
-                                                  ? (t == "C3D10" ? "tet10" : "tet4")
-                                                  : (t.rfind("C3D20", 0) == 0 ? "hex20" : "hex8"));
+        const std::string region =
+            types.size() == 1 ? s.elset : s.elset + "/" + fem_element(t)->shape;
         const std::string name = types.size() == 1 ? s.elset : region;
         emit(fmt::format("  - {{name: {}, region: {}, element: {}, material: {}}}{} {}",
-                         yaml_string(name), yaml_string(region), fem_element(t),
+                         yaml_string(name), yaml_string(region), fem_element(t)->element,
                          yaml_string(s.material), from(s.where), t),
              s.where);
       }
