@@ -6,8 +6,11 @@
 #           GPU tests;
 #   cuda:   the explicit cube on CUDA: the same 2 M-element model on 1 rank, 2 ranks sharing one
 #           GPU, and one rank per GPU (strong scaling), with histories compared byte for byte;
+#           the halo GPU to GPU (FEM_HALO=auto, CUDA IPC), and through the host (FEM_HALO=host)
+#           on the most GPUs for comparison;
 #   weak:   about 2 M elements per GPU on 1..G GPUs (weak scaling);
 #   strong16: a 16 M-element cube on 1..G GPUs (not in the default PARTS);
+#   relax:  dynamic relaxation (brain_shift_mixed refined) on 1..G GPUs (not in the default PARTS);
 #   openmp: strong scaling of a 2 M-element cube on the CPU cores: 1 rank x 16 threads, then
 #           2, 4, 8, 16 ranks x (16 / ranks) threads;
 # PARTS selects (default "tests cuda weak openmp"). Logs go to $OUT.
@@ -49,7 +52,7 @@ line() {  # label log [dir]: throughput and time split of one run, the halo's sh
 import json, sys
 s = json.load(open('$3/summary.json'))
 p = s.get('parallel')
-if p: print('    halo', p['max_halo_bytes_per_step'], 'B/step, halo exchange', round(p['halo_exchange_s'], 3), 's, steps', s['time']['steps'], ', imbalance', round(p['imbalance'], 3))"
+if p: print('    halo', p['max_halo_bytes_per_step'], 'B/step through', p.get('halo_path', 'host'), ', exchange', round(p['halo_exchange_s'], 3), 's (', round(1e6 * p['halo_exchange_s'] / max(1, s['time']['steps']), 1), 'us/step ), steps', s['time']['steps'], ', imbalance', round(p['imbalance'], 3))"
 }
 
 if [[ " $parts " == *" tests "* ]]; then
@@ -74,37 +77,74 @@ if [[ " $parts " == *" cuda "* ]]; then
     run_mpi 1 1 "${cube[@]}" --backend cuda --precision $precision --set mesh.divisions=127 \
       --end-time 0.05 --output $build/c1 > $build/c1.log 2>&1
     line "cuda $precision 1 rank" $build/c1.log
-    configs="2:0"  # ranks:FEM_CUDA_DEVICE (0: all ranks on GPU 0; empty: one per GPU)
-    for g in 2 4 8; do [ "$g" -le "$gpus" ] && configs="$configs $g:"; done
+    # ranks:FEM_CUDA_DEVICE:FEM_HALO (device 0: all ranks on GPU 0; empty: one per GPU)
+    configs="2:0:auto"
+    for g in 2 4 8; do [ "$g" -le "$gpus" ] && configs="$configs $g::auto"; done
+    [ "$gpus" -ge 2 ] && configs="$configs $gpus::host"
     for config in $configs; do
-      ranks=${config%%:*}
-      device=${config#*:}
-      FEM_CUDA_DEVICE=$device run_mpi "$ranks" 1 "${cube[@]}" --backend cuda --precision $precision \
-        --set mesh.divisions=127 --end-time 0.05 --output $build/cn > $build/cn.log 2>&1
+      IFS=: read -r ranks device halo <<< "$config"
+      FEM_HALO=$halo FEM_CUDA_DEVICE=$device run_mpi "$ranks" 1 "${cube[@]}" --backend cuda \
+        --precision $precision --set mesh.divisions=127 --end-time 0.05 --output $build/cn \
+        > $build/cn.log 2>&1
       same=$(compare $build/c1 $build/cn)
-      line "cuda $precision $ranks ranks${device:+ on GPU $device} (differing: ${same:-none})" $build/cn.log $build/cn
-      grep -E "mesh split" $build/cn.log | sed 's/^.*info: //'
+      line "cuda $precision $ranks ranks${device:+ on GPU $device}, halo $halo (differing: ${same:-none})" $build/cn.log $build/cn
+      grep -E "mesh split|error" $build/cn.log | sed 's/^.*info: //' | head -5
     done
   done | tee "$out/cuda.txt"
 fi
+# ELEMENT: hex8r (the default) or tet4 (the cube cut into 6 tetrahedra per cell: 2 M tetrahedra
+# at 70^3); PRECISIONS and ASSEMBLIES: what the weak and strong runs sweep.
+element=${ELEMENT:-hex8r}
+precisions=${PRECISIONS:-single}
+assemblies=${ASSEMBLIES:-deterministic}
+base_divisions=127
+[ "$element" = tet4 ] && base_divisions=70
 if [[ " $parts " == *" weak "* ]]; then
-  stamp "cuda weak scaling: about 2 M hex8r elements per GPU"
-  for g in 1 2 4 8; do
-    [ "$g" -le "$gpus" ] || continue
-    divisions=$(python3 -c "print(round(127 * $g ** (1 / 3)))")
-    run_mpi "$g" 1 "${cube[@]}" --backend cuda --set mesh.divisions=$divisions --end-time 0.05 \
-      --output $build/w > $build/w.log 2>&1
-    line "weak $g GPUs (${divisions}^3)" $build/w.log $build/w
-  done | tee "$out/cuda-weak.txt"
+  stamp "cuda weak scaling: about 2 M $element elements per GPU ($precisions; $assemblies)"
+  for precision in $precisions; do
+    for assembly in $assemblies; do
+      for g in ${GPU_COUNTS:-1 2 4 8}; do
+        [ "$g" -le "$gpus" ] || continue
+        divisions=$(python3 -c "print(round($base_divisions * $g ** (1 / 3)))")
+        run_mpi "$g" 1 "${cube[@]}" --backend cuda --precision $precision \
+          --set solver.assembly=$assembly --set mesh.cells=${element%r} --set blocks.0.element=$element \
+          --set mesh.divisions=$divisions --end-time 0.05 --output $build/w > $build/w.log 2>&1
+        line "weak $element $precision $assembly $g GPUs (${divisions}^3)" $build/w.log $build/w
+        grep -E "error" $build/w.log | head -3
+      done
+    done
+  done | tee "$out/cuda-weak-$element.txt"
 fi
 if [[ " $parts " == *" strong16 "* ]]; then
-  stamp "cuda strong scaling: 16 M hex8r elements (252^3) on 1..$gpus GPUs"
-  for g in 1 2 4 8; do
+  stamp "cuda strong scaling: 16 M $element elements on 1..$gpus GPUs ($precisions)"
+  divisions=$((2 * base_divisions - 2))
+  for precision in $precisions; do
+    for g in ${GPU_COUNTS:-1 2 4 8}; do
+      [ "$g" -le "$gpus" ] || continue
+      run_mpi "$g" 1 "${cube[@]}" --backend cuda --precision $precision \
+        --set mesh.cells=${element%r} --set blocks.0.element=$element --set mesh.divisions=$divisions --end-time 0.01 \
+        --output $build/s$g > $build/s.log 2>&1
+      line "strong16 $element $precision $g GPUs (differing from 1 GPU: $(compare $build/s1 $build/s$g))" $build/s.log $build/s$g
+      grep -E "error" $build/s.log | head -3
+    done
+  done | tee "$out/cuda-strong16-$element.txt"
+fi
+if [[ " $parts " == *" relax "* ]]; then
+  relax_divisions=${RELAX_DIVISIONS:-60}
+  stamp "dynamic relaxation: brain_shift_mixed at $relax_divisions divisions on 1..$gpus GPUs"
+  brain=$PWD/$build/brain_$relax_divisions.msh
+  [ -f "$brain" ] || python3 cases/meshes/make_mixed_ellipsoid.py --layout brain \
+    --divisions "$relax_divisions" --skull-divisions $((relax_divisions * 4 / 5)) -o "$brain" \
+    > "$out/brain-mesh.log" 2>&1
+  for g in ${GPU_COUNTS:-1 2 4 8}; do
     [ "$g" -le "$gpus" ] || continue
-    run_mpi "$g" 1 "${cube[@]}" --backend cuda --set mesh.divisions=252 --end-time 0.01 \
-      --output $build/s$g > $build/s.log 2>&1
-    line "strong16 $g GPUs (differing from 1 GPU: $(compare $build/s1 $build/s$g))" $build/s.log $build/s$g
-  done | tee "$out/cuda-strong16.txt"
+    run_mpi "$g" 1 cases/brain_shift_mixed.yaml -q --backend cuda --set output.vtk=false \
+      --set mesh.file="$brain" --set contact.0.file="$brain" --output $build/r$g > $build/r.log 2>&1
+    differing=""
+    for f in energy.csv exposed.csv base.csv; do cmp -s $build/r1/$f $build/r$g/$f || differing="$differing$f "; done
+    line "relax $g GPUs (differing from 1 GPU: ${differing:-none})" $build/r.log $build/r$g
+    grep -E "error|relaxation" $build/r.log | head -3
+  done | tee "$out/relax.txt"
 fi
 
 if [[ " $parts " == *" openmp "* ]]; then

@@ -1,6 +1,7 @@
 // `mpirun -np N fem run CASE` on 1-4 ranks (oversubscribed on CI's two cores): the files a
-// deterministic run writes are the single-process run's, byte for byte, on openmp and Kokkos;
-// a failed step on any rank stops every rank with one message and exit code 3.
+// deterministic run writes are the single-process run's, byte for byte, on openmp and Kokkos,
+// and on CUDA with the halo GPU to GPU or through the host; a failed step on any rank stops
+// every rank with one message and exit code 3.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <fem/output/vtk_series.hpp>
 #include <fem/parallel/communicator.hpp>
 
+#include "support/backend_here.hpp"
 #include "support/run_fem.hpp"
 
 namespace {
@@ -29,10 +31,12 @@ std::string mpirun_missing() {
 
 /// fem under mpirun with `ranks` processes (one OpenMP thread each, shared memory transport,
 /// more ranks than cores allowed, as root in containers), bounded in time.
-FemResult mpirun(int ranks, const std::string& args) {
+/// `env`: more variables for every rank ("FEM_HALO=host").
+FemResult mpirun(int ranks, const std::string& args, const std::string& env = "") {
   return fem::test::run_shell(
-      "OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 "
-      "mpirun --oversubscribe --mca btl self,vader -np " +
+      env +
+      " OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+      "timeout 120 mpirun --oversubscribe --mca btl self,vader -np " +
       std::to_string(ranks) + " " + kFem + " " + args);
 }
 
@@ -243,6 +247,47 @@ TEST_F(Mpirun, ACommandLineThatDoesNotParseIsSaidOnce) {
   const std::size_t first = r.output.find("Run with --help");
   ASSERT_NE(first, std::string::npos) << r.output;
   EXPECT_EQ(r.output.find("Run with --help", first + 1), std::string::npos) << r.output;
+}
+
+TEST_F(Mpirun, CubeOnCudaWritesTheSameBytesWithItsHaloGpuToGpuAndThroughTheHost) {
+  // Two ranks: on a machine with one GPU they share it (CUDA IPC maps memory within one device
+  // too), on one with several each takes its own.
+  FEM_SKIP_WITHOUT_BACKEND("cuda");
+  const fs::path base = fs::temp_directory_path() / "fem_mpirun_cuda_halo";
+  fs::remove_all(base);
+  const std::string args = kCube + " --backend cuda --set output.vtk=false -q --output ";
+  const FemResult one = fem::test::run_fem("run " + args + (base / "1").string());
+  ASSERT_EQ(one.code, 0) << one.output;
+  for (const std::string halo : {"device", "host"}) {
+    const fs::path dir = base / halo;
+    const FemResult r = mpirun(2, "run " + args + dir.string(), "FEM_HALO=" + halo);
+    ASSERT_EQ(r.code, 0) << halo << "\n" << r.output;
+    const std::string summary = read_bytes(dir / "summary.json");
+    EXPECT_NE(summary.find(halo == "device" ? "GPU to GPU (CUDA IPC)" : "host memory (MPI)"),
+              std::string::npos)
+        << summary;
+    EXPECT_TRUE(differing_files(base / "1", dir).empty())
+        << halo << ": " << joined(differing_files(base / "1", dir));
+  }
+  fs::remove_all(base);
+}
+
+TEST_F(Mpirun, AHaloGpuToGpuWhereTheBackendHasNoneIsRefusedOnceWithAHint) {
+  const std::string run = "run " + kCube + " --backend openmp --output " +
+                          (fs::temp_directory_path() / "fem_mpirun_halo").string();
+  for (const std::string value : {"device", "nvlink"}) {
+    const FemResult r = mpirun(2, run, "FEM_HALO=" + value);
+    EXPECT_EQ(r.code, 2) << r.output;
+    const std::size_t first = r.output.find("FEM_HALO (environment): error: '" + value + "'");
+    ASSERT_NE(first, std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("FEM_HALO (environment)", first + 1), std::string::npos)
+        << "said twice\n"
+        << r.output;
+    EXPECT_NE(r.output.find("hint: "), std::string::npos) << r.output;
+  }
+  const FemResult host = mpirun(2, run, "FEM_HALO=host");
+  EXPECT_EQ(host.code, 0) << host.output;
+  fs::remove_all(fs::temp_directory_path() / "fem_mpirun_halo");
 }
 
 TEST_F(Mpirun, PluginsSaysThisIsAnMpiBuildAndHowManyRanksRun) {

@@ -29,6 +29,7 @@
 
 #include "device_array.cuh"
 #include "device_blocks.cuh"
+#include "ipc_halo.cuh"
 #include "node_kernel.cuh"
 #include "nonlinear_operator.cuh"
 #include "tuning.hpp"
@@ -243,6 +244,12 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     return run_steps(step, 1, norms, keep_forces);
   }
 
+  /// One-step graphs, each followed by what after_step queues, with no wait in between.
+  AdvanceResult advance_exchanging(std::int64_t first_step, std::int64_t num_steps,
+                                   const std::function<void()>& after_step) override {
+    return run_steps(first_step, num_steps, nullptr, false, &after_step);
+  }
+
   void set_node_update(const NodeUpdate& update) override {
     scale_kernel<T><<<grid_for(sys_.num_nodes, kNodeThreads), kNodeThreads, 0, stream_>>>(
         sys_.num_nodes, inverse_mass_.data(), update.force_scale, acoef_.data());
@@ -260,8 +267,11 @@ class ExplicitProblemImpl final : public ExplicitProblem {
  private:
   /// Steps first_step.. first_step + num_steps - 1; norms: the last one is measured; keep_last:
   /// the last one keeps P(u_n) for a measured step in the next call (advance_step).
+  /// after_step (non-null): called on the host after each step is queued (steps go one graph
+  /// each).
   AdvanceResult run_steps(std::int64_t first_step, std::int64_t num_steps, StepNorms* norms,
-                          bool keep_last = false) {
+                          bool keep_last = false,
+                          const std::function<void()>* after_step = nullptr) {
     const long long before = first_step - 1;
     const long long counters[2] = {before, before};
     FEM_CUDA_CHECK(
@@ -273,10 +283,11 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     std::int64_t left = num_steps - direct;
     if (left > 0) forces_kept_ = false;
     while (left > 0) {
-      const std::int64_t n = std::min(left, kGraphSteps);
+      const std::int64_t n = std::min(left, after_step ? std::int64_t{1} : kGraphSteps);
       FEM_CUDA_CHECK(cudaGraphLaunch(graph_for(n), stream_));
       parity_ ^= static_cast<int>(n & 1);
       left -= n;
+      if (after_step) (*after_step)();
     }
     if (norms) {
       FEM_CUDA_CHECK(
@@ -311,7 +322,10 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     const long long last = std::max(counters_after[0], counters_after[1]);  // last completed
     float ms = 0.0f;
     FEM_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
-    times_.fused_step_s += 1e-3 * ms;
+    // The direct halo's exchanges queued among the steps are timed apart (halo_s).
+    const double halo_before = ipc_halo_.seconds();
+    ipc_halo_.collect();
+    times_.fused_step_s += 1e-3 * ms - (ipc_halo_.seconds() - halo_before);
     if (norms) {
       std::vector<double> out, forces;
       norm_out_.download(out);
@@ -434,6 +448,45 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     FEM_CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
 
+  bool open_direct_halo(const std::vector<HaloLink>& links,
+                        std::vector<std::vector<char>>& endpoints) override {
+    return ipc_halo_.open(links, 3 * halo_receive_.size(), endpoints);
+  }
+  bool connect_direct_halo(const std::vector<std::vector<char>>& peers) override {
+    return ipc_halo_.connect(peers);
+  }
+  void close_direct_halo() override {
+    FEM_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    ipc_halo_.close();
+  }
+  std::string direct_halo_path() const override {
+    return ipc_halo_.connected() ? "GPU to GPU (CUDA IPC)" : "";
+  }
+  /// Packs u_n at the send nodes and queues the copies to the neighbours, no wait.
+  void send_direct_halo(std::uint64_t exchange) override {
+    ipc_halo_.begin(stream_);
+    const auto count = static_cast<std::int64_t>(halo_send_.size());
+    if (count > 0) {
+      pick_nodes_kernel<T><<<grid_for(count, kNodeThreads), kNodeThreads, 0, stream_>>>(
+          count, halo_send_nodes_.data(), current().data(), nullptr, halo_send_device_.data(),
+          nullptr);
+      FEM_CUDA_CHECK_LAUNCH();
+    }
+    ipc_halo_.send(stream_, static_cast<int>(exchange & 1), halo_send_device_.data());
+  }
+  /// Queues the wait for the neighbours' copies and the unpacking, no wait.
+  void receive_direct_halo(std::uint64_t exchange) override {
+    const int parity = static_cast<int>(exchange & 1);
+    ipc_halo_.wait(stream_, parity);
+    const auto count = static_cast<std::int64_t>(halo_receive_.size());
+    if (count > 0) {
+      put_nodes_kernel<T><<<grid_for(count, kNodeThreads), kNodeThreads, 0, stream_>>>(
+          count, halo_receive_nodes_.data(), ipc_halo_.received(parity), current().data());
+      FEM_CUDA_CHECK_LAUNCH();
+    }
+    ipc_halo_.end(stream_);
+  }
+
   /// Queued on the stream without waiting: the next step follows it there, and the buffer is
   /// written again only after the next pack_halo has waited for the stream.
   void unpack_halo() override {
@@ -493,7 +546,11 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     }
   }
 
-  [[nodiscard]] PhaseTimes phase_times() const override { return times_; }
+  [[nodiscard]] PhaseTimes phase_times() const override {
+    PhaseTimes times = times_;
+    times.halo_s = ipc_halo_.seconds();
+    return times;
+  }
 
   [[nodiscard]] std::size_t memory_bytes() const override {
     std::size_t bytes = 0;
@@ -806,6 +863,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   DeviceArray<std::int32_t> halo_send_nodes_, halo_receive_nodes_;  ///< set_halo's lists
   DeviceArray<double> halo_send_device_, halo_receive_device_;
   std::unique_ptr<PinnedArray<double>> halo_send_host_, halo_receive_host_;
+  IpcHalo ipc_halo_;  ///< the halo GPU to GPU (direct_halo), when connected
   DeviceArray<std::int32_t> set_nodes_;
   DeviceArray<double> set_values_;
   std::map<std::pair<std::int64_t, int>, cudaGraphExec_t> graphs_;

@@ -9,6 +9,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -168,6 +169,18 @@ struct PhaseTimes {
   /// beyond the part's own phases (halo exchange, the ranks' agreement, waits for slower ranks
   /// or for a GPU the ranks share), so that the phases add up to the wall time.
   double exchange_s = 0.0;
+  /// A part that exchanges its halo GPU to GPU (direct_halo): the device's time from packing its
+  /// values to unpacking its neighbours' (copies and waits for the neighbours included), which
+  /// fused_step_s leaves out.
+  double halo_s = 0.0;
+};
+
+/// One neighbour's share of a part's halo lists (ExplicitProblem::set_halo), in nodes: the
+/// send-list entries first.. first + count going to it, and the receive-list entries coming from
+/// it.
+struct HaloLink {
+  std::size_t send_first = 0, send_count = 0;
+  std::size_t receive_first = 0, receive_count = 0;
 };
 
 /// A running explicit problem inside a backend. Step k advances t_k = k dt to t_{k+1}.
@@ -195,6 +208,27 @@ class ExplicitProblem {
     throw Error(
         "this backend cannot run one part of a partitioned mesh (advance_step)\n  hint: run "
         "the case on one process, or on the openmp, kokkos or cuda backend");
+  }
+  /// Steps first_step .. first_step + num_steps - 1 (as advance() does) with `after_step` called
+  /// on the host once per step, after the step: a partitioned run's halo exchange. It is called
+  /// for every step, also for those after a failed one (which do not run), so that processes
+  /// exchanging with this one stay paired. A backend that queues work (a GPU) queues each step
+  /// and what after_step queues without waiting in between; the default runs advance_step.
+  virtual AdvanceResult advance_exchanging(std::int64_t first_step, std::int64_t num_steps,
+                                           const std::function<void()>& after_step) {
+    AdvanceResult result;
+    result.steps_done = num_steps;
+    for (std::int64_t k = 0; k < num_steps; ++k) {
+      if (result.status == AdvanceResult::Status::Ok) {
+        const AdvanceResult r = advance_step(first_step + k, false, nullptr);
+        if (r.status != AdvanceResult::Status::Ok) {
+          result = r;
+          result.steps_done = k;
+        }
+      }
+      after_step();
+    }
+    return result;
   }
   /// Replaces the node-update coefficients (dynamic relaxation changes its damping as it learns
   /// the lowest eigenvalue). The initial ones are central_difference_update(dt, mass_damping).
@@ -272,6 +306,30 @@ class ExplicitProblem {
     nodal_displacements(halo_send_, halo_send_values_, u_prev);
   }
   virtual void unpack_halo() { set_nodal_displacements(halo_receive_, halo_receive_values_); }
+
+  /// The halo exchanged device to device between processes of one host (GPU to GPU), instead of
+  /// through halo_send_buffer() and halo_receive_buffer(); optional. After set_halo:
+  /// open_direct_halo(links, endpoints) gives, per neighbour, the bytes that neighbour needs to
+  /// reach this part (where its values land, what to wait for before reading this part's), or
+  /// returns false when the backend cannot. connect_direct_halo(peers) takes each neighbour's
+  /// bytes for this part; false (nothing connected) when one cannot be reached (another host,
+  /// no peer access). Then after every step send_direct_halo(exchange) and, once every neighbour
+  /// has sent (the caller's handshake), receive_direct_halo(exchange); `exchange` counts from 0
+  /// alike on every part. Neighbours list each other and exchange every step, also when one
+  /// direction has no nodes, which is what lets the device buffers be reused safely.
+  virtual bool open_direct_halo(const std::vector<HaloLink>& /*links*/,
+                                std::vector<std::vector<char>>& /*endpoints*/) {
+    return false;
+  }
+  virtual bool connect_direct_halo(const std::vector<std::vector<char>>& /*peers*/) {
+    return false;
+  }
+  /// Undoes open and connect (a part whose neighbours could not connect).
+  virtual void close_direct_halo() {}
+  virtual void send_direct_halo(std::uint64_t /*exchange*/) {}
+  virtual void receive_direct_halo(std::uint64_t /*exchange*/) {}
+  /// How the direct halo travels ("GPU to GPU (CUDA IPC)"); "" when it is not connected.
+  [[nodiscard]] virtual std::string direct_halo_path() const { return ""; }
 
   /// The internal force of the last element pass (evaluated at u_{n-1}) at each of the given
   /// nodes (3 per node, in the order given, in double): each node's element-node slots summed in

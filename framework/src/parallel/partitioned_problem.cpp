@@ -1,7 +1,9 @@
 #include "fem/parallel/partitioned_problem.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <limits>
+#include <string>
 
 #include "../solver/wall_clock.hpp"
 #include "fem/error.hpp"
@@ -69,6 +71,7 @@ PartitionedProblem::PartitionedProblem(const System& global, Backend& backend, P
                        part_.receive_nodes[i].end());
   }
   part_problem_->set_halo(send_all, receive_all);
+  connect_direct_halo(halo_choice_from_environment());
 
   report_.ranks = comm.size();
   report_.imbalance = partition_.imbalance;
@@ -88,7 +91,77 @@ PartitionedProblem::PartitionedProblem(const System& global, Backend& backend, P
 
 PartitionedProblem::~PartitionedProblem() = default;
 
+HaloChoice halo_choice_from_environment() {
+  const char* value = std::getenv("FEM_HALO");
+  const std::string v = value ? value : "";
+  if (v.empty() || v == "auto") return HaloChoice::Auto;
+  if (v == "host") return HaloChoice::Host;
+  if (v == "device") return HaloChoice::Device;
+  throw InputError({"FEM_HALO (environment)", 0, 0},
+                   "'" + v + "' is not a way to exchange the halo",
+                   "set FEM_HALO to auto (GPU to GPU where every rank can, the default), host "
+                   "(through host memory and MPI) or device (GPU to GPU, or an error)");
+}
+
+void PartitionedProblem::connect_direct_halo(HaloChoice choice) {
+  if (comm_.size() == 1 || choice == HaloChoice::Host) return;
+  std::vector<HaloLink> links;
+  std::size_t sent = 0, received = 0;
+  for (std::size_t i = 0; i < part_.neighbours.size(); ++i) {
+    links.push_back({sent, part_.send_nodes[i].size(), received, part_.receive_nodes[i].size()});
+    sent += part_.send_nodes[i].size();
+    received += part_.receive_nodes[i].size();
+  }
+  // Every rank opens its end, the ranks agree, then each connects to its neighbours' ends and
+  // they agree again: the halo goes device to device on every rank or on none.
+  std::vector<std::vector<char>> mine;
+  const bool opened = part_problem_->open_direct_halo(links, mine);
+  const auto everywhere = [&](bool ok) {
+    return comm_.all_reduce(ok ? 1.0 : 0.0, Reduction::Min) > 0.5;
+  };
+  bool connected = false;
+  if (everywhere(opened && mine.size() == links.size())) {
+    std::vector<std::vector<std::int64_t>> my_sizes, their_sizes(links.size(), {0});
+    for (const auto& bytes : mine) my_sizes.push_back({static_cast<std::int64_t>(bytes.size())});
+    comm_.exchange(part_.neighbours, my_sizes, their_sizes);
+    std::vector<std::vector<char>> theirs;
+    for (const auto& size : their_sizes) theirs.emplace_back(static_cast<std::size_t>(size[0]));
+    comm_.exchange(part_.neighbours, mine, theirs);
+    connected = everywhere(part_problem_->connect_direct_halo(theirs));
+  }
+  if (connected) {
+    direct_halo_ = true;
+    report_.halo_path = part_problem_->direct_halo_path();
+    return;
+  }
+  // A part that connected while another could not exchanges through the host like the rest.
+  part_problem_->close_direct_halo();
+  if (choice == HaloChoice::Device)
+    throw InputError({"FEM_HALO (environment)", 0, 0},
+                     "'device' asks for the halo GPU to GPU, but it cannot go that way on every "
+                     "rank (the backend has no direct exchange, or ranks are on different hosts "
+                     "or on GPUs without peer access)",
+                     "unset FEM_HALO (or set it to auto) to exchange through host memory where "
+                     "it cannot go GPU to GPU");
+}
+
 void PartitionedProblem::exchange_halo() {
+  if (direct_halo_) {
+    // The device copies queue on each part's stream; the handshake tells each neighbour that
+    // the copy it will wait for is queued (its event recorded), and which exchange it is.
+    part_problem_->send_direct_halo(exchanges_);
+    const std::size_t n = part_.neighbours.size();
+    const std::vector<std::vector<std::uint64_t>> sent(n, {exchanges_});
+    std::vector<std::vector<std::uint64_t>> heard(n, {0});
+    comm_.exchange(part_.neighbours, sent, heard);
+    for (const auto& h : heard)
+      if (h[0] != exchanges_)
+        throw Error("internal error: halo exchange " + std::to_string(exchanges_) +
+                    " met a neighbour at exchange " + std::to_string(h[0]));
+    part_problem_->receive_direct_halo(exchanges_);
+    ++exchanges_;
+    return;
+  }
   // MPI reads and writes the backend's halo buffers in place: neighbour i's slice of each.
   part_problem_->pack_halo();
   const double* out = part_problem_->halo_send_buffer();
@@ -111,10 +184,24 @@ AdvanceResult PartitionedProblem::run_steps(std::int64_t first_step, std::int64_
   // This part's first failure: the rank goes on exchanging (its halo values no longer matter)
   // so that no rank waits, and the ranks agree once, after the last step.
   const auto start = Clock::now();
-  AdvanceResult mine;
-  mine.steps_done = num_steps;
+  const double halo_before = part_problem_->phase_times().halo_s;
   double exchange_s = 0.0;
-  for (std::int64_t k = 0; k < num_steps; ++k) {
+  const auto exchange = [&] {
+    const auto t0 = Clock::now();
+    exchange_halo();
+    exchange_s += seconds_since(t0);
+  };
+  // The steps that keep forces or measure norms (the last one or two) one by one; the others
+  // with their exchanges queued together where the halo goes device to device (a GPU part runs
+  // them without the host waiting in between). Through the host each exchange waits for its
+  // step anyway: step by step, so that the host's clock times the exchange alone.
+  const std::int64_t tail = std::min<std::int64_t>(num_steps, norms ? 2 : keep_last ? 1 : 0);
+  AdvanceResult mine =
+      direct_halo_ ? part_problem_->advance_exchanging(first_step, num_steps - tail, exchange)
+                   : part_problem_->ExplicitProblem::advance_exchanging(first_step,
+                                                                        num_steps - tail, exchange);
+  if (mine.status == AdvanceResult::Status::Ok) mine.steps_done = num_steps;
+  for (std::int64_t k = num_steps - tail; k < num_steps; ++k) {
     const bool last = k + 1 == num_steps;
     if (mine.status == AdvanceResult::Status::Ok) {
       const bool keep = last ? keep_last : norms != nullptr && k + 2 == num_steps;
@@ -123,17 +210,17 @@ AdvanceResult PartitionedProblem::run_steps(std::int64_t first_step, std::int64_
       if (r.status != AdvanceResult::Status::Ok) {
         mine = r;
         mine.steps_done = k;
-        if (r.block >= 0 && r.element >= 0) {  // the element as the global block knows it
-          const std::vector<std::int64_t>& block =
-              part_.elements[static_cast<std::size_t>(r.block)];
-          mine.element = block[static_cast<std::size_t>(r.element)];
-        }
       }
     }
-    const auto t0 = Clock::now();
-    exchange_halo();
-    exchange_s += seconds_since(t0);
+    exchange();
   }
+  if (mine.status != AdvanceResult::Status::Ok && mine.block >= 0 && mine.element >= 0) {
+    // The element as the global block knows it.
+    const std::vector<std::int64_t>& block = part_.elements[static_cast<std::size_t>(mine.block)];
+    mine.element = block[static_cast<std::size_t>(mine.element)];
+  }
+  // A direct halo's time is the device's (the host only queues it).
+  if (direct_halo_) exchange_s = part_problem_->phase_times().halo_s - halo_before;
   const auto t0 = Clock::now();
   // The earliest failed step, then the lowest rank at it, tells every rank what failed.
   const std::int64_t none = std::numeric_limits<std::int64_t>::max();

@@ -51,9 +51,9 @@ ExplicitSolver::ExplicitSolver(const Model& model, Backend& backend, std::string
     const parallel::PartitionReport& p = partitioned->report();
     spdlog::info(
         "mesh split over {} ranks (METIS): imbalance {:.3f}, edge cut {}, shared nodes {}; "
-        "largest part {} elements and {} nodes ({} ghosts), halo {} bytes per step",
+        "largest part {} elements and {} nodes ({} ghosts), halo {} bytes per step through {}",
         p.ranks, p.imbalance, p.edge_cut, p.shared_nodes, p.max_part_elements, p.max_part_nodes,
-        p.max_ghost_nodes, p.max_halo_bytes);
+        p.max_ghost_nodes, p.max_halo_bytes, p.halo_path);
     problem_ = std::move(partitioned);
   } else {
     problem_ = backend_.create_explicit(setup_.system, model_.spec.precision);
@@ -484,6 +484,7 @@ void ExplicitSolver::Run::write_summary(const std::string& status, const std::st
     s.set("parallel.max_ghost_nodes", r.max_ghost_nodes);
     s.set("parallel.max_halo_bytes_per_step", r.max_halo_bytes);
     s.set("parallel.halo_exchange_s", r.exchange_s);
+    s.set("parallel.halo_path", r.halo_path);
   }
   s.set("result.max_displacement_m", report_.max_displacement);
   if (relaxation_) add_relaxation(s);

@@ -26,9 +26,18 @@ struct PartitionReport {
   std::int64_t max_part_nodes = 0, max_ghost_nodes = 0, max_part_elements = 0;
   std::int64_t max_halo_bytes = 0;
   /// This rank's time in the halo exchange and the agreement on failed steps (waits for slower
-  /// ranks included).
+  /// ranks included); with a direct halo, the device's time in the exchange (halo_s) and the
+  /// host's in the agreement.
   double exchange_s = 0.0;
+  /// How the halo travels: "GPU to GPU (CUDA IPC)" or "host memory (MPI)".
+  std::string halo_path = "host memory (MPI)";
 };
+
+/// How a run may exchange its halo (FEM_HALO): GPU to GPU where every part can (auto, the
+/// default), always through host memory (host), or GPU to GPU or an error (device).
+enum class HaloChoice { Auto, Host, Device };
+/// FEM_HALO's value; an error naming the variable for anything else.
+HaloChoice halo_choice_from_environment();
 
 class PartitionedProblem final : public ExplicitProblem {
  public:
@@ -75,6 +84,9 @@ class PartitionedProblem final : public ExplicitProblem {
   /// A global per-node vector restricted to this part's nodes.
   [[nodiscard]] std::vector<double> to_part(const std::vector<double>& global,
                                             std::size_t per) const;
+  /// Connects the parts' direct halo where `choice` allows it and every part can; every rank
+  /// agrees on the outcome.
+  void connect_direct_halo(HaloChoice choice);
   void exchange_halo();
   /// Steps with a halo exchange after each and one agreement of the ranks at the end (the
   /// earliest failed step stops all). keep_last: the last step keeps P(u_n); norms: the last
@@ -96,7 +108,9 @@ class PartitionedProblem final : public ExplicitProblem {
   /// Per block: global block-local element of each entry of the rank-ordered concatenation of
   /// owned elements.
   std::vector<std::vector<std::int64_t>> element_order_;
-  double steps_wall_s_ = 0.0;  ///< wall time of the steps, exchanges and agreements included
+  double steps_wall_s_ = 0.0;    ///< wall time of the steps, exchanges and agreements included
+  bool direct_halo_ = false;     ///< the halo goes device to device (connect_direct_halo)
+  std::uint64_t exchanges_ = 0;  ///< halo exchanges so far (the direct halo's buffer parity)
   PartitionReport report_;
 };
 
