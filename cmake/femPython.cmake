@@ -2,12 +2,14 @@
 # to build it (FEM_WITH_PYTHON: ON, OFF or AUTO). Where something is missing, configuring says
 # what and how to get it; AUTO then leaves the module out, ON fails.
 #
-# Sets FEM_PYTHON_ENABLED and FEM_PYTHON_INSTALL_DIR (where `cmake --install` puts the package
-# fem/, relative to the prefix unless absolute).
+# Sets FEM_PYTHON_ENABLED, FEM_PYTHON_INSTALL_DIR (where `cmake --install` puts the package fem/,
+# relative to the prefix unless absolute) and FEM_PYTHON_SUMMARY (what `fem plugins` says of the
+# module: for which Python it was built and where it is, or why it was not).
 
 set(FEM_PYTHON_ENABLED OFF)
 set(FEM_PYTHON_INSTALL_DIR "${CMAKE_INSTALL_LIBDIR}/python3/dist-packages"
     CACHE STRING "Where the Python package fem/ is installed (relative to the prefix, or absolute)")
+set(FEM_PYTHON_SUMMARY "not built (FEM_WITH_PYTHON=OFF)")
 if(FEM_WITH_PYTHON STREQUAL "OFF")
   return()
 endif()
@@ -55,8 +57,13 @@ if(_why)
     message(FATAL_ERROR "FEM_WITH_PYTHON=ON, but the Python module cannot be built: ${_why}")
   endif()
   message(STATUS "fem: Python module not built: ${_why}")
+  set(FEM_PYTHON_SUMMARY "not built: ${_why}")
   return()
 endif()
 set(FEM_PYTHON_ENABLED ON)
+set(FEM_PYTHON_SUMMARY
+    "built for Python ${Python3_VERSION} (${Python3_EXECUTABLE}), import fem with PYTHONPATH="
+    "${PROJECT_BINARY_DIR}/python, or from ${FEM_PYTHON_INSTALL_DIR} once installed")
+string(REPLACE ";" "" FEM_PYTHON_SUMMARY "${FEM_PYTHON_SUMMARY}")
 message(STATUS "fem: Python module for ${Python3_EXECUTABLE} (Python ${Python3_VERSION}, "
                "pybind11 ${pybind11_VERSION})")

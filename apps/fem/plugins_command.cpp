@@ -22,6 +22,7 @@ int plugins_command(const std::vector<std::string>& extra_dirs) {
     fmt::print("fem {}, plugin ABI {}\n", FEM_CLI_VERSION, FEM_PLUGIN_ABI_VERSION);
     fmt::print("linear solvers: {}\n", linear_solver_libraries().describe());
     fmt::print("{}\n", parallel);
+    fmt::print("python module: {}\n", FEM_PYTHON_MODULE);
     fmt::print("search path:\n");
     for (const std::string& d : registry.search_path()) fmt::print("  {}\n", d);
 
