@@ -1,8 +1,8 @@
 // A cell that the reader accepts (positive volume) but the solver setup cannot use (here a
 // sliver: det J far below the cell's size cubed) is reported as the user knows it: at the mesh
 // file's line of the element, with the file's element id and the nodes' input ids (the file's
-// order, as `ids:` takes them), not the run's reordered numbering, and with det J in a format that
-// shows a small value.
+// order, as `ids:` takes them) and their numbers in the file, not the run's reordered numbering,
+// and with det J in a format that shows a small value.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -87,8 +87,10 @@ solver: {end_time: 0.01}
       EXPECT_EQ(std::filesystem::path(e.where().file).filename().string(), mesh.file_name)
           << e.what();
       EXPECT_EQ(e.where().line, line_of(mesh.text, mesh.element_line)) << e.what();
-      EXPECT_NE(e.message().find("element 205 (block 'tissue', nodes 1 4 2 5) is degenerate"),
-                std::string::npos)
+      EXPECT_NE(
+          e.message().find(
+              "element 205 (block 'tissue', nodes 1 4 2 5; in the file 20 50 30 60) is degenerate"),
+          std::string::npos)
           << e.what();
       EXPECT_NE(e.message().find("det J = 1.000e-15"), std::string::npos) << e.what();
     }

@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <regex>
 #include <string>
 
@@ -64,6 +66,42 @@ TEST(Failures, ElementInvertedDuringRunStopsWithStepElementAndTime) {
   std::vector<BlockResults> results;
   run.solver->problem().element_results(u_prev, results);
   for (const double j : results[0].min_jacobian) EXPECT_GT(j, 0.0);
+}
+
+TEST(Failures, ElementInvertedDuringRunIsNamedAsTheMeshFileNumbersIt) {
+  // Two hexahedra, numbered 7 and 9 on nodes 101-112 in the file; the run's own numbering
+  // (0 and 1, nodes 0-11 reordered) must not reach the message.
+  const std::filesystem::path mesh =
+      std::filesystem::temp_directory_path() / "fem_failures_numbered.inp";
+  {
+    std::ofstream out(mesh);
+    out << "*NODE\n";
+    for (int k = 0; k < 3; ++k)
+      for (int j = 0; j < 2; ++j)
+        for (int i = 0; i < 2; ++i)
+          out << 101 + 4 * k + 2 * j + i << ", " << 0.05 * i << ", " << 0.05 * j << ", "
+              << 0.025 * k << "\n";
+    out << "*ELEMENT, TYPE=C3D8R, ELSET=tissue\n"
+        << "7, 101, 102, 104, 103, 105, 106, 108, 107\n"
+        << "9, 105, 106, 108, 107, 109, 110, 112, 111\n";
+  }
+  std::string yaml = kCube;
+  yaml.replace(yaml.find("{generator: box"),
+               yaml.find('\n', yaml.find("mesh:")) - yaml.find("{generator: box"),
+               "{file: " + mesh.string() + "}");
+  yaml.replace(yaml.find("element: hex8r,"), 15, "region: tissue, element: hex8r,");
+  PreparedRun run = prepare(yaml, on_backend());
+  try {
+    run_in_memory(run);
+    FAIL() << "crushing the column to negative height did not stop the run";
+  } catch (const SolveError& e) {
+    const std::string what = e.what();
+    EXPECT_TRUE(std::regex_search(
+        what, std::regex("element [79] \\(block 'tissue', nodes( [0-9]+){8}; in the file( "
+                         "1[01][0-9]){8}\\) inverted")))
+        << what;
+  }
+  std::filesystem::remove(mesh);
 }
 
 /// The step a run stops at, read from its failure message ("... at step N ...").

@@ -65,6 +65,10 @@ struct Mesh {
   /// Per node its id in the input numbering (the file's order, the case's `ids:`) once the run
   /// has renumbered the nodes; empty while they are numbered as input.
   std::vector<std::int32_t> input_node_ids;
+  /// Per node the label the mesh file gives it (Gmsh's node tag, Abaqus's node number), in the
+  /// current numbering; empty where the file's order is the label (generated meshes, VTK).
+  /// Messages name nodes by it, as they name elements by the file's element ids.
+  std::vector<std::int64_t> node_labels;
 
   [[nodiscard]] std::int64_t num_nodes() const {
     return static_cast<std::int64_t>(coords.size()) / 3;
@@ -79,6 +83,13 @@ struct Mesh {
   /// The input id of node n (see input_node_ids).
   [[nodiscard]] std::int32_t input_node_id(std::int32_t n) const {
     return input_node_ids.empty() ? n : input_node_ids[static_cast<std::size_t>(n)];
+  }
+  /// Node n's label in the mesh file (see node_labels), else its input id. Nodes a reader or
+  /// generator added after the file's (midside nodes) have no label: their input id.
+  [[nodiscard]] std::int64_t node_label(std::int32_t n) const {
+    return static_cast<std::size_t>(n) < node_labels.size()
+               ? node_labels[static_cast<std::size_t>(n)]
+               : input_node_id(n);
   }
 };
 

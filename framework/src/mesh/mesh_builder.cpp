@@ -145,6 +145,7 @@ std::vector<std::int32_t> MeshBuilder::number_nodes(const std::vector<std::uint8
     if (used[n]) {
       dense[n] = static_cast<std::int32_t>(mesh.coords.size() / 3);
       mesh.coords.insert(mesh.coords.end(), coords_.begin() + 3 * n, coords_.begin() + 3 * n + 3);
+      mesh.node_labels.push_back(node_id_[n]);
     }
   for (std::size_t c = 0; c < chosen.size(); ++c)
     if (chosen[c])

@@ -185,6 +185,13 @@ void renumber_nodes(Mesh& mesh, const std::vector<std::int32_t>& new_to_old, boo
   std::vector<std::int32_t> input_ids(nn);
   for (std::size_t i = 0; i < nn; ++i) input_ids[i] = mesh.input_node_id(new_to_old[i]);
   mesh.input_node_ids.swap(input_ids);
+  if (mesh.node_labels.size() == nn) {
+    std::vector<std::int64_t> labels(nn);
+    for (std::size_t i = 0; i < nn; ++i) labels[i] = mesh.node_labels[new_to_old[i]];
+    mesh.node_labels.swap(labels);
+  } else {
+    mesh.node_labels.clear();
+  }
   for (CellRegion& r : mesh.regions) {
     const int npc = r.nodes_per_cell;
     for (std::int32_t& n : r.connectivity) n = old_to_new[static_cast<std::size_t>(n)];

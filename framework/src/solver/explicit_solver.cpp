@@ -298,8 +298,8 @@ void ExplicitSolver::Run::fail_step(const AdvanceResult& r) {
   const ModelBlock& b = s_.model_.blocks[static_cast<std::size_t>(r.block)];
   const std::int64_t bad_step = step_;  // the element pass of this step met the bad state
   std::ostringstream msg;
-  msg << "step " << bad_step << " (t = " << static_cast<double>(bad_step) * dt_ << " s): element "
-      << b.first_element + r.element << " (block '" << b.spec->name << "') "
+  msg << "step " << bad_step << " (t = " << static_cast<double>(bad_step) * dt_
+      << " s): " << element_label(s_.model_, b, r.element) << ' '
       << (r.status == AdvanceResult::Status::InvertedElement
               ? "inverted: det F = " + std::to_string(r.value)
               : std::string("has non-finite values (NaN or Inf)"));

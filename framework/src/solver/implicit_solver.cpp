@@ -769,8 +769,7 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
           break;
         case NewtonResult::Status::ElementFailure: {
           const ModelBlock& b = s_.model_.blocks[static_cast<std::size_t>(result.failure.block)];
-          why << "element " << b.first_element + result.failure.element << " (block '"
-              << b.spec->name << "') "
+          why << element_label(s_.model_, b, result.failure.element) << ' '
               << (result.failure.status == ElementCheck::Status::InvertedElement
                       ? "inverted: det F = " + std::to_string(result.failure.value)
                       : std::string("has non-finite values"));

@@ -171,12 +171,20 @@ Model build_model(const CaseSpec& spec, const PluginRegistry& plugins) {
 }
 
 std::string element_label(const Model& model, const ModelBlock& b, std::int64_t e) {
+  // Nodes by their input ids (what `ids:` takes), and by the file's own numbers where it has
+  // others (sparse Gmsh tags, Abaqus node numbers), so that either finds them.
   std::string label =
       "element " + std::to_string(b.region->origin(e).id) + " (block '" + b.spec->name + "', nodes";
+  std::string in_file = "; in the file";
+  bool relabelled = false;
   const int npe = b.element->num_nodes;
-  for (int a = 0; a < npe; ++a)
-    label += ' ' + std::to_string(model.mesh.input_node_id(b.connectivity[e * npe + a]));
-  return label + ')';
+  for (int a = 0; a < npe; ++a) {
+    const std::int32_t n = b.connectivity[e * npe + a];
+    label += ' ' + std::to_string(model.mesh.input_node_id(n));
+    in_file += ' ' + std::to_string(model.mesh.node_label(n));
+    relabelled = relabelled || model.mesh.node_label(n) != model.mesh.input_node_id(n);
+  }
+  return label + (relabelled ? in_file : std::string()) + ')';
 }
 
 SourceLocation element_location(const Model& model, const ModelBlock& b, std::int64_t e) {
