@@ -94,6 +94,56 @@ TEST(DynamicRelaxation, LoadsAppliedAtOnceConvergeToTheSameState) {
               0.002);
 }
 
+// A patch of the top of a soft cube pushed 1 cm down, ramped over 40 iterations: an element
+// under the patch inverts on the way (measured: at iteration 51), and relaxation goes back to an
+// earlier iteration at rest with twice the fictitious mass. Ramped over 400 iterations it needs
+// no return. Both reach the same equilibrium.
+const std::string kIndentedCube = R"(
+mesh: {generator: box, cells: hex8, size: [0.05, 0.05, 0.05], divisions: [8, 8, 8]}
+materials:
+  soft: {type: neo_hookean, density: 1000, youngs_modulus: 3000, poisson_ratio: 0.49}
+blocks: [{name: cube, element: hex8r, material: soft}]
+node_sets:
+  bottom: {plane: {point: [0, 0, 0], normal: [0, 0, 1]}}
+  patch: {box: {min: [0.015, 0.015, 0.049], max: [0.035, 0.035, 0.051]}}
+boundary_conditions:
+  - {set: bottom, fixed: all}
+  - {set: patch, displacement: {z: -0.01}}
+solver: {type: dynamic_relaxation}
+)";
+
+TEST(DynamicRelaxation, AnElementInvertedOnTheWayGoesBackWithAHeavierMassToTheSameEquilibrium) {
+  PreparedRun fast = prepare(kIndentedCube, on_backend({{"solver.load_iterations", "40"}}));
+  PreparedRun slow = prepare(kIndentedCube, on_backend({{"solver.load_iterations", "400"}}));
+  const ExplicitRunReport f = run_in_memory(fast);
+  const ExplicitRunReport s = run_in_memory(slow);
+  EXPECT_TRUE(f.relaxation.converged);
+  EXPECT_TRUE(s.relaxation.converged);
+  EXPECT_GE(f.relaxation.restarts, 1);
+  EXPECT_EQ(f.relaxation.mass_scale, std::pow(2.0, static_cast<double>(f.relaxation.restarts)));
+  EXPECT_EQ(s.relaxation.restarts, 0);
+  // Within the relaxation tolerance (1e-5 m) of each other.
+  EXPECT_NEAR(f.max_displacement, s.max_displacement, 2e-5);
+  EXPECT_NEAR(support_reaction(fast, "patch")[2] / support_reaction(slow, "patch")[2], 1.0, 0.01);
+}
+
+TEST(DynamicRelaxation, AnInversionThatEveryHeavierMassMeetsStopsTheRunSayingSo) {
+  // The top pushed down by 2.5 times its layer's height within two iterations inverts that
+  // layer whatever the mass: after its returns, the run stops with the element and how many
+  // returns it made.
+  PreparedRun run = prepare(kCylinder + kRelaxation,
+                            on_backend({{"solver.load_iterations", "2"},
+                                        {"boundary_conditions.1.displacement.z", "-0.025"}}));
+  try {
+    run_in_memory(run);
+    FAIL() << "expected a SolveError";
+  } catch (const SolveError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("inverted"), std::string::npos) << what;
+    EXPECT_NE(what.find("after 4 returns"), std::string::npos) << what;
+  }
+}
+
 TEST(DynamicRelaxation, StopsWithAMessageWhenNotConverged) {
   PreparedRun run = prepare(kCylinder + kRelaxation, on_backend({{"solver.max_iterations", "60"}}));
   try {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <filesystem>
 #include <limits>
 #include <optional>
@@ -92,6 +93,15 @@ class ExplicitSolver::Run {
   /// (its forces come from that pass).
   [[nodiscard]] std::int64_t next_stop() const;
   [[noreturn]] void fail_step(const AdvanceResult& r);
+  /// Dynamic relaxation after an inverted element: goes back to the last accepted state, at
+  /// rest, with the fictitious mass doubled; false where it cannot (then the run fails).
+  bool restart_relaxation(const AdvanceResult& r);
+  /// The node update of dynamic relaxation's damping and fictitious mass.
+  [[nodiscard]] NodeUpdate relaxation_update() const {
+    NodeUpdate update = central_difference_update(dt_, rel_.damping);
+    update.force_scale /= rel_.mass_scale;
+    return update;
+  }
   void record_measurement(const StepNorms& norms);
   void check_convergence(const StepNorms& norms);
   void sample_histories();
@@ -148,6 +158,10 @@ class ExplicitSolver::Run {
   std::int64_t step_ = 0, next_frame_ = 0, next_check_ = 0;
   std::vector<std::int64_t> next_history_;
   double previous_increment_ = 0.0;  ///< |du|_inf at the convergence check before
+  /// Dynamic relaxation: states (step, u) at the last checks of the loading phase, oldest first,
+  /// for restart_relaxation to return to.
+  std::deque<std::pair<std::int64_t, std::vector<double>>> saved_states_;
+  void save_relaxation_state();
   std::int64_t checkpoint_every_ = 0, next_checkpoint_ = 0;  ///< 0: no periodic checkpoints
   std::int64_t last_frame_ = -1;                             ///< step of the last frame written
   std::int64_t batch_ = kBatchQuantum;
@@ -316,6 +330,10 @@ void ExplicitSolver::Run::fail_step(const AdvanceResult& r) {
                                       u_prev_, &v, results_),
                            spec_.name + "_last_good.vtu");
   }
+  if (relaxation_ && rel_.restarts > 0)
+    msg << ", after " << rel_.restarts
+        << " returns to an earlier iteration with a heavier fictitious mass (x" << rel_.mass_scale
+        << ")";
   msg << "\n  hint: reduce solver.safety_factor or solver.time_step, add mass_damping, "
          "smooth the loading, or refine the mesh where the element is";
   if (!where.empty())
@@ -324,6 +342,58 @@ void ExplicitSolver::Run::fail_step(const AdvanceResult& r) {
     msg << "\n  the last frame written is step " << last_frame_;
   write_summary("failed", msg.str());
   throw SolveError(msg.str());
+}
+
+bool ExplicitSolver::Run::restart_relaxation(const AdvanceResult& r) {
+  // Dynamic relaxation's path to the equilibrium is its own: a fictitious mass, a pseudo step.
+  // An element that inverts on the way has met a stiffness the mass was not scaled for (the
+  // stable step is estimated on the undeformed mesh; compressed, nearly incompressible tissue
+  // stiffens) or an overshoot of the iteration. The last accepted state at rest, with twice
+  // the mass (the step 1 / sqrt(2) of the stable one before), goes on towards the same
+  // equilibrium. On several ranks the parts stop one step apart: no common state to return to.
+  constexpr std::int64_t kMaxRestarts = 4;
+  if (!relaxation_ || comm_ != nullptr || r.status != AdvanceResult::Status::InvertedElement ||
+      rel_.restarts >= kMaxRestarts || step_ < 1)
+    return false;
+  // The state just before the inversion is already on the brink (measured on seed 003's brain
+  // at 90 divisions: its neighbour inverts in the next iteration): go back at least five checks.
+  if (saved_states_.empty()) return false;
+  const std::int64_t failed_at = step_;
+  while (saved_states_.size() > 1 && saved_states_.back().first > failed_at - 5 * check_every_)
+    saved_states_.pop_back();
+  const auto& [step, u] = saved_states_.back();
+  ++rel_.restarts;
+  rel_.mass_scale *= 2.0;
+  rel_.lambda_max /= 2.0;
+  rel_.lambda_min /= 2.0;
+  rel_.damping = relaxation_damping(rel_.lambda_min, dt_);
+  problem_.set_displacement(u, u);
+  problem_.set_node_update(relaxation_update());
+  // The cadences stay ahead of the failed iteration: the files' rows stay in step order (the
+  // iterations in between run again without rows; the path of relaxation is fictitious).
+  step_ = step;
+  report_.steps = step_;
+  const ModelBlock& b = s_.model_.blocks[static_cast<std::size_t>(r.block)];
+  spdlog::warn(
+      "dynamic relaxation: {} inverted at iteration {} (det F = {:.3g}); went back to "
+      "iteration {} at rest with the fictitious mass x{:g} (restart {} of at most {})",
+      element_label(s_.model_, b, r.element), failed_at, r.value, step_, rel_.mass_scale,
+      rel_.restarts, kMaxRestarts);
+  return true;
+}
+
+void ExplicitSolver::Run::save_relaxation_state() {
+  // Only while the loads ramp and shortly after (where inversions happen), and on one process
+  // (restart_relaxation): a copy of u every check, the last six kept.
+  if (!relaxation_ || comm_ != nullptr || step_ > 2 * spec_.solver.load_iterations + 100) {
+    saved_states_.clear();
+    return;
+  }
+  if (!saved_states_.empty() && saved_states_.back().first >= step_) return;
+  std::vector<double> u;
+  problem_.displacement(u);
+  saved_states_.emplace_back(step_, std::move(u));
+  if (saved_states_.size() > 6) saved_states_.pop_front();
 }
 
 void ExplicitSolver::Run::record_measurement(const StepNorms& norms) {
@@ -336,6 +406,7 @@ void ExplicitSolver::Run::record_measurement(const StepNorms& norms) {
     append_row(contact_csv_, sink_, "contact", static_cast<double>(step_) * dt_, step_, row);
   }
   if (step_ == next_check_) {
+    save_relaxation_state();
     check_convergence(norms);
     next_check_ += check_every_;
     if (rel_.converged) n_ = step_;
@@ -353,12 +424,14 @@ void ExplicitSolver::Run::check_convergence(const StepNorms& norms) {
     // then carry high modes that contact (the projections onto a rigid surface) keeps
     // exciting and, late, the rounding of P(u_n) - P(u_{n-1}); both only raise the quotient
     // and would over-damp the lowest mode (docs/architecture.md, Dynamic relaxation).
-    const double quotient = std::clamp(norms.rayleigh_num / norms.rayleigh_den,
+    // (The backends weigh the increment by the setup's mass: the quotient of the scaled one is
+    // that over mass_scale.)
+    const double quotient = std::clamp(norms.rayleigh_num / (norms.rayleigh_den * rel_.mass_scale),
                                        1e-12 * rel_.lambda_max, rel_.lambda_max);
     rel_.lambda_min =
         step_ > spec_.solver.load_iterations ? std::min(rel_.lambda_min, quotient) : quotient;
     rel_.damping = relaxation_damping(rel_.lambda_min, dt_);
-    problem_.set_node_update(central_difference_update(dt_, rel_.damping));
+    problem_.set_node_update(relaxation_update());
   }
   rel_.estimated_rate = relaxation_rate(rel_.damping, dt_);
   rel_.observed_rate = previous_increment_ > 0.0 && norms.increment_max > 0.0
@@ -511,6 +584,8 @@ void ExplicitSolver::Run::add_relaxation(RunSummary& s) const {
   s.set("relaxation.damping", rel_.damping);
   s.set("relaxation.estimated_rate", rel_.estimated_rate);
   s.set("relaxation.observed_rate", rel_.observed_rate);
+  s.set("relaxation.mass_scale", rel_.mass_scale);
+  s.set("relaxation.restarts", rel_.restarts);
 }
 
 std::int64_t ExplicitSolver::Run::batch_end(std::int64_t stop) const {
@@ -570,7 +645,10 @@ void ExplicitSolver::Run::write_checkpoint() {
                 {"relaxation.estimated_rate", rel_.estimated_rate},
                 {"relaxation.observed_rate", rel_.observed_rate},
                 {"relaxation.error_estimate", rel_.error_estimate},
-                {"relaxation.previous_increment", previous_increment_}};
+                {"relaxation.previous_increment", previous_increment_},
+                {"relaxation.mass_scale", rel_.mass_scale},
+                {"relaxation.restarts", static_cast<double>(rel_.restarts)},
+                {"relaxation.lambda_max", rel_.lambda_max}};
   }
   c.values["contact.nodes"] = static_cast<double>(report_.contact_nodes);
   for (std::size_t k = 0; k < report_.contact_force.size(); ++k)
@@ -628,7 +706,12 @@ void ExplicitSolver::Run::restore(const Checkpoint& c) {
     rel_.observed_rate = value("relaxation.observed_rate");
     rel_.error_estimate = value("relaxation.error_estimate");
     previous_increment_ = value("relaxation.previous_increment");
-    problem_.set_node_update(central_difference_update(dt_, rel_.damping));
+    if (const auto it = c.values.find("relaxation.mass_scale"); it != c.values.end()) {
+      rel_.mass_scale = it->second;
+      rel_.restarts = static_cast<std::int64_t>(value("relaxation.restarts"));
+      rel_.lambda_max = value("relaxation.lambda_max");
+    }
+    problem_.set_node_update(relaxation_update());
   }
   if (const auto it = c.values.find("contact.nodes"); it != c.values.end())
     report_.contact_nodes = static_cast<std::int64_t>(it->second);
@@ -692,6 +775,7 @@ ExplicitRunReport ExplicitSolver::Run::execute() {
   } else {
     write_frame(0);
   }
+  save_relaxation_state();
   try {
     step_loop();
   } catch (const SolveError&) {
@@ -733,7 +817,10 @@ void ExplicitSolver::Run::step_loop() {
     time_batch(r.steps_done, seconds_since(t0));
     step_ += r.steps_done;
     report_.steps = step_;
-    if (r.status != AdvanceResult::Status::Ok) fail_step(r);
+    if (r.status != AdvanceResult::Status::Ok) {
+      if (restart_relaxation(r)) continue;
+      fail_step(r);
+    }
     if (end != stop) continue;  // a batch on the way: nothing is due yet
     if (measure) record_measurement(norms);
     sample_histories();

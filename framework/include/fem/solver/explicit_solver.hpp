@@ -71,6 +71,10 @@ struct ExplicitRunReport {
     double estimated_rate = 0.0;  ///< rho = sqrt(beta) from lambda_min
     double observed_rate = 0.0;   ///< (|du| now / |du| a check before)^(1 / check_every)
     double error_estimate = 0.0;  ///< rho / (1 - rho) |du|_inf, rho the larger of the two
+    /// The fictitious mass over the setup's: doubled each time an element inverted and the
+    /// iteration went back to the last accepted state (lambda_min and lambda_max are of it).
+    double mass_scale = 1.0;
+    std::int64_t restarts = 0;  ///< such returns
   } relaxation;
   /// Contact force of each surface at the last measurement (N), in the order of `contact:`.
   std::vector<std::array<double, 3>> contact_force;
