@@ -15,8 +15,8 @@ cmake -S . -B build-gpu -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=Release -DFEM_WIT
 cmake --build build-gpu -j 16 > "$out/build.log" 2>&1 || { grep -E "error|Error" "$out/build.log" | head -40; exit 1; }
 echo "== gpu tests"
 build-gpu/bin/fem_tests_gpu 2>&1 | tee "$out/gpu-tests.log" | grep -E "cuda vs openmp|PASSED|FAILED|SKIPPED"
-echo "== physics suite on cuda"
-FEM_TEST_BACKEND=cuda ctest --test-dir build-gpu -L physics --output-on-failure > "$out/physics-cuda.log" 2>&1
+echo "== physics and relaxation suites on cuda"
+FEM_TEST_BACKEND=cuda ctest --test-dir build-gpu -L "physics|relax" --output-on-failure > "$out/physics-cuda.log" 2>&1
 grep -E "tests passed|Failed" "$out/physics-cuda.log"
 echo "== whole suite (openmp)"
 ctest --test-dir build-gpu -j 8 > "$out/all.log" 2>&1; grep -E "tests passed|Failed" "$out/all.log"

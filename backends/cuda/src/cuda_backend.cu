@@ -368,9 +368,13 @@ class ExplicitProblemImpl final : public ExplicitProblem {
  public:
   void displacement(std::vector<double>& u) const override { current().download(u); }
   void previous_displacement(std::vector<double>& u) const override { previous().download(u); }
+  /// A new state: a failure recorded for the old one (which stops every step kernel until it
+  /// is cleared) no longer holds (dynamic relaxation goes back after an inverted element).
   void set_displacement(const std::vector<double>& u, const std::vector<double>& u_prev) override {
+    FEM_CUDA_CHECK(cudaStreamSynchronize(stream_));
     current().upload(u);
     previous().upload(u_prev);
+    reset_failure(failure_);
   }
 
   /// The material history of block b, [e][q][num_state], in double (a checkpoint's), after the

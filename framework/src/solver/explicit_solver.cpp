@@ -356,10 +356,12 @@ bool ExplicitSolver::Run::restart_relaxation(const AdvanceResult& r) {
       rel_.restarts >= kMaxRestarts || step_ < 1)
     return false;
   // The state just before the inversion is already on the brink (measured on seed 003's brain
-  // at 90 divisions: its neighbour inverts in the next iteration): go back at least five checks.
+  // at 90 divisions: its neighbour inverts in the next iteration): go back at least five checks,
+  // five more at each further return.
   if (saved_states_.empty()) return false;
   const std::int64_t failed_at = step_;
-  while (saved_states_.size() > 1 && saved_states_.back().first > failed_at - 5 * check_every_)
+  const std::int64_t back = 5 * check_every_ * (rel_.restarts + 1);
+  while (saved_states_.size() > 1 && saved_states_.back().first > failed_at - back)
     saved_states_.pop_back();
   const auto& [step, u] = saved_states_.back();
   ++rel_.restarts;
@@ -384,7 +386,8 @@ bool ExplicitSolver::Run::restart_relaxation(const AdvanceResult& r) {
 
 void ExplicitSolver::Run::save_relaxation_state() {
   // Only while the loads ramp and shortly after (where inversions happen), and on one process
-  // (restart_relaxation): a copy of u every check, the last six kept.
+  // (restart_relaxation): a copy of u every check; of those older than the last six, one in
+  // five checks is kept (further returns go further back).
   if (!relaxation_ || comm_ != nullptr || step_ > 2 * spec_.solver.load_iterations + 100) {
     saved_states_.clear();
     return;
@@ -393,7 +396,10 @@ void ExplicitSolver::Run::save_relaxation_state() {
   std::vector<double> u;
   problem_.displacement(u);
   saved_states_.emplace_back(step_, std::move(u));
-  if (saved_states_.size() > 6) saved_states_.pop_front();
+  if (saved_states_.size() > 6) {
+    const auto older = saved_states_.end() - 7;
+    if (older->first % (5 * check_every_) != 0) saved_states_.erase(older);
+  }
 }
 
 void ExplicitSolver::Run::record_measurement(const StepNorms& norms) {
