@@ -71,7 +71,7 @@ PartitionedProblem::PartitionedProblem(const System& global, Backend& backend, P
                        part_.receive_nodes[i].end());
   }
   part_problem_->set_halo(send_all, receive_all);
-  connect_direct_halo(halo_choice_from_environment());
+  setup_direct_halo(halo_choice_from_environment());
 
   report_.ranks = comm.size();
   report_.imbalance = partition_.imbalance;
@@ -103,7 +103,7 @@ HaloChoice halo_choice_from_environment() {
                    "(through host memory and MPI) or device (GPU to GPU, or an error)");
 }
 
-void PartitionedProblem::connect_direct_halo(HaloChoice choice) {
+void PartitionedProblem::setup_direct_halo(HaloChoice choice) {
   if (comm_.size() == 1 || choice == HaloChoice::Host) return;
   std::vector<HaloLink> links;
   std::size_t sent = 0, received = 0;

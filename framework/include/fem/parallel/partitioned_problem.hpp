@@ -86,7 +86,7 @@ class PartitionedProblem final : public ExplicitProblem {
                                             std::size_t per) const;
   /// Connects the parts' direct halo where `choice` allows it and every part can; every rank
   /// agrees on the outcome.
-  void connect_direct_halo(HaloChoice choice);
+  void setup_direct_halo(HaloChoice choice);
   void exchange_halo();
   /// Steps with a halo exchange after each and one agreement of the ranks at the end (the
   /// earliest failed step stops all). keep_last: the last step keeps P(u_n); norms: the last
