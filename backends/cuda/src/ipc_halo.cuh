@@ -52,7 +52,6 @@ class IpcHalo {
     Endpoint mine{};
     mine.magic = kMagic;
     if (gethostname(mine.host, sizeof mine.host - 1) != 0) return false;
-    FEM_CUDA_CHECK(cudaGetDevice(&mine.device));
     if (cudaIpcGetMemHandle(&mine.buffer, receive_.data()) != cudaSuccess) {
       cudaGetLastError();
       return false;
@@ -142,7 +141,8 @@ class IpcHalo {
   }
 
   /// Device time of the exchanges: begin() before the packing, end() after the unpacking;
-  /// collect() (after the stream has been synchronised) adds the finished ones to seconds().
+  /// collect() (after the stream has been synchronised) adds the finished ones to seconds() and
+  /// returns what it added.
   void begin(cudaStream_t stream) {
     if (pending_ == timers_.size()) {
       auto& [b, e] = timers_.emplace_back();
@@ -154,13 +154,16 @@ class IpcHalo {
   void end(cudaStream_t stream) {
     FEM_CUDA_CHECK(cudaEventRecord(timers_[pending_++].second, stream));
   }
-  void collect() {
+  double collect() {
+    double added = 0.0;
     for (std::size_t k = 0; k < pending_; ++k) {
       float ms = 0.0f;
       FEM_CUDA_CHECK(cudaEventElapsedTime(&ms, timers_[k].first, timers_[k].second));
-      seconds_ += 1e-3 * ms;
+      added += 1e-3 * ms;
     }
     pending_ = 0;
+    seconds_ += added;
+    return added;
   }
   [[nodiscard]] double seconds() const { return seconds_; }
 
@@ -170,7 +173,6 @@ class IpcHalo {
   struct Endpoint {
     std::uint64_t magic;
     char host[256];
-    int device;
     cudaIpcMemHandle_t buffer;     ///< this part's receive buffer (both halves)
     std::uint64_t half;            ///< doubles in one half
     std::uint64_t offset;          ///< where the neighbour's values land in each half (doubles)

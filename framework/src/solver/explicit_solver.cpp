@@ -93,8 +93,9 @@ class ExplicitSolver::Run {
   /// (its forces come from that pass).
   [[nodiscard]] std::int64_t next_stop() const;
   [[noreturn]] void fail_step(const AdvanceResult& r);
-  /// Dynamic relaxation after an inverted element: goes back to the last accepted state, at
-  /// rest, with the fictitious mass doubled; false where it cannot (then the run fails).
+  /// Dynamic relaxation after an inverted element: goes back to a state saved at least five
+  /// checks earlier, at rest, with the fictitious mass doubled; false where it cannot (then the
+  /// run fails).
   bool restart_relaxation(const AdvanceResult& r);
   /// The node update of dynamic relaxation's damping and fictitious mass.
   [[nodiscard]] NodeUpdate relaxation_update() const {
@@ -348,17 +349,16 @@ bool ExplicitSolver::Run::restart_relaxation(const AdvanceResult& r) {
   // Dynamic relaxation's path to the equilibrium is its own: a fictitious mass, a pseudo step.
   // An element that inverts on the way has met a stiffness the mass was not scaled for (the
   // stable step is estimated on the undeformed mesh; compressed, nearly incompressible tissue
-  // stiffens) or an overshoot of the iteration. The last accepted state at rest, with twice
-  // the mass (the step 1 / sqrt(2) of the stable one before), goes on towards the same
-  // equilibrium. On several ranks the parts stop one step apart: no common state to return to.
+  // stiffens) or an overshoot of the iteration. An earlier state at rest, with twice the mass
+  // (the step 1 / sqrt(2) of the stable one before), goes on towards the same equilibrium. On
+  // several ranks the parts stop one step apart: no common state to return to (and none saved).
   constexpr std::int64_t kMaxRestarts = 4;
-  if (!relaxation_ || comm_ != nullptr || r.status != AdvanceResult::Status::InvertedElement ||
+  if (!relaxation_ || saved_states_.empty() || r.status != AdvanceResult::Status::InvertedElement ||
       rel_.restarts >= kMaxRestarts || step_ < 1)
     return false;
   // The state just before the inversion is already on the brink (measured on seed 003's brain
   // at 90 divisions: its neighbour inverts in the next iteration): go back at least five checks,
   // five more at each further return.
-  if (saved_states_.empty()) return false;
   const std::int64_t failed_at = step_;
   const std::int64_t back = 5 * check_every_ * (rel_.restarts + 1);
   while (saved_states_.size() > 1 && saved_states_.back().first > failed_at - back)

@@ -180,9 +180,11 @@ std::string element_label(const Model& model, const ModelBlock& b, std::int64_t 
   const int npe = b.element->num_nodes;
   for (int a = 0; a < npe; ++a) {
     const std::int32_t n = b.connectivity[e * npe + a];
-    label += ' ' + std::to_string(model.mesh.input_node_id(n));
-    in_file += ' ' + std::to_string(model.mesh.node_label(n));
-    relabelled = relabelled || model.mesh.node_label(n) != model.mesh.input_node_id(n);
+    const std::int64_t input_id = model.mesh.input_node_id(n),
+                       file_label = model.mesh.node_label(n);
+    label += ' ' + std::to_string(input_id);
+    in_file += ' ' + std::to_string(file_label);
+    relabelled = relabelled || file_label != input_id;
   }
   return label + (relabelled ? in_file : std::string()) + ')';
 }

@@ -109,7 +109,7 @@ class PartitionedProblem final : public ExplicitProblem {
   /// owned elements.
   std::vector<std::vector<std::int64_t>> element_order_;
   double steps_wall_s_ = 0.0;    ///< wall time of the steps, exchanges and agreements included
-  bool direct_halo_ = false;     ///< the halo goes device to device (connect_direct_halo)
+  bool direct_halo_ = false;     ///< the halo goes device to device (setup_direct_halo)
   std::uint64_t exchanges_ = 0;  ///< halo exchanges so far (the direct halo's buffer parity)
   PartitionReport report_;
 };

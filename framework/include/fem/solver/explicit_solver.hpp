@@ -72,7 +72,7 @@ struct ExplicitRunReport {
     double observed_rate = 0.0;   ///< (|du| now / |du| a check before)^(1 / check_every)
     double error_estimate = 0.0;  ///< rho / (1 - rho) |du|_inf, rho the larger of the two
     /// The fictitious mass over the setup's: doubled each time an element inverted and the
-    /// iteration went back to the last accepted state (lambda_min and lambda_max are of it).
+    /// iteration went back to an earlier state (lambda_min and lambda_max are of it).
     double mass_scale = 1.0;
     std::int64_t restarts = 0;  ///< such returns
   } relaxation;
