@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine (through `device`, carrying .deps/device): variants of force assembly on
+# the 2-million-element cubes, one binary, back to back, each variant as a solver.assembly and
+# environment settings; prints element-steps/s per run and each variant's median against the
+# first variant's (atomic assembly by default). Then the GPU tests that a variant must pass
+# (FEM_COMPARE_TESTS, a gtest filter). Builds with CUDA, without VTK, only the CLI and the GPU
+# tests. Logs go to $OUT (or ./gpu-out).
+#   scripts/device/assembly-compare.sh [extra cmake args...]
+# Knobs: FEM_COMPARE_VARIANTS (name=assembly[,VAR=value...] separated by spaces; default: atomic,
+# and deterministic with FEM_CUDA_FORCES=element, node, staged), FEM_COMPARE_REPEATS (2),
+# FEM_COMPARE_SPECS ("tet4:tet4:70 hex8r:hex8:127"), FEM_COMPARE_PRECISIONS ("single double"),
+# FEM_COMPARE_TESTS (gtest filter, default the force-layout and deterministic agreement tests;
+# "-" for none).
+set -uo pipefail
+build=${FEM_COMPARE_BUILD:-build-gpu}
+cd "$(dirname "$0")/../.."
+out=${OUT:-gpu-out}
+mkdir -p "$out" $build/logs
+logs=$build/logs
+deps=$PWD/.deps/device
+export LD_LIBRARY_PATH=$deps/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+start=$SECONDS
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader |
+  tee "$out/gpu.txt"
+cmake -S . -B $build -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=Release -DFEM_WITH_VTK=OFF \
+  -DFEM_WITH_CUDA=ON -DFEM_WITH_KOKKOS=OFF -DFEM_WITH_PYTHON=OFF -DCMAKE_PREFIX_PATH="$deps" \
+  "$@" > "$out/configure.log" 2>&1 || { tail -40 "$out/configure.log"; exit 1; }
+cmake --build $build -j 16 --target fem_cli fem_tests_gpu > "$out/build.log" 2>&1 ||
+  { grep -E "error|Error" "$out/build.log" | head -40; exit 1; }
+echo "== built in $((SECONDS - start)) s"
+
+variants=${FEM_COMPARE_VARIANTS:-atomic=atomic element=deterministic,FEM_CUDA_FORCES=element \
+node=deterministic,FEM_CUDA_FORCES=node staged=deterministic,FEM_CUDA_FORCES=staged}
+echo "== throughput (element-steps/s), variants: $variants"
+fem=$build/bin/fem
+for spec in ${FEM_COMPARE_SPECS:-tet4:tet4:70 hex8r:hex8:127}; do
+  IFS=: read -r element cells divisions <<<"$spec"
+  for precision in ${FEM_COMPARE_PRECISIONS:-single double}; do
+    for repeat in $(seq "${FEM_COMPARE_REPEATS:-2}"); do
+      for variant in $variants; do
+        name=${variant%%=*}
+        IFS=, read -r assembly settings <<<"${variant#*=}"
+        tag=$element-$precision-$name-$repeat
+        env ${settings//,/ } "$fem" run cases/cube_compression.yaml -q --backend cuda \
+          --precision "$precision" --set mesh.divisions="$divisions" --set mesh.cells="$cells" \
+          --set blocks.0.element="$element" --set output.vtk=false \
+          --set solver.assembly="$assembly" --set output.histories='[]' --end-time 0.15 \
+          --output $build/run > "$logs/run-$tag.log" 2>&1
+        rate=$(grep -oE "throughput: [0-9.e+]+" "$logs/run-$tag.log" | awk '{print $2}')
+        printf '%-6s %-6s %-8s run %s: %s element-steps/s\n' "$element" "$precision" "$name" \
+          "$repeat" "${rate:-FAILED (see run-$tag.log)}"
+      done
+    done
+  done
+done | tee "$out/throughput.txt"
+
+echo "== summary (median of the runs; ratio to the first variant)"
+python3 - "$out/throughput.txt" <<'EOF' | tee "$out/summary.txt"
+import statistics, sys
+runs, order = {}, []
+for line in open(sys.argv[1]):
+    f = line.split()
+    try:
+        rate = float(f[5])
+    except (IndexError, ValueError):
+        continue
+    if f[2] not in order:
+        order.append(f[2])
+    runs.setdefault((f[0], f[1]), {}).setdefault(f[2], []).append(rate)
+for (element, precision), variants in runs.items():
+    base = statistics.median(variants[order[0]])
+    cells = []
+    for name in order:
+        m = statistics.median(variants.get(name) or [float("nan")])
+        cells.append(f"{name} {m:.4g} ({m / base * 100:.0f} %)")
+    print(f"{element:6} {precision:6} " + "  ".join(cells))
+EOF
+
+tests=${FEM_COMPARE_TESTS:-CudaForceLayouts*:CudaKnobs*:*deterministic*}
+if [ "$tests" != "-" ]; then
+  echo "== gpu tests: $tests"
+  $build/bin/fem_tests_gpu --gtest_filter="$tests" > "$out/gpu-tests.log" 2>&1
+  echo "exit $?"
+  grep -E "PASSED|FAILED|SKIPPED|Failure" "$out/gpu-tests.log" | head -30
+fi
+tar -czf "$out/logs.tar.gz" -C $build logs
+echo "== total $((SECONDS - start)) s"
