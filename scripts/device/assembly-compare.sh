@@ -6,11 +6,12 @@
 # (FEM_COMPARE_TESTS, a gtest filter). Builds with CUDA, without VTK, only the CLI and the GPU
 # tests. Logs go to $OUT (or ./gpu-out).
 #   scripts/device/assembly-compare.sh [extra cmake args...]
-# Knobs: FEM_COMPARE_VARIANTS (name=assembly[,VAR=value...] separated by spaces; default: atomic,
-# and deterministic with FEM_CUDA_FORCES=element, node, staged), FEM_COMPARE_REPEATS (2),
+# Knobs: FEM_COMPARE_VARIANTS (name=assembly[,VAR=value...] separated by spaces; default: atomic
+# and deterministic, e.g. "atomic=atomic limit0=deterministic,FEM_CUDA_GATHER_BLOCKS=0"),
+# FEM_COMPARE_REPEATS (2),
 # FEM_COMPARE_SPECS ("tet4:tet4:70 hex8r:hex8:127"), FEM_COMPARE_PRECISIONS ("single double"),
-# FEM_COMPARE_TESTS (gtest filter, default the force-layout and deterministic agreement tests;
-# "-" for none).
+# FEM_COMPARE_TESTS (gtest filter, default the agreement tests and the knobs' refusals; "-" for
+# none).
 set -uo pipefail
 build=${FEM_COMPARE_BUILD:-build-gpu}
 cd "$(dirname "$0")/../.."
@@ -29,8 +30,7 @@ cmake --build $build -j 16 --target fem_cli fem_tests_gpu > "$out/build.log" 2>&
   { grep -E "error|Error" "$out/build.log" | head -40; exit 1; }
 echo "== built in $((SECONDS - start)) s"
 
-variants=${FEM_COMPARE_VARIANTS:-atomic=atomic element=deterministic,FEM_CUDA_FORCES=element \
-node=deterministic,FEM_CUDA_FORCES=node staged=deterministic,FEM_CUDA_FORCES=staged}
+variants=${FEM_COMPARE_VARIANTS:-atomic=atomic deterministic=deterministic}
 echo "== throughput (element-steps/s), variants: $variants"
 fem=$build/bin/fem
 for spec in ${FEM_COMPARE_SPECS:-tet4:tet4:70 hex8r:hex8:127}; do
@@ -76,7 +76,7 @@ for (element, precision), variants in runs.items():
     print(f"{element:6} {precision:6} " + "  ".join(cells))
 EOF
 
-tests=${FEM_COMPARE_TESTS:-CudaForceLayouts*:CudaKnobs*:*deterministic*}
+tests=${FEM_COMPARE_TESTS:-*CudaAgreement*:*CudaKnobs*}
 if [ "$tests" != "-" ]; then
   echo "== gpu tests: $tests"
   $build/bin/fem_tests_gpu --gtest_filter="$tests" > "$out/gpu-tests.log" 2>&1

@@ -5,18 +5,14 @@
 // -DFEM_CUDA_FMAD=ON builds in double precision.
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include <fem/solver/explicit_system.hpp>
 
 #include "support/advance_step_checks.hpp"
-#include "support/anp_agreement.hpp"
 #include "support/backend_agreement.hpp"
 #include "support/backend_here.hpp"
 #include "support/case_runner.hpp"
@@ -169,53 +165,6 @@ std::vector<AgreementCase> deterministic_cases() {
 INSTANTIATE_TEST_SUITE_P(Cube, CudaGatherLimit, ::testing::ValuesIn(deterministic_cases()),
                          agreement_name);
 
-/// The whole run of `yaml` on CUDA in deterministic assembly with the element-node forces kept
-/// as FEM_CUDA_FORCES=`layout` says: the displacement at the end.
-std::vector<double> cuda_run_with_forces(PluginRegistry& plugins, Backend& cuda,
-                                         const std::string& yaml, const std::string& precision,
-                                         const char* layout) {
-  const ScopedEnv forces("FEM_CUDA_FORCES", layout);
-  Model model = build_model(
-      parse_case(
-          yaml, "<test>",
-          {{"precision", precision}, {"backend", "cuda"}, {"solver.assembly", "deterministic"}}),
-      plugins);
-  const ExplicitSetup setup = setup_explicit(model);
-  auto run = cuda.create_explicit(setup.system, model.spec.precision);
-  EXPECT_EQ(run->advance(0, setup.num_steps).steps_done, setup.num_steps) << layout;
-  std::vector<double> u;
-  run->displacement(u);
-  return u;
-}
-
-/// Element-major forces read through the slot list, node-major forces read as one range per
-/// node, and node-major forces staged through shared memory (FEM_CUDA_FORCES) sum the same
-/// values in the same order: the same bits over a whole run, for every linear element on the
-/// agreement cube and for the mixed hex8r / tet4_anp column (two blocks, so positions across
-/// blocks, and the averaged pressure's passes), in both precisions.
-TEST(CudaForceLayouts, EveryLayoutGivesTheSameBits) {
-  auto plugins = std::make_unique<PluginRegistry>();
-  std::string why;
-  std::unique_ptr<Backend> cuda = backend_here(*plugins, "cuda", why);
-  if (!cuda) GTEST_SKIP() << "no CUDA backend here: " << why;
-  std::vector<std::pair<std::string, std::string>> models;  // name, yaml
-  for (const AgreementCase& c : deterministic_cases())
-    if (c.precision == "single") models.emplace_back(c.element.first, agreement_cube_yaml(c));
-  models.emplace_back("hex8r / tet4_anp column", anp_column_yaml());
-  for (const auto& [name, yaml] : models)
-    for (const char* precision : {"single", "double"}) {
-      const std::vector<double> element =
-          cuda_run_with_forces(*plugins, *cuda, yaml, precision, "element");
-      ASSERT_FALSE(element.empty());
-      double scale = 0.0;
-      for (const double v : element) scale = std::max(scale, std::abs(v));
-      EXPECT_GT(scale, 1e-4) << name << " " << precision << ": nothing moved";
-      for (const char* layout : {"node", "staged"})
-        EXPECT_TRUE(cuda_run_with_forces(*plugins, *cuda, yaml, precision, layout) == element)
-            << name << " " << precision << ": " << layout << " differs from element";
-    }
-}
-
 /// What a run on several processes asks of the backend (issue 16; the physics suite runs the
 /// same checks on FEM_TEST_BACKEND): single steps, each a graph of one step or launched directly
 /// when it keeps forces or is measured, give the bits of advance_measured's graphs; ghost nodes;
@@ -281,8 +230,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadKnob{"FEM_CUDA_ATOMICS", "warpp", "use auto (the default), plain or warp"},
         BadKnob{"FEM_CUDA_FORCE_CLEAR", "zero", "use auto (the default), fused or fill"},
         BadKnob{"FEM_CUDA_L2_FORCES", "keep", "use auto (the default), persist or normal"},
-        BadKnob{"FEM_CUDA_GATHER_BLOCKS", "two", "use auto (the default), 0 (no limit) or 1..16"},
-        BadKnob{"FEM_CUDA_FORCES", "nodes", "use auto (the default), element, node or staged"}),
+        BadKnob{"FEM_CUDA_GATHER_BLOCKS", "two", "use auto (the default), 0 (no limit) or 1..16"}),
     [](const ::testing::TestParamInfo<BadKnob>& knob) {
       return std::string(knob.param.variable + 9);  // without "FEM_CUDA_"
     });

@@ -31,9 +31,11 @@ struct AnpAgreement {
   std::int64_t steps = 0;
 };
 
-/// The mixed column: hex8r (stiff) under tet4_anp (soft), compressed and sheared from the top.
-inline std::string anp_column_yaml() {
-  return "mesh: {file: " + write_column(4, 0.005, true) + R"(}
+inline AnpAgreement compare_anp_column_with_openmp(PluginRegistry& plugins, Backend& other,
+                                                   const std::string& other_name,
+                                                   const std::string& precision,
+                                                   const std::string& assembly) {
+  const std::string yaml = "mesh: {file: " + write_column(4, 0.005, true) + R"(}
 materials:
   stiff: {type: neo_hookean, density: 1000, youngs_modulus: 30000, poisson_ratio: 0.49}
   soft: {type: neo_hookean, density: 1000, youngs_modulus: 3000, poisson_ratio: 0.49}
@@ -50,13 +52,6 @@ boundary_conditions:
   - {set: top, displacement: {x: 0.001, z: -0.004}, amplitude: load}
 solver: {end_time: 0.5, mass_damping: 20}
 )";
-}
-
-inline AnpAgreement compare_anp_column_with_openmp(PluginRegistry& plugins, Backend& other,
-                                                   const std::string& other_name,
-                                                   const std::string& precision,
-                                                   const std::string& assembly) {
-  const std::string yaml = anp_column_yaml();
   Model model = build_model(
       parse_case(yaml, "<test>", {{"precision", precision}, {"backend", "openmp"}}), plugins);
   const ExplicitSetup setup = setup_explicit(model);

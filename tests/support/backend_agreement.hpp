@@ -58,23 +58,23 @@ struct Agreement {
   std::int64_t steps = 0;
 };
 
-inline const char* const kAgreementMaterial =
-    "{type: neo_hookean, density: 1000, youngs_modulus: 3000, poisson_ratio: 0.49}";
-
-/// The seed-000 cube of the agreement tests: 6 per edge of c's element, smooth compression with
-/// shear, `material`.
-inline std::string agreement_cube_yaml(const AgreementCase& c,
-                                       const std::string& material = kAgreementMaterial) {
-  return R"(
+/// The seed-000 cube (6 per edge, neo-Hookean unless `material` says otherwise, smooth
+/// compression with shear) on OpenMP and on `other`, compared every 50 steps. The bound is the
+/// largest difference at any time relative to the largest displacement of the run: early on, when
+/// displacements are 1e-9 m, F = I + grad u holds only a few digits of grad u in single precision,
+/// so a per-instant ratio measures rounding, not the backends.
+inline Agreement compare_with_openmp(
+    PluginRegistry& plugins, Backend& other, const std::string& other_name, const AgreementCase& c,
+    const std::string& material =
+        "{type: neo_hookean, density: 1000, youngs_modulus: 3000, poisson_ratio: 0.49}") {
+  const std::string yaml = R"(
 mesh: {generator: box, cells: )" +
-         c.element.second +
-         R"(, size: [0.05, 0.05, 0.05], divisions: [6, 6, 6]}
+                           c.element.second +
+                           R"(, size: [0.05, 0.05, 0.05], divisions: [6, 6, 6]}
 materials:
-  tissue: )" +
-         material + R"(
-blocks: [{element: )" +
-         c.element.first +
-         R"(, material: tissue}]
+  tissue: )" + material + R"(
+blocks: [{element: )" + c.element.first +
+                           R"(, material: tissue}]
 node_sets:
   bottom: {plane: {point: [0, 0, 0], normal: [0, 0, 1]}}
   top: {plane: {point: [0, 0, 0.05], normal: [0, 0, 1]}}
@@ -85,17 +85,6 @@ boundary_conditions:
   - {set: top, displacement: {x: 0.002, z: -0.01}, amplitude: load}
 solver: {end_time: 1.0, mass_damping: 2}
 )";
-}
-
-/// The agreement cube (neo-Hookean unless `material` says otherwise) on OpenMP and on `other`,
-/// compared every 50 steps. The bound is the largest difference at any time relative to the
-/// largest displacement of the run: early on, when displacements are 1e-9 m, F = I + grad u
-/// holds only a few digits of grad u in single precision, so a per-instant ratio measures
-/// rounding, not the backends.
-inline Agreement compare_with_openmp(PluginRegistry& plugins, Backend& other,
-                                     const std::string& other_name, const AgreementCase& c,
-                                     const std::string& material = kAgreementMaterial) {
-  const std::string yaml = agreement_cube_yaml(c, material);
   // One model per backend: each resolves the material plugin built for its backend.
   Model model = build_model(
       parse_case(yaml, "<test>", {{"precision", c.precision}, {"backend", "openmp"}}), plugins);

@@ -55,7 +55,6 @@ __global__ void gather_kernel(std::int64_t count, const std::int32_t* nodes,
                               const std::int32_t* offsets, const std::int32_t* slots,
                               const T* forces, const T* node_forces, int node_force_stride,
                               double* out) {
-  // slots null: node-major forces, entry j at forces[3 j] (NodePassArgs::slots).
   const std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (k >= count) return;
   const std::int64_t n = nodes ? nodes[k] : k;
@@ -65,8 +64,7 @@ __global__ void gather_kernel(std::int64_t count, const std::int32_t* nodes,
   } else {
     for (std::int64_t j = offsets[n]; j < offsets[n + 1]; ++j)
       for (int i = 0; i < 3; ++i)
-        p[i] +=
-            static_cast<double>(forces[3 * (slots ? static_cast<std::int64_t>(slots[j]) : j) + i]);
+        p[i] += static_cast<double>(forces[3 * static_cast<std::int64_t>(slots[j]) + i]);
   }
   for (int i = 0; i < 3; ++i) out[3 * k + i] = p[i];
 }
@@ -148,10 +146,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
  public:
   /// `device`: the properties of the GPU it runs on (CudaBackend queried them once).
   ExplicitProblemImpl(const System& s, const cudaDeviceProp& device)
-      : sys_(s),
-        atomic_mode_(atomic_mode()),
-        fused_clear_(fused_force_clear<T>()),
-        force_layout_(layout_of_forces(s)) {
+      : sys_(s), atomic_mode_(atomic_mode()), fused_clear_(fused_force_clear<T>()) {
     check_memory();
     const bool layout = component_major_elements();
     for (const BlockSystem& b : s.blocks) blocks_.push_back(DeviceBlock<T>::upload(b, layout));
@@ -173,21 +168,14 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     set_node_update(central_difference_update(s.time_step, s.mass_damping));
     if (!s.contact_mask.empty()) upload_contact(s);
     // The node-to-slot incidence in 32 bits: the deterministic gather reads it every step.
-    // Node-major forces need only the offsets: each node's entries are its slots' positions.
-    upload_slot_incidence(s, offsets_, slots_, "use solver.assembly: atomic", !node_major());
-    if (node_major()) {
-      const std::vector<std::int32_t> positions = slot_positions(s);
-      for (DeviceBlock<T>& b : blocks_) b.upload_force_positions(positions);
-    }
+    upload_slot_incidence(s, offsets_, slots_, "use solver.assembly: atomic");
     // Deterministic assembly keeps every element-node force and gathers per node; atomic
     // assembly adds into node forces directly (less memory traffic, summation order varies).
     const std::size_t gather_limit = gather_blocks(s);  // read (and checked) in either mode
     if (s.deterministic) {
       forces_.resize(static_cast<std::size_t>(3 * s.num_force_slots));
       FEM_CUDA_CHECK(cudaMemset(forces_.data(), 0, forces_.size() * sizeof(T)));
-      // The staged gather's own shared memory already bounds its residency.
-      if (gather_limit > 0 && force_layout_ != ForceLayout::Staged)
-        limit_gather_residency(gather_limit);
+      if (gather_limit > 0) limit_gather_residency(gather_limit);
     } else {
       node_forces_.resize(static_cast<std::size_t>(node_force_stride_ * s.num_nodes));
       FEM_CUDA_CHECK(cudaMemset(node_forces_.data(), 0, node_forces_.size() * sizeof(T)));
@@ -520,11 +508,10 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     d_nodes.upload(nodes);
     DeviceArray<double> out(3 * nodes.size());
     if (!nodes.empty()) {
-      gather_kernel<T>
-          <<<grid_for(static_cast<std::int64_t>(nodes.size()), kNodeThreads), kNodeThreads, 0,
-             stream_>>>(static_cast<std::int64_t>(nodes.size()), d_nodes.data(), offsets_.data(),
-                        slots_.data_or_null(), forces_.data(), node_forces_.data_or_null(),
-                        node_force_stride_, out.data());
+      gather_kernel<T><<<grid_for(static_cast<std::int64_t>(nodes.size()), kNodeThreads),
+                         kNodeThreads, 0, stream_>>>(
+          static_cast<std::int64_t>(nodes.size()), d_nodes.data(), offsets_.data(), slots_.data(),
+          forces_.data(), node_forces_.data_or_null(), node_force_stride_, out.data());
       FEM_CUDA_CHECK_LAUNCH();
       FEM_CUDA_CHECK(cudaStreamSynchronize(stream_));
     }
@@ -542,7 +529,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
                         static_cast<int>(b), scratch_failure_.data(), stream_);
     DeviceArray<double> d_out(static_cast<std::size_t>(3 * sys_.num_nodes));
     gather_kernel<T><<<grid_for(sys_.num_nodes, kNodeThreads), kNodeThreads, 0, stream_>>>(
-        sys_.num_nodes, nullptr, offsets_.data(), slots_.data_or_null(), scratch.data(), nullptr, 3,
+        sys_.num_nodes, nullptr, offsets_.data(), slots_.data(), scratch.data(), nullptr, 3,
         d_out.data());
     FEM_CUDA_CHECK_LAUNCH();
     FEM_CUDA_CHECK(cudaStreamSynchronize(stream_));
@@ -591,8 +578,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   ElementPassArgs<T> pass_args(DeviceBlock<T>& b, const T* u, T* forces, T* node_forces) {
     const BlockSystem& s = *b.system;
     ElementPassArgs<T> a = b.args(u);
-    // Node-major forces: positions index the whole model's array.
-    a.forces = forces ? (a.force_positions ? forces : forces + 3 * s.force_offset) : nullptr;
+    a.forces = forces ? forces + 3 * s.force_offset : nullptr;
     a.node_forces = node_forces;
     a.node_force_stride = node_force_stride_;
     a.element_pressure =
@@ -629,7 +615,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     gather_smem_ = kGatherCarveout / blocks - 1536;
     const auto kernels = node_kernels<T>(std::make_integer_sequence<int, kNumNodeVariants>{});
     for (int variant = 0; variant < kNumNodeVariants; ++variant)
-      if ((variant & kNodeGather) && !(variant & kNodeStaged))
+      if (variant & kNodeGather)
         FEM_CUDA_CHECK(cudaFuncSetAttribute(kernels[variant],
                                             cudaFuncAttributePreferredSharedMemoryCarveout,
                                             kGatherCarveoutPercent));
@@ -670,7 +656,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     }
     NodePassArgs<T> a{sys_.num_nodes,
                       offsets_.data(),
-                      slots_.data_or_null(),
+                      slots_.data(),
                       forces_.data_or_null(),
                       node_forces_.data_or_null(),
                       node_force_stride_,
@@ -702,11 +688,9 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     const int grid = grid_for(sys_.num_nodes, kNodeThreads);
     const bool contact = !sys_.contact_mask.empty();
     const int variant = (measure ? kNodeMeasure : 0) | (contact ? kNodeContact : 0) |
-                        (node_forces                            ? 0
-                         : force_layout_ == ForceLayout::Staged ? kNodeGather | kNodeStaged
-                                                                : kNodeGather);
+                        (node_forces ? 0 : kNodeGather);
     const auto kernels = node_kernels<T>(std::make_integer_sequence<int, kNumNodeVariants>{});
-    const std::size_t smem = (variant & kNodeGather) && !(variant & kNodeStaged) ? gather_smem_ : 0;
+    const std::size_t smem = (variant & kNodeGather) ? gather_smem_ : 0;
     kernels[variant]<<<grid, kNodeThreads, smem, stream_>>>(a);
     FEM_CUDA_CHECK_LAUNCH();
   }
@@ -834,14 +818,6 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   /// Atomic assembly: the node pass clears the forces it reads (StepPlan); false with
   /// FEM_CUDA_FORCE_CLEAR=fill, which fills the whole array before every element pass instead.
   const bool fused_clear_;
-  /// Deterministic assembly: where element-node forces are kept (FEM_CUDA_FORCES); Element in
-  /// atomic assembly (whose one-off deterministic gathers, internal_forces, use the slot list).
-  const ForceLayout force_layout_;
-  [[nodiscard]] bool node_major() const { return force_layout_ != ForceLayout::Element; }
-  static ForceLayout layout_of_forces(const System& s) {
-    const ForceLayout layout = force_layout();  // read (and checked) in either mode
-    return s.deterministic ? layout : ForceLayout::Element;
-  }
   /// Shared memory each block of the deterministic gather asks for, only to limit how many are
   /// resident (limit_gather_residency); 0: no limit.
   std::size_t gather_smem_ = 0;

@@ -56,9 +56,6 @@ struct DeviceBlock {
   typename Passes<T>::Pressure pressure = nullptr;  ///< averaged-nodal-pressure blocks only
   /// ElementPassArgs::element_stride of the arrays above (0: records).
   std::int64_t element_stride = 0;
-  /// Node-major deterministic forces: ElementPassArgs::force_positions, laid out like
-  /// `connectivity` (upload_force_positions); empty otherwise.
-  DeviceArray<std::int32_t> force_positions;
 
   /// Block b uploaded, its material's kernels checked; component-major (structure of arrays)
   /// or as the host's records. Material state starts at zero.
@@ -91,16 +88,6 @@ struct DeviceBlock {
     return d;
   }
 
-  /// Uploads this block's part of `positions` (slot_positions: the incidence position of every
-  /// slot of the model) in the layout of the connectivity.
-  void upload_force_positions(const std::vector<std::int32_t>& positions) {
-    const BlockSystem& b = *system;
-    const auto first = positions.begin() + b.force_offset;
-    const std::vector<std::int32_t> mine(first, first + b.num_elements * b.nodes_per_element);
-    force_positions.upload(element_stride ? component_major(mine, b.num_elements, element_stride)
-                                          : mine);
-  }
-
   [[nodiscard]] int num_state() const { return system->material->host.num_state; }
   /// Entries of the material state, [e][q][num_state].
   [[nodiscard]] std::int64_t state_entries() const {
@@ -126,7 +113,6 @@ struct DeviceBlock {
                          u,
                          nullptr};
     a.element_stride = element_stride;
-    a.force_positions = force_positions.data_or_null();
     return a;
   }
 
@@ -147,34 +133,21 @@ struct DeviceBlock {
 
   [[nodiscard]] std::size_t bytes() const {
     return connectivity.bytes() + gradients.bytes() + volumes.bytes() + hourglass_vectors.bytes() +
-           hourglass_base.bytes() + hourglass_stiffness.bytes() + params.bytes() + state.bytes() +
-           force_positions.bytes();
+           hourglass_base.bytes() + hourglass_stiffness.bytes() + params.bytes() + state.bytes();
   }
 };
 
 /// The node-to-slot incidence (System::incidence_*) in 32 bits, half the index bytes of a
-/// gather; a model with more slots is refused with `hint`. Without `with_slots` only the offsets:
-/// node-major forces lie in incidence order, so the gather needs no slot list.
+/// gather; a model with more slots is refused with `hint`.
 inline void upload_slot_incidence(const System& s, DeviceArray<std::int32_t>& offsets,
-                                  DeviceArray<std::int32_t>& slots, const std::string& hint,
-                                  bool with_slots = true) {
+                                  DeviceArray<std::int32_t>& slots, const std::string& hint) {
   if (s.num_force_slots > std::numeric_limits<std::int32_t>::max())
     throw Error(
         "the CUDA backend's deterministic assembly indexes element-node forces in 32 bits: "
         "this model has " +
         std::to_string(s.num_force_slots) + " (elements x nodes per element); " + hint);
   offsets.upload(std::vector<std::int32_t>(s.incidence_offsets.begin(), s.incidence_offsets.end()));
-  if (with_slots)
-    slots.upload(std::vector<std::int32_t>(s.incidence_slots.begin(), s.incidence_slots.end()));
-}
-
-/// Node-major forces: the incidence position of every slot (the inverse of
-/// System::incidence_slots), where the element pass writes that element-node force.
-inline std::vector<std::int32_t> slot_positions(const System& s) {
-  std::vector<std::int32_t> positions(static_cast<std::size_t>(s.num_force_slots));
-  for (std::size_t j = 0; j < s.incidence_slots.size(); ++j)
-    positions[static_cast<std::size_t>(s.incidence_slots[j])] = static_cast<std::int32_t>(j);
-  return positions;
+  slots.upload(std::vector<std::int32_t>(s.incidence_slots.begin(), s.incidence_slots.end()));
 }
 
 /// Averaged nodal pressure, pass 2: every node's volume-weighted mean of its ANP elements' values.

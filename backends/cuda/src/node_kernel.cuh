@@ -33,8 +33,6 @@ template <class T>
 struct NodePassArgs {
   std::int64_t num_nodes;
   const std::int32_t* offsets;  // 32-bit incidence: half the index bytes of the gather
-  /// Element-major forces: the slot of each incidence entry. Null: node-major forces, entry j's
-  /// force is forces[3 j .. 3 j + 2] (ForceLayout::Node, tuning.hpp).
   const std::int32_t* slots;
   const T* forces;
   T* node_forces;  // atomic assembly: already summed per node (then `forces` is unused)
@@ -134,44 +132,8 @@ enum NodeVariant : int {
   /// Deterministic assembly: gather each node's element-node forces through the incidence
   /// (atomic assembly reads one summed force).
   kNodeGather = 4,
-  /// With kNodeGather and node-major forces: the block copies its nodes' forces through shared
-  /// memory first (gather_staged).
-  kNodeStaged = 8,
-  kNumNodeVariants = 16
+  kNumNodeVariants = 8
 };
-
-/// Node-major forces per chunk of gather_staged: 12 KB of shared memory in single precision.
-constexpr int kStagedSlots = 1024;
-
-/// Adds node n's element-node forces to p in incidence order, for node-major forces: the block's
-/// nodes own one contiguous range of entries, which the block copies chunk by chunk into shared
-/// memory with coalesced loads, each thread then adding its own entries of the chunk. The chunks
-/// only cut one thread's sequence of additions into pieces, so p gets the same sum in the same
-/// order as a loop over the range. Every thread of the block calls it (barriers); threads past
-/// the last node add nothing.
-template <class T>
-__device__ inline void gather_staged(const NodePassArgs<T>& a, std::int64_t n, T (&p)[3]) {
-  __shared__ T chunk[3 * kStagedSlots];
-  const std::int64_t first = static_cast<std::int64_t>(blockIdx.x) * blockDim.x;
-  const std::int64_t last = first + blockDim.x < a.num_nodes ? first + blockDim.x : a.num_nodes;
-  const std::int64_t begin = a.offsets[first], end = a.offsets[last];
-  const bool mine = n < a.num_nodes;
-  const std::int64_t my_begin = mine ? a.offsets[n] : 0, my_end = mine ? a.offsets[n + 1] : 0;
-  for (std::int64_t c = begin; c < end; c += kStagedSlots) {
-    const int count = static_cast<int>(end - c < kStagedSlots ? end - c : kStagedSlots);
-    for (int k = threadIdx.x; k < 3 * count; k += blockDim.x) chunk[k] = a.forces[3 * c + k];
-    __syncthreads();
-    const std::int64_t lo = my_begin > c ? my_begin : c;
-    const std::int64_t hi = my_end < c + count ? my_end : c + count;
-    for (std::int64_t j = lo; j < hi; ++j) {
-      const T* f = chunk + 3 * (j - c);
-      p[0] += f[0];
-      p[1] += f[1];
-      p[2] += f[2];
-    }
-    __syncthreads();
-  }
-}
 
 /// Resident blocks asked of the plain atomic variant, the step loop's common case (a compile-time
 /// knob, -DFEM_CUDA_NODE_MIN_BLOCKS=N in CMAKE_CUDA_FLAGS), in single precision: 5 (48
@@ -191,8 +153,6 @@ __global__ void __launch_bounds__(kNodeThreads, node_min_blocks<T>(Variant))
   constexpr bool Measure = (Variant & kNodeMeasure) != 0;
   constexpr bool Contact = (Variant & kNodeContact) != 0;
   constexpr bool Gather = (Variant & kNodeGather) != 0;
-  constexpr bool Staged = Gather && (Variant & kNodeStaged) != 0;
-  // Uniform over the block, so the barriers of gather_staged are reached by all or none.
   if (a.failure->element != kNoFailure) return;  // frozen after a failed step
   if (blockIdx.x == 0 && threadIdx.x == 0) a.steps[1 - a.from] = a.steps[a.from] + 1;
   // This step's amplitudes, [curve][2]: at the start and the end of the step.
@@ -202,15 +162,14 @@ __global__ void __launch_bounds__(kNodeThreads, node_min_blocks<T>(Variant))
   double norms[kNumNorms] = {0, 0, 0, 0, 0, 0, 0};
   // Another process owns a ghost node and sends its u_{n+1} after the step: nothing of it is
   // written here (u_next keeps u_{n-1} until then) and it adds nothing to this process's norms.
-  T p[3] = {T(0), T(0), T(0)};
-  if constexpr (Staged) gather_staged(a, n, p);
   if (n < a.num_nodes && !(a.dof_flags[n] & kGhostNode)) {
+    T p[3] = {T(0), T(0), T(0)};
     if constexpr (!Gather) {
       const T* const f = a.node_forces + a.node_force_stride * n;
       for (int i = 0; i < 3; ++i) p[i] = f[i];
-    } else if constexpr (!Staged) {
+    } else {
       for (std::int64_t j = a.offsets[n]; j < a.offsets[n + 1]; ++j) {
-        const T* f = a.forces + 3 * (a.slots ? static_cast<std::int64_t>(a.slots[j]) : j);
+        const T* f = a.forces + 3 * static_cast<std::int64_t>(a.slots[j]);
         p[0] += f[0];
         p[1] += f[1];
         p[2] += f[2];

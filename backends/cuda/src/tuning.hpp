@@ -57,27 +57,6 @@ inline bool fused_force_clear() {
               "' is not a way to clear forces: use auto (the default), fused or fill");
 }
 
-/// Where deterministic assembly keeps the element-node forces and how the node pass gathers them
-/// (FEM_CUDA_FORCES): `element`, element-major ([e][a][3], written where the element is, read
-/// through the node-to-slot list); `node`, node-major (each node's slots side by side in the
-/// order it sums them: the element pass writes through ElementPassArgs::force_positions, the
-/// node pass reads one contiguous range per node); `staged`, node-major with each block of the
-/// node pass first copying its nodes' range into shared memory with coalesced loads. The same
-/// sums in the same order, so the same bits, in all three. `auto`, the default: node-major
-/// (docs/performance.md, "Deterministic assembly, node-major forces").
-enum class ForceLayout { Element, Node, Staged };
-
-inline ForceLayout force_layout() {
-  const char* env = std::getenv("FEM_CUDA_FORCES");
-  if (!env || !*env || std::string(env) == "auto") return ForceLayout::Node;
-  if (std::string(env) == "element") return ForceLayout::Element;
-  if (std::string(env) == "node") return ForceLayout::Node;
-  if (std::string(env) == "staged") return ForceLayout::Staged;
-  throw Error("FEM_CUDA_FORCES='" + std::string(env) +
-              "' is not a layout of element-node forces: use auto (the default), element, node "
-              "or staged");
-}
-
 /// Whether atomic assembly asks the L2 to keep the node forces resident (FEM_CUDA_L2_FORCES):
 /// `persist`, `normal`, or `auto`, the default: persist where the array takes at most a quarter
 /// of the L2. Measured on the H100 (docs/performance.md, v10): the 2M-element tet4 cube's 5.7 MB

@@ -94,14 +94,8 @@ struct ElementPassArgs {
   /// The time step the material history advances over (rate-dependent laws only, see
   /// stress_step in fem/material.hpp): the explicit step, the implicit increment, +infinity for
   /// static increments and dynamic relaxation (the long-term response), 0 where an accepted state
-  /// is re-evaluated.
+  /// is re-evaluated. Last member: plugins built before it read the members above unchanged.
   T dt = T(0);
-  /// Deterministic assembly with node-major forces (the CUDA backend's, tuning.hpp): where
-  /// element-node force (e, a) goes in `forces`, in slots of three, as a per-element array of
-  /// nodes_per_element entries laid out like `connectivity`; `forces` is then the whole model's
-  /// array, not this block's. The slots of one node are consecutive, in the order the node sums
-  /// them, so the node pass reads them as one contiguous range. Null: slot e * npe + a.
-  const std::int32_t* force_positions = nullptr;
 
   /// Element e's entries of `base`, a per-element array of `size` entries per element.
   template <class V>
@@ -469,9 +463,6 @@ FEM_INLINE T element_work(const ElementPassArgs<T>& a, std::int64_t e) {
     }
     if (a.node_forces)
       assemble_force<T, WARP_AGGREGATED>(a.node_forces, conn[n], f, a.node_force_stride);
-    else if (a.force_positions)
-      for (int i = 0; i < 3; ++i)
-        a.forces[3 * static_cast<std::int64_t>(a.record(a.force_positions, e, npe)[n]) + i] = f[i];
     else
       for (int i = 0; i < 3; ++i) a.forces[(e * npe + n) * 3 + i] = f[i];
   };

@@ -71,14 +71,18 @@ inline constexpr int kElementThreads = FEM_CUDA_ELEMENT_THREADS;
 // hide more of the gather, as long as the cap does not spill. Measured on the H100 with
 // neo-Hookean (docs/performance.md, v10), single precision only (double spills under any cap
 // that gains residency):
-//   tet4, warp-aggregated atomics: 24 blocks (48 -> 40 registers, no spills): +7 %;
+//   tet4, warp-aggregated atomics: 24 blocks (48 -> 40 registers, no spills): +7 % at first;
+//   since the laws take H = F - I (c11e9a2) the kernel needs 64 registers uncapped and 24 blocks
+//   spilled 108 bytes, -20 % (2026-11-27: 24 blocks 1.54e10, 20 blocks (48 registers, 20 bytes
+//   spilled) 2.10e10, 18 (56, none) 2.06e10, uncapped (64) 1.91e10): now 20;
 //   hex8r: 10 blocks (111 -> 96 registers, no spills): +6 %; 11 (80 registers) +5 %, 14 (72)
 //   -1 %, 16 (64, spilling) -8 %.
-// Each is a compile-time knob (in CMAKE_CUDA_FLAGS; 1 leaves the compiler free), and
+// Each is a compile-time knob (in CMAKE_CUDA_FLAGS; 1 leaves the compiler free;
+// scripts/device/caps-compare.sh times variants side by side), and
 // FEM_CUDA_ELEMENT_MIN_BLOCKS=N sets every kernel's, for measuring. A material heavier than
 // neo-Hookean may spill under these caps (ptxas -v shows it): build its plugin with the knobs at 1.
 #ifndef FEM_CUDA_TET4_SINGLE_MIN_BLOCKS
-#define FEM_CUDA_TET4_SINGLE_MIN_BLOCKS 24
+#define FEM_CUDA_TET4_SINGLE_MIN_BLOCKS 20
 #endif
 #ifndef FEM_CUDA_HEX8R_SINGLE_MIN_BLOCKS
 #define FEM_CUDA_HEX8R_SINGLE_MIN_BLOCKS 10
