@@ -10,8 +10,10 @@
 #include "case_cli.hpp"
 #include "commands.hpp"
 #include "export.hpp"
+#include "openmp_waiting.hpp"
 
 int main(int argc, char** argv) {
+  fem::cli::settle_openmp_waiting(argv);
   CLI::App app{"fem: nonlinear finite elements for soft tissue and elastodynamics"};
   app.set_version_flag("--version", std::string("fem ") + FEM_CLI_VERSION);
   app.require_subcommand(1);

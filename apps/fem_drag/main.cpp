@@ -23,6 +23,7 @@
 
 #include "case_cli.hpp"
 #include "commands.hpp"
+#include "openmp_waiting.hpp"
 
 namespace fem::cli {
 namespace {
@@ -148,6 +149,7 @@ int drag(const DragOptions& o) {
 }  // namespace fem::cli
 
 int main(int argc, char** argv) {
+  fem::cli::settle_openmp_waiting(argv);
   CLI::App app{
       "fem_drag: drag a handle node of a co-rotational voxel case along a straight path, step "
       "by step, and print steps per second"};

@@ -1,0 +1,31 @@
+// How long an OpenMP thread that waits at a barrier spins before it sleeps, settled before the
+// program does anything else.
+#pragma once
+
+namespace fem::cli {
+
+/// The spin count fem asks of libgomp: about 40 us of waiting on a core before a waiting thread
+/// sleeps (a spin is a `pause`, about 40 ns on recent x86 cores).
+inline constexpr const char* kOpenMpSpinCount = "1000";
+
+/// The one-minute load average from which the machine counts as busy: most of a core taken by
+/// other processes. (The count of tasks running at this instant is no use: an idle machine
+/// shows a second one most of the time.)
+inline constexpr double kBusyLoad = 0.75;
+
+/// Whether other processes have been taking CPU time as fem starts: the one-minute average of
+/// `loadavg` (the kernel's /proc/loadavg) at or above kBusyLoad; false if it cannot be read. A
+/// process started less than a minute ago may not show yet.
+bool machine_busy(const char* loadavg = "/proc/loadavg");
+
+/// libgomp reads GOMP_SPINCOUNT and OMP_WAIT_POLICY once, when it loads, before main runs. Its
+/// default when neither is set, 300,000 spins (about 10 ms), keeps a waiting thread on its core
+/// through several of fem's steps: on a machine where another process takes a core, the waiting
+/// thread then holds off the thread it waits for, and the quickstart's case took 3-4x its time
+/// on 2 cores. Fewer spins cost 10-20 % on 16 idle cores, though (docs/performance.md, "A busy
+/// machine"). So when the machine is busy as fem starts and the user set neither variable, this
+/// sets GOMP_SPINCOUNT to kOpenMpSpinCount and executes the program again, once (the second run
+/// finds it set). Returns if it does not re-execute.
+void settle_openmp_waiting(char** argv);
+
+}  // namespace fem::cli
