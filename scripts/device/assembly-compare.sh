@@ -15,19 +15,13 @@
 set -uo pipefail
 build=${FEM_COMPARE_BUILD:-build-gpu}
 cd "$(dirname "$0")/../.."
-out=${OUT:-gpu-out}
-mkdir -p "$out" $build/logs
+source scripts/device/build-lib.sh
+mkdir -p $build/logs
 logs=$build/logs
-deps=$PWD/.deps/device
-export LD_LIBRARY_PATH=$deps/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
 start=$SECONDS
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader |
   tee "$out/gpu.txt"
-cmake -S . -B $build -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=Release -DFEM_WITH_VTK=OFF \
-  -DFEM_WITH_CUDA=ON -DFEM_WITH_KOKKOS=OFF -DFEM_WITH_PYTHON=OFF -DCMAKE_PREFIX_PATH="$deps" \
-  "$@" > "$out/configure.log" 2>&1 || { tail -40 "$out/configure.log"; exit 1; }
-cmake --build $build -j 16 --target fem_cli fem_tests_gpu > "$out/build.log" 2>&1 ||
-  { grep -E "error|Error" "$out/build.log" | head -40; exit 1; }
+device_build -DFEM_WITH_CUDA=ON "$@" -- fem_cli fem_tests_gpu
 echo "== built in $((SECONDS - start)) s"
 
 variants=${FEM_COMPARE_VARIANTS:-atomic=atomic deterministic=deterministic}
@@ -54,9 +48,14 @@ for spec in ${FEM_COMPARE_SPECS:-tet4:tet4:70 hex8r:hex8:127}; do
   done
 done | tee "$out/throughput.txt"
 
-echo "== summary (median of the runs; ratio to the first variant)"
+echo "== summary (median of the runs; ratio to the first variant; % of the 3,024 GB/s copy bandwidth)"
 python3 - "$out/throughput.txt" <<'EOF' | tee "$out/summary.txt"
 import statistics, sys
+# Minimal bytes per element-step (fem/solver/byte_model.hpp) of these cubes, and the H100's
+# measured copy bandwidth (docs/performance.md).
+model = {("tet4", "single"): 77.0, ("tet4", "double"): 138.1,
+         ("hex8r", "single"): 237.2, ("hex8r", "double"): 442.5}
+copy = 3024e9
 runs, order = {}, []
 for line in open(sys.argv[1]):
     f = line.split()
@@ -72,7 +71,8 @@ for (element, precision), variants in runs.items():
     cells = []
     for name in order:
         m = statistics.median(variants.get(name) or [float("nan")])
-        cells.append(f"{name} {m:.4g} ({m / base * 100:.0f} %)")
+        share = m * model.get((element, precision), float("nan")) / copy * 100
+        cells.append(f"{name} {m:.4g} ({m / base * 100:.0f} %; {share:.1f} % of copy)")
     print(f"{element:6} {precision:6} " + "  ".join(cells))
 EOF
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine (through `device`, carrying .deps/device): plain against warp-aggregated
 # force atomics (FEM_CUDA_ATOMICS=plain|warp, each forced for every block, one binary; the default
-# auto picks per block) in the atomic assembly of the 2-million-element cubes, back to back, and
-# the CUDA agreement tests in warp mode. Builds with
-# CUDA, without VTK, only the CLI and the GPU tests. Logs go to $OUT (or ./gpu-out).
+# auto picks per block) in the atomic assembly of the 2-million-element cubes, back to back
+# (scripts/device/assembly-compare.sh, which also runs the atomic-mode agreement tests), then one
+# ncu profile per mode. Logs go to $OUT (or ./gpu-out).
 #   scripts/device/atomics-compare.sh [extra cmake args...]
 # Knobs: FEM_COMPARE_REPEATS (2), FEM_COMPARE_SPECS ("tet4:tet4:70 hex8r:hex8:127"),
 # FEM_COMPARE_PRECISIONS ("single double"), FEM_COMPARE_NCU (1: one ncu line per kernel and mode,
@@ -12,45 +12,14 @@
 set -uo pipefail
 build=${FEM_COMPARE_BUILD:-build-gpu}
 cd "$(dirname "$0")/../.."
+# Build, throughput and the atomic-mode agreement tests: assembly-compare.sh with these variants.
+FEM_COMPARE_VARIANTS="plain=atomic,FEM_CUDA_ATOMICS=plain warp=atomic,FEM_CUDA_ATOMICS=warp" \
+  FEM_COMPARE_TESTS=${FEM_COMPARE_TESTS:-*CudaAtomicModes*} \
+  bash scripts/device/assembly-compare.sh "$@" || exit
 out=${OUT:-gpu-out}
-mkdir -p "$out" $build/logs
 logs=$build/logs
-deps=$PWD/.deps/device
-export LD_LIBRARY_PATH=$deps/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
 start=$SECONDS
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader |
-  tee "$out/gpu.txt"
-cmake -S . -B $build -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=Release -DFEM_WITH_VTK=OFF \
-  -DFEM_WITH_CUDA=ON -DCMAKE_PREFIX_PATH="$deps" "$@" > "$out/configure.log" 2>&1 ||
-  { tail -40 "$out/configure.log"; exit 1; }
-cmake --build $build -j 16 --target fem_cli fem_tests_gpu > "$out/build.log" 2>&1 ||
-  { grep -E "error|Error" "$out/build.log" | head -40; exit 1; }
-echo "== built in $((SECONDS - start)) s"
-
-echo "== gpu tests, FEM_CUDA_ATOMICS=warp (every atomic case, ANP included, in warp mode)"
-FEM_CUDA_ATOMICS=warp $build/bin/fem_tests_gpu > "$out/gpu-tests-warp.log" 2>&1
-echo "exit $?"
-grep -E "cuda vs openmp|PASSED|FAILED|SKIPPED" "$out/gpu-tests-warp.log" | grep -E "atomic|PASSED|FAILED|SKIPPED"
-
-echo "== throughput (atomic assembly, element-steps/s; plain and warp back to back)"
 fem=$build/bin/fem
-for spec in ${FEM_COMPARE_SPECS:-tet4:tet4:70 hex8r:hex8:127}; do
-  IFS=: read -r element cells divisions <<<"$spec"
-  for precision in ${FEM_COMPARE_PRECISIONS:-single double}; do
-    for repeat in $(seq "${FEM_COMPARE_REPEATS:-2}"); do
-      for mode in plain warp; do
-        tag=$element-$precision-$mode-$repeat
-        FEM_CUDA_ATOMICS=$mode "$fem" run cases/cube_compression.yaml -q --backend cuda \
-          --precision "$precision" --set mesh.divisions="$divisions" --set mesh.cells="$cells" \
-          --set blocks.0.element="$element" --set output.vtk=false --set solver.assembly=atomic \
-          --set output.histories='[]' --end-time 0.15 --output $build/run > "$logs/run-$tag.log" 2>&1
-        rate=$(grep -oE "throughput: [0-9.e+]+" "$logs/run-$tag.log" | awk '{print $2}')
-        printf '%-6s %-6s %-5s run %s: %s element-steps/s\n' "$element" "$precision" "$mode" \
-          "$repeat" "${rate:-FAILED (see run-$tag.log)}"
-      done
-    done
-  done
-done | tee "$out/throughput.txt"
 
 ncu=$([ "${FEM_COMPARE_NCU:-1}" = 0 ] || command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null || true)
 if [ -n "$ncu" ]; then
@@ -106,27 +75,5 @@ else
   echo "ncu not found (or FEM_COMPARE_NCU=0): no kernel profile"
 fi 2>&1 | tee "$out/ncu.txt"
 
-echo "== summary (median of the runs; warp / plain; % of the 3,024 GB/s copy bandwidth)"
-python3 - "$out/throughput.txt" <<'EOF' | tee "$out/summary.txt"
-import statistics, sys
-# Minimal bytes per element-step (fem/solver/byte_model.hpp) of these cubes, and the H100's
-# measured copy bandwidth (docs/performance.md).
-model = {("tet4", "single"): 77.0, ("tet4", "double"): 138.1,
-         ("hex8r", "single"): 237.2, ("hex8r", "double"): 442.5}
-copy = 3024e9
-runs = {}
-for line in open(sys.argv[1]):
-    f = line.split()
-    try:
-        rate = float(f[5])
-    except (IndexError, ValueError):
-        continue
-    runs.setdefault((f[0], f[1]), {}).setdefault(f[2], []).append(rate)
-for (element, precision), modes in runs.items():
-    p, w = (statistics.median(modes.get(k) or [float("nan")]) for k in ("plain", "warp"))
-    b = model.get((element, precision), float("nan")) / copy * 100
-    print(f"{element:6} {precision:6} plain {p:.4g} ({p * b:.1f} %)  warp {w:.4g} ({w * b:.1f} %)"
-          f"  warp/plain {w / p:.3f}  (runs: plain {modes.get('plain')}, warp {modes.get('warp')})")
-EOF
 tar -czf "$out/logs.tar.gz" -C $build logs
 echo "== total $((SECONDS - start)) s"

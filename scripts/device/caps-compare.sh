@@ -11,21 +11,15 @@
 set -uo pipefail
 build=${FEM_COMPARE_BUILD:-build-gpu}
 cd "$(dirname "$0")/../.."
-out=${OUT:-gpu-out}
-mkdir -p "$out" $build/logs $build/variants
+source scripts/device/build-lib.sh
+mkdir -p $build/logs $build/variants
 logs=$build/logs
-deps=$PWD/.deps/device
-export LD_LIBRARY_PATH=$deps/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
 start=$SECONDS
 material=${FEM_CAPS_MATERIAL:-neo_hookean}
 variants=${FEM_CAPS_VARIANTS:-default= cap20=-DFEM_CUDA_TET4_SINGLE_MIN_BLOCKS=20 \
 uncapped=-DFEM_CUDA_TET4_SINGLE_MIN_BLOCKS=1}
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
-cmake -S . -B $build -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=Release -DFEM_WITH_VTK=OFF \
-  -DFEM_WITH_CUDA=ON -DFEM_WITH_KOKKOS=OFF -DFEM_WITH_PYTHON=OFF -DFEM_BUILD_TESTS=OFF \
-  -DCMAKE_PREFIX_PATH="$deps" > "$out/configure.log" 2>&1 || { tail -40 "$out/configure.log"; exit 1; }
-cmake --build $build -j 16 > "$out/build.log" 2>&1 ||
-  { grep -E "error|Error" "$out/build.log" | head -40; exit 1; }
+device_build -DFEM_WITH_CUDA=ON -DFEM_BUILD_TESTS=OFF
 echo "== built in $((SECONDS - start)) s"
 target=fem_material_${material}_cuda
 flags=$build/materials/CMakeFiles/$target.dir/flags.make

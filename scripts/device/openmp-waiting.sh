@@ -7,16 +7,9 @@
 set -uo pipefail
 build=${FEM_COMPARE_BUILD:-build-cpu}
 cd "$(dirname "$0")/../.."
-out=${OUT:-gpu-out}
-mkdir -p "$out"
-deps=$PWD/.deps/device
-export LD_LIBRARY_PATH=$deps/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+source scripts/device/build-lib.sh
 start=$SECONDS
-cmake -S . -B $build -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=Release -DFEM_WITH_VTK=OFF \
-  -DFEM_WITH_CUDA=OFF -DFEM_WITH_KOKKOS=OFF -DFEM_WITH_PYTHON=OFF -DFEM_BUILD_TESTS=OFF \
-  -DCMAKE_PREFIX_PATH="$deps" > "$out/configure.log" 2>&1 || { tail -40 "$out/configure.log"; exit 1; }
-cmake --build $build -j 16 > "$out/build.log" 2>&1 ||
-  { grep -E "error|Error" "$out/build.log" | head -40; exit 1; }
+device_build -DFEM_WITH_CUDA=OFF -DFEM_BUILD_TESTS=OFF
 echo "== built in $((SECONDS - start)) s; $(nproc) cores"
 for spec in "quickstart:" "tet4-162k:--set mesh.divisions=30 --set mesh.cells=tet4 --set blocks.0.element=tet4 --end-time 0.05"; do
   name=${spec%%:*}
