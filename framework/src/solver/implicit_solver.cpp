@@ -421,7 +421,14 @@ class ImplicitSolver::Run final : public IncrementEquations {
   std::optional<CsvHistory> energy_csv_, convergence_csv_, contact_csv_;
   std::int64_t frame_every_ = 1;
   std::int64_t checkpoint_every_ = 0;  ///< increments; 0: no periodic checkpoints
-  std::uint64_t model_hash_ = 0;
+  /// fingerprint(sys_), computed when a checkpoint is first written or read: hashing every array
+  /// of the model byte by byte takes seconds for large models (2 s per 10 M elements), which runs
+  /// without checkpoints need not spend.
+  mutable std::optional<std::uint64_t> model_hash_;
+  [[nodiscard]] std::uint64_t model_hash() const {
+    if (!model_hash_) model_hash_ = fingerprint(sys_);
+    return *model_hash_;
+  }
   std::vector<double> u_host_, v_host_, f_host_, f_ext_host_;
   std::vector<BlockResults> results_;
   Clock::time_point start_;
@@ -584,7 +591,6 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
   files_ = options_.write_files;
   sink_ = options_.sink;
   la_.set_timing(options_.time_verbs);
-  model_hash_ = fingerprint(sys_);
   std::optional<Checkpoint> restart;
   if (!options_.restart_file.empty()) restart = read_restart();
   const Checkpoint* resume = restart ? &*restart : nullptr;
@@ -879,7 +885,7 @@ CheckpointedRun ImplicitSolver::Run::checkpointed() const {
   return {spec_,
           sys_,
           s_.model_.num_elements(),
-          model_hash_,
+          model_hash(),
           step,
           s_.backend_name_,
           options_.case_text};
