@@ -85,6 +85,8 @@ int report_error(const std::exception& e) {
     code = kBadInput;
   else if (dynamic_cast<const SolveError*>(&e))
     code = kSolveFailed;
+  else if (dynamic_cast<const InternalError*>(&e))
+    code = kInternal;
   else if (dynamic_cast<const Error*>(&e))
     code = kBadInput;
   parallel::Communicator& world = parallel::world();

@@ -53,6 +53,13 @@ class SolveError : public Error {
   using Error::Error;
 };
 
+/// Not the input's fault: a device call that failed (an illegal address in a kernel, say) or an
+/// invariant fem broke. `fem` exits with 1 and the message asks for a report.
+class InternalError : public Error {
+ public:
+  using Error::Error;
+};
+
 /// A checkpoint that cannot be read or continued (`fem run --restart`): bad input, which every
 /// rank of a run on several processes meets at once (they read the same file).
 class CheckpointError : public Error {

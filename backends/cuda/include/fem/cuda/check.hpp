@@ -1,4 +1,6 @@
 // Checking every CUDA runtime call: a failure becomes a fem::Error naming the call and place.
+// Running out of GPU memory is the model's size (bad input, exit 2); anything else, an illegal
+// address in a kernel above all, is fem's fault (InternalError, exit 1).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -11,8 +13,17 @@ namespace fem::cuda {
 
 [[noreturn]] inline void throw_cuda_error(cudaError_t status, const char* call, const char* file,
                                           int line) {
-  throw Error(std::string("CUDA error in ") + call + " at " + file + ":" + std::to_string(line) +
-              ": " + cudaGetErrorName(status) + ": " + cudaGetErrorString(status));
+  const std::string what = std::string("CUDA error in ") + call + " at " + file + ":" +
+                           std::to_string(line) + ": " + cudaGetErrorName(status) + ": " +
+                           cudaGetErrorString(status);
+  if (status == cudaErrorMemoryAllocation)
+    throw Error(what +
+                "\n  hint: the model does not fit this GPU's memory: run in single precision "
+                "(--precision single), use a coarser mesh, or a GPU with more memory");
+  throw InternalError(what +
+                      "\n  hint: this is a bug in fem (or the driver): please report it with the "
+                      "case and the output of `fem plugins`; compute-sanitizer fem run ... names "
+                      "the kernel");
 }
 
 }  // namespace fem::cuda
