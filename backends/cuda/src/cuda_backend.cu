@@ -805,9 +805,7 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     if (bytes > 0.95 * static_cast<double>(free_bytes))
       throw Error("the case needs about " + gib(bytes) + " of GPU memory, but the GPU has " +
                   gib(static_cast<double>(free_bytes)) + " free of " +
-                  gib(static_cast<double>(total_bytes)) +
-                  "\n  hint: run in single precision (--precision single), use a coarser mesh, "
-                  "or a GPU with more memory");
+                  gib(static_cast<double>(total_bytes)) + kGpuMemoryHint);
   }
 
   const System& sys_;

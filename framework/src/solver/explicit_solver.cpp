@@ -180,14 +180,7 @@ class ExplicitSolver::Run {
   std::vector<HistoryRecorder> histories_;
   std::optional<CsvHistory> energy_csv_, contact_csv_, convergence_csv_;
   std::vector<double> u_, u_prev_, forces_, set_u_, set_u_prev_;
-  /// fingerprint(sys_), computed when a checkpoint is first written or read: hashing every array
-  /// of the model byte by byte takes seconds for large models (2 s per 10 M elements), which runs
-  /// without checkpoints need not spend.
-  mutable std::optional<std::uint64_t> model_hash_;
-  [[nodiscard]] std::uint64_t model_hash() const {
-    if (!model_hash_) model_hash_ = fingerprint(sys_);
-    return *model_hash_;
-  }
+  LazyFingerprint model_hash_{sys_};  ///< computed when a checkpoint is first written or read
   std::vector<BlockResults> results_;
 };
 
@@ -633,7 +626,7 @@ CheckpointedRun ExplicitSolver::Run::checkpointed() const {
   return {spec_,
           sys_,
           s_.model_.num_elements(),
-          model_hash(),
+          model_hash_.value(),
           dt_,
           s_.backend_name_,
           options_.case_text};

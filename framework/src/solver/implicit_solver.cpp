@@ -421,14 +421,7 @@ class ImplicitSolver::Run final : public IncrementEquations {
   std::optional<CsvHistory> energy_csv_, convergence_csv_, contact_csv_;
   std::int64_t frame_every_ = 1;
   std::int64_t checkpoint_every_ = 0;  ///< increments; 0: no periodic checkpoints
-  /// fingerprint(sys_), computed when a checkpoint is first written or read: hashing every array
-  /// of the model byte by byte takes seconds for large models (2 s per 10 M elements), which runs
-  /// without checkpoints need not spend.
-  mutable std::optional<std::uint64_t> model_hash_;
-  [[nodiscard]] std::uint64_t model_hash() const {
-    if (!model_hash_) model_hash_ = fingerprint(sys_);
-    return *model_hash_;
-  }
+  LazyFingerprint model_hash_{sys_};   ///< computed when a checkpoint is first written or read
   std::vector<double> u_host_, v_host_, f_host_, f_ext_host_;
   std::vector<BlockResults> results_;
   Clock::time_point start_;
@@ -885,7 +878,7 @@ CheckpointedRun ImplicitSolver::Run::checkpointed() const {
   return {spec_,
           sys_,
           s_.model_.num_elements(),
-          model_hash(),
+          model_hash_.value(),
           step,
           s_.backend_name_,
           options_.case_text};

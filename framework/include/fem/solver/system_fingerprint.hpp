@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include "fem/backend.hpp"
 
@@ -13,5 +14,21 @@ namespace fem {
 /// FNV-1a over every array and value of `system` that the steps depend on, except
 /// `deterministic` (how forces are summed, not what they are) and `time_step`.
 std::uint64_t fingerprint(const System& system);
+
+/// fingerprint(system), computed the first time it is asked for and kept: hashing every array
+/// byte by byte takes seconds for large models (about 2 s per 10 M tetrahedra), which a run that
+/// writes and reads no checkpoint need not spend. `system` must outlive it and stay unchanged.
+class LazyFingerprint {
+ public:
+  explicit LazyFingerprint(const System& system) : system_(system) {}
+  [[nodiscard]] std::uint64_t value() const {
+    if (!value_) value_ = fingerprint(system_);
+    return *value_;
+  }
+
+ private:
+  const System& system_;
+  mutable std::optional<std::uint64_t> value_;
+};
 
 }  // namespace fem

@@ -11,15 +11,18 @@
 
 namespace fem::cuda {
 
+/// What to do about a model that does not fit the GPU's memory (the estimate before setup, or an
+/// allocation that failed).
+inline constexpr const char* kGpuMemoryHint =
+    "\n  hint: run in single precision (--precision single), use a coarser mesh, or a GPU with "
+    "more memory";
+
 [[noreturn]] inline void throw_cuda_error(cudaError_t status, const char* call, const char* file,
                                           int line) {
   const std::string what = std::string("CUDA error in ") + call + " at " + file + ":" +
                            std::to_string(line) + ": " + cudaGetErrorName(status) + ": " +
                            cudaGetErrorString(status);
-  if (status == cudaErrorMemoryAllocation)
-    throw Error(what +
-                "\n  hint: the model does not fit this GPU's memory: run in single precision "
-                "(--precision single), use a coarser mesh, or a GPU with more memory");
+  if (status == cudaErrorMemoryAllocation) throw Error(what + kGpuMemoryHint);
   throw InternalError(what +
                       "\n  hint: this is a bug in fem (or the driver): please report it with the "
                       "case and the output of `fem plugins`; compute-sanitizer fem run ... names "
