@@ -13,6 +13,7 @@
 #include <fem/contact/triangle_mesh.hpp>
 #include <fem/error.hpp>
 #include <fem/mesh/readers.hpp>
+#include <fem/output/vtk_series.hpp>
 
 #include "output/scratch_dir.hpp"
 
@@ -127,6 +128,47 @@ TEST_F(FuzzFindings, VtkArraysMustMatchTheGridAndRegionIdsFitAnInteger) {
   ids = edit(ids, "SCALARS region:solid int", "SCALARS other_b int");
   ids = edit(ids, "1 0 0 0 0 0 0 0 0\nSCALARS other_a", "1e300 0 0 0 0 0 0 0 0\nSCALARS other_a");
   EXPECT_HAS(error_of(write("ids.vtk", ids)), "cell array 'block_id' holds");
+}
+
+TEST_F(FuzzFindings, VtuSizesAreCheckedBeforeVtkAllocates) {
+  if (!vtk_output_available()) GTEST_SKIP() << "built without VTK";
+  const std::string vtu = read_text(kData + "column.vtu");
+  // Two cell arrays of one name: VTK 9.1's reader dereferenced a null array (SEGV).
+  EXPECT_HAS(error_of(write("dup.vtu", edit(vtu, "region:shell", "region:solid"))),
+             "dup.vtu:13:9: error: CellData names two arrays 'region:solid'");
+  // NumberOfComponents negative (std::length_error through VTK: abort), blank (an uninitialised
+  // int: a hang or a huge allocation) or huge (out of memory).
+  const std::string top = R"(Name="node_set:top" NumberOfComponents="1")";
+  for (const char* components : {"-1", " ", "x1"})
+    EXPECT_HAS(
+        error_of(write("c.vtu", edit(vtu, top,
+                                     std::string(R"(Name="node_set:top" NumberOfComponents=")") +
+                                         components + "\""))),
+        "c.vtu:7:9: error: DataArray NumberOfComponents=\"" + std::string(components) +
+            "\" is not a non-negative integer");
+  EXPECT_HAS(
+      error_of(write("c.vtu", edit(vtu, top, R"(Name="node_set:top" NumberOfComponents="0")"))),
+      "an array has at least one component");
+  EXPECT_HAS(
+      error_of(
+          write("c.vtu", edit(vtu, top, R"(Name="node_set:top" NumberOfComponents="2000000000")"))),
+      "c.vtu:7:9: error: NumberOfComponents=\"2000000000\" announces 2000000000 values, more "
+      "than the");
+  // Piece counts: negative (VTK wrote past an array), more than the file holds (memory or time),
+  // more than 32-bit ids.
+  const std::string piece = R"(NumberOfPoints="12" NumberOfCells="9")";
+  EXPECT_HAS(
+      error_of(write("p.vtu", edit(vtu, piece, R"(NumberOfPoints="12" NumberOfCells="-1")"))),
+      "p.vtu:4:5: error: Piece NumberOfCells=\"-1\" is not a non-negative integer");
+  EXPECT_HAS(error_of(write("p.vtu",
+                            edit(vtu, piece, R"(NumberOfPoints="12" NumberOfCells="2000000000")"))),
+             "NumberOfCells=\"2000000000\" announces 2000000000 values, more than the");
+  EXPECT_HAS(error_of(write("p.vtu",
+                            edit(vtu, piece, R"(NumberOfPoints="4000000000" NumberOfCells="9")"))),
+             "more than fem's 32-bit ids can number");
+  EXPECT_HAS(
+      error_of(write("p.vtu", edit(vtu, piece, R"(NumberOfPoints="1000" NumberOfCells="9")"))),
+      "p.vtu:16:9: error: point array 'Points' announces 3 x 1000 values, more than the");
 }
 
 TEST_F(FuzzFindings, StlCoordinatesMustBeFiniteAndBounded) {

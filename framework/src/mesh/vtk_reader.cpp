@@ -22,6 +22,7 @@
 #include <vtkPointData.h>
 #include <vtkUnstructuredGrid.h>
 #include <vtkUnstructuredGridReader.h>
+#include <vtkXMLDataParser.h>
 #include <vtkXMLUnstructuredGridReader.h>
 
 #include <cmath>
@@ -32,6 +33,7 @@
 #include "mesh_builder.hpp"
 #include "parsers.hpp"
 #include "read_file.hpp"
+#include "vtu_check.hpp"
 
 namespace fem {
 
@@ -82,7 +84,13 @@ vtkSmartPointer<vtkUnstructuredGrid> load_grid(const std::string& path, bool xml
     errors->watch(reader);
     reader->SetParserErrorObserver(errors);
     reader->SetFileName(path.c_str());
-    reader->Update();
+    // Parse the XML first, and check what it announces before the reader sizes arrays by it.
+    reader->UpdateInformation();
+    std::error_code ec;
+    const std::uintmax_t bytes = std::filesystem::file_size(path, ec);
+    if (errors->empty() && reader->GetXMLParser() != nullptr && !ec)
+      detail::check_vtu_tree(reader->GetXMLParser()->GetRootElement(), path, bytes);
+    if (errors->empty()) reader->Update();
     grid = reader->GetOutput();
     failed = reader->GetErrorCode() != 0;
   } else {
