@@ -10,7 +10,9 @@
 #include "case_cli.hpp"
 #include "commands.hpp"
 #include "export.hpp"
+#include "fit.hpp"
 #include "openmp_waiting.hpp"
+#include "sweep.hpp"
 
 int main(int argc, char** argv) {
   fem::cli::settle_openmp_waiting(argv);
@@ -49,6 +51,16 @@ int main(int argc, char** argv) {
   CLI::App* exp = app.add_subcommand("export", "write a case's model for another code");
   fem::cli::add_export_options(*exp, export_options);
 
+  fem::cli::SweepOptions sweep_options;
+  CLI::App* sweep = app.add_subcommand(
+      "sweep", "run a case over a product or random samples of overrides, one table of results");
+  fem::cli::add_sweep_options(*sweep, sweep_options);
+
+  fem::cli::FitOptions fit_options;
+  CLI::App* fit = app.add_subcommand(
+      "fit", "fit parameters of a case so that a history of its run matches a measured curve");
+  fem::cli::add_fit_options(*fit, fit_options);
+
   // Under mpirun every rank runs the same command on its part; rank 0 speaks for the run (the
   // other ranks log errors only, and report_error prints what only they met).
   const bool speaks = !fem::parallel::launched_by_mpi() || fem::parallel::world().rank() == 0;
@@ -73,5 +85,7 @@ int main(int argc, char** argv) {
   if (*check) return fem::cli::check_command(check_options);
   if (*bench) return fem::cli::bench_command(bench_options);
   if (*exp) return fem::cli::export_command(export_options);
+  if (*sweep) return fem::cli::sweep_command(sweep_options);
+  if (*fit) return fem::cli::fit_command(fit_options);
   return fem::cli::plugins_command(plugin_dirs);
 }
