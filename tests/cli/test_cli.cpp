@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 
+#include <fem/mesh/readers.hpp>
 #include <fem/output/vtk_series.hpp>
 #include <fem/plugin.hpp>
 
@@ -60,6 +61,43 @@ TEST(Cli, RunWritesSeriesHistoriesAndSummary) {
     EXPECT_TRUE(fs::exists(out + "/small_cube.pvd"));
   }
   fs::remove_all(out);
+}
+
+TEST(Cli, FramesCarryTheNamedSetsAndReadBackAsAMesh) {
+  if (!fem::vtk_output_available()) GTEST_SKIP() << "built without VTK";
+  const std::string out = temp_dir("sets");
+  ASSERT_EQ(fem("run " + kCase + " -q --output " + out).code, 0);
+  // VTK's reader finds 0/1 arrays per node set and per block's region in every frame.
+  const fem::VtuContents frame = fem::read_vtu(out + "/small_cube_000003.vtu");
+  ASSERT_EQ(frame.mesh.point_sets.size(), 2u);
+  EXPECT_EQ(frame.mesh.point_sets[0].name, "bottom");
+  EXPECT_EQ(frame.mesh.point_sets[1].name, "top");
+  ASSERT_EQ(frame.mesh.cell_sets.size(), 1u);
+  EXPECT_EQ(frame.mesh.cell_sets[0].name, "domain");
+  EXPECT_EQ(
+      std::count(frame.mesh.cell_sets[0].flags.begin(), frame.mesh.cell_sets[0].flags.end(), 1),
+      27);
+  // The top nodes are those at z = 0.05: 16 of the 4 x 4 x 4.
+  const auto& top = frame.mesh.point_sets[1].flags;
+  EXPECT_EQ(std::count(top.begin(), top.end(), 1), 16);
+  for (std::size_t p = 0; p < top.size(); ++p)
+    EXPECT_EQ(top[p] == 1, std::abs(frame.mesh.points[3 * p + 2] - 0.05) < 1e-12) << p;
+  // fem reads a result file as a mesh: its node sets and regions are the case's.
+  const fem::Mesh mesh = fem::read_mesh(out + "/small_cube_000003.vtu");
+  EXPECT_EQ(mesh.node_sets.at("top").size(), 16u);
+  EXPECT_EQ(mesh.node_sets.at("bottom").size(), 16u);
+  ASSERT_EQ(mesh.regions.size(), 1u);
+  EXPECT_EQ(mesh.regions[0].name, "domain");
+  EXPECT_EQ(mesh.regions[0].num_cells(), 27);
+  // output.sets: false leaves them out.
+  const std::string bare = temp_dir("nosets");
+  ASSERT_EQ(fem("run " + kCase + " -q --set output.sets=false --output " + bare).code, 0);
+  const fem::VtuContents plain = fem::read_vtu(bare + "/small_cube_000003.vtu");
+  EXPECT_TRUE(plain.mesh.point_sets.empty());
+  EXPECT_TRUE(plain.mesh.cell_sets.empty());
+  EXPECT_EQ(plain.point_fields.size(), frame.point_fields.size());
+  fs::remove_all(out);
+  fs::remove_all(bare);
 }
 
 TEST(Cli, OverridesApplyWithoutEditingTheCase) {

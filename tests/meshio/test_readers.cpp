@@ -194,7 +194,7 @@ TEST(MeshFileCase, ShippedMixedCaseRunsWithBothElementTypes) {
 
 TEST(MeshFileCase, MixedOutputReadsBackAsTheSameBlocks) {
   // The .vtu frames of a mixed run hold hexahedra and tetrahedra; read back as a mesh, their
-  // block_id array gives one region per block.
+  // region:<name> arrays (output.sets) give one region per block, named as the case's.
   if (!vtk_output_available()) GTEST_SKIP() << "built without VTK";
   ScratchDir dir;
   PreparedRun run = prepare(read_text(kData + "column.yaml"),
@@ -208,10 +208,10 @@ TEST(MeshFileCase, MixedOutputReadsBackAsTheSameBlocks) {
   ASSERT_FALSE(frame.empty());
   const Mesh back = read_mesh(frame);
   ASSERT_EQ(back.regions.size(), 2u);
-  EXPECT_EQ(back.regions[0].name, "0");
+  EXPECT_EQ(back.regions[0].name, "core");
   EXPECT_EQ(back.regions[0].shape, CellShape::Hex8);
   EXPECT_EQ(back.regions[0].num_cells(), 1);
-  EXPECT_EQ(back.regions[1].name, "1");
+  EXPECT_EQ(back.regions[1].name, "shell");
   EXPECT_EQ(back.regions[1].shape, CellShape::Tet4);
   EXPECT_EQ(back.regions[1].num_cells(), 6);
   EXPECT_EQ(back.num_nodes(), 12);

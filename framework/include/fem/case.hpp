@@ -320,6 +320,8 @@ struct OutputSpec {
   std::vector<std::string> fields = {"displacement",  "velocity",  "green_lagrange_strain",
                                      "cauchy_stress", "von_mises", "block_id"};
   bool vtk = true;
+  /// The named node sets and the blocks' regions in every frame, as 0/1 arrays (OutputMesh).
+  bool sets = true;
   std::vector<HistorySpec> histories;
   std::vector<ReceiverSpec> receivers;  ///< elastodynamic only
   /// Receiver trace files: csv, hdf5 (fem built with HDF5), or both; empty: hdf5 where fem has

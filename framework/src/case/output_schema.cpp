@@ -118,13 +118,14 @@ void read_output(const std::optional<Value>& v, CaseSpec& spec) {
   if (spec.solver.type == SolverType::Elastodynamic || spec.solver.type == SolverType::Corotational)
     out.fields = {"displacement", "velocity"};
   if (!v) return;
-  const Mapping m(*v, {"directory", "every_steps", "every_time", "vtk", "fields", "histories",
-                       "receivers", "receiver_formats", "checkpoint"});
+  const Mapping m(*v, {"directory", "every_steps", "every_time", "vtk", "fields", "sets",
+                       "histories", "receivers", "receiver_formats", "checkpoint"});
   out.where = v->key_where();
   // Relative directories stay relative: the command line resolves them against its own folder.
   if (auto d = m.get("directory")) out.directory = non_empty_string(*d);
   read_cadence(m, out.every_steps, out.every_time);
   if (auto b = m.get("vtk")) out.vtk = as_bool(*b);
+  if (auto b = m.get("sets")) out.sets = as_bool(*b);
   if (auto f = m.get("fields")) out.fields = read_words(*f, kFields);
   if (auto hs = m.get("histories")) {
     std::map<std::string, SourceLocation> names;

@@ -45,8 +45,8 @@ const char* const kSupported =
     "VTK_TRIANGLE (5) and VTK_QUAD (9); "
     "vertices, lines and polygons are skipped, and so are triangles and quads next to solids";
 
-const std::string kRegionPrefix = "region:";
-const std::string kSetPrefix = "node_set:";
+const std::string kRegionFlag = detail::kRegionPrefix;
+const std::string kNodeSetFlag = detail::kNodeSetPrefix;
 
 bool starts_with(const std::string& s, const std::string& prefix) {
   return s.compare(0, prefix.size(), prefix) == 0;
@@ -140,7 +140,7 @@ detail::MeshBuilder detail::parse_vtk(const std::string& path) {
   std::vector<const Field*> flags;
   const Field* ids = nullptr;
   for (const Field& f : cell_fields)
-    if (starts_with(f.name, kRegionPrefix) && f.components == 1) flags.push_back(&f);
+    if (starts_with(f.name, kRegionFlag) && f.components == 1) flags.push_back(&f);
   if (flags.empty())
     for (const char* name : {"region", "block_id", "gmsh:physical"})
       for (const Field& f : cell_fields)
@@ -173,7 +173,7 @@ detail::MeshBuilder detail::parse_vtk(const std::string& path) {
       b.add_surface_face("surface", nodes.data(), static_cast<int>(nodes.size()), 0);
       for (const Field* f : flags)
         if (f->values[static_cast<std::size_t>(c)] != 0.0)
-          b.add_surface_face(f->name.substr(kRegionPrefix.size()), nodes.data(),
+          b.add_surface_face(f->name.substr(kRegionFlag.size()), nodes.data(),
                              static_cast<int>(nodes.size()), 0);
     } else if (type == VTK_VERTEX || type == VTK_POLY_VERTEX || type == VTK_LINE ||
                type == VTK_POLY_LINE || type == VTK_POLYGON || type == VTK_TRIANGLE_STRIP) {
@@ -188,17 +188,17 @@ detail::MeshBuilder detail::parse_vtk(const std::string& path) {
     const std::int64_t cell = b.add_cell(c, shape, nodes.data(), 0);
     for (const Field* f : flags)
       if (f->values[static_cast<std::size_t>(c)] != 0.0)
-        b.add_to_region(cell, f->name.substr(kRegionPrefix.size()));
+        b.add_to_region(cell, f->name.substr(kRegionFlag.size()));
     if (ids != nullptr) b.add_to_region(cell, std::to_string(integer_value(*ids, c, path)));
   }
 
   for (const Field& f : point_fields) {
-    if (!starts_with(f.name, kSetPrefix) || f.components != 1) continue;
+    if (!starts_with(f.name, kNodeSetFlag) || f.components != 1) continue;
     require_values(f, static_cast<std::int64_t>(m.points.size() / 3), "point", path);
     std::vector<std::int64_t> members;
     for (std::size_t p = 0; p < f.values.size(); ++p)
       if (f.values[p] != 0.0) members.push_back(static_cast<std::int64_t>(p));
-    b.add_to_node_set(f.name.substr(kSetPrefix.size()), members.data(),
+    b.add_to_node_set(f.name.substr(kNodeSetFlag.size()), members.data(),
                       static_cast<int>(members.size()), 0);
   }
   return b;

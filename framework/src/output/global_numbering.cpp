@@ -102,6 +102,18 @@ VtuContents in_global_numbering(const VtuContents& pieces) {
     out.mesh.offsets.push_back(static_cast<std::int64_t>(out.mesh.connectivity.size()));
   }
   out.cell_fields = reorder(pieces.cell_fields, cells);
+  const auto reorder_sets = [](const std::vector<NamedFlags>& sets,
+                               const std::vector<std::size_t>& order) {
+    std::vector<NamedFlags> result;
+    for (const NamedFlags& s : sets) {
+      NamedFlags r{s.name, {}};
+      for (const std::size_t i : order) r.flags.push_back(s.flags[i]);
+      result.push_back(std::move(r));
+    }
+    return result;
+  };
+  out.mesh.point_sets = reorder_sets(mesh.point_sets, points);
+  out.mesh.cell_sets = reorder_sets(mesh.cell_sets, cells);
   return out;
 }
 

@@ -106,6 +106,23 @@ vtkSmartPointer<vtkUnstructuredGrid> make_grid(const OutputMesh& mesh) {
   return grid;
 }
 
+std::vector<vtkSmartPointer<vtkUnsignedCharArray>> make_set_arrays(
+    const std::vector<NamedFlags>& sets, std::size_t count, const char* prefix, const char* kind) {
+  std::vector<vtkSmartPointer<vtkUnsignedCharArray>> arrays;
+  for (const NamedFlags& set : sets) {
+    if (set.flags.size() != count)
+      throw Error(std::string("output mesh: ") + kind + " set '" + set.name + "' has " +
+                  std::to_string(set.flags.size()) + " flags for " + std::to_string(count) + " " +
+                  kind + "s");
+    auto array = vtkSmartPointer<vtkUnsignedCharArray>::New();
+    array->SetName((prefix + set.name).c_str());
+    array->SetNumberOfValues(static_cast<vtkIdType>(count));
+    std::copy(set.flags.begin(), set.flags.end(), array->GetPointer(0));
+    arrays.push_back(array);
+  }
+  return arrays;
+}
+
 vtkSmartPointer<vtkIdTypeArray> make_global_ids(const std::vector<std::int64_t>& ids,
                                                 const char* name) {
   if (ids.empty()) return nullptr;

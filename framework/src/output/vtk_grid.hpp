@@ -5,6 +5,7 @@
 #include <vtkDataSetAttributes.h>
 #include <vtkIdTypeArray.h>
 #include <vtkSmartPointer.h>
+#include <vtkUnsignedCharArray.h>
 #include <vtkUnstructuredGrid.h>
 
 #include <cstdint>
@@ -36,6 +37,16 @@ void attach_global_ids(vtkDataSetAttributes* data, vtkIdTypeArray* ids);
 /// The values of `data`'s global-id array (empty if it has none), removed from `fields`, where
 /// extract_fields() put it.
 std::vector<std::int64_t> take_global_ids(vtkDataSetAttributes* data, std::vector<Field>& fields);
+
+/// Prefixes of the named-set arrays (OutputMesh::point_sets / cell_sets): those fem's VTK mesh
+/// reader reads as node sets and regions, so that a result file is a mesh file too.
+inline constexpr const char* kNodeSetPrefix = "node_set:";
+inline constexpr const char* kRegionPrefix = "region:";
+
+/// `sets` as unsigned char arrays named `prefix` + name, made once and added to every frame.
+/// Throws fem::Error for a set without one flag per item (`count` of them, `kind` in messages).
+std::vector<vtkSmartPointer<vtkUnsignedCharArray>> make_set_arrays(
+    const std::vector<NamedFlags>& sets, std::size_t count, const char* prefix, const char* kind);
 
 /// Adds `fields` to `data` as vtkDoubleArrays that point into the fields' own storage (no copy:
 /// a frame can be hundreds of MB). The caller must remove them (data->Initialize()) before the

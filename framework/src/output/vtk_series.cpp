@@ -30,20 +30,25 @@ namespace fs = std::filesystem;
 
 namespace {
 
+using SetArrays = std::vector<vtkSmartPointer<vtkUnsignedCharArray>>;
+
 /// The frame's arrays on the shared grid for the duration of one write. They point into the
 /// frame's storage, so they must be gone before the frame is; removing them in the destructor
 /// holds even when the write throws.
 class FrameOnGrid {
  public:
-  /// `point_ids` / `cell_ids`: the mesh's global ids, or nullptr for none.
+  /// `point_ids` / `cell_ids`: the mesh's global ids, or nullptr for none. `sets`: the mesh's
+  /// named-set arrays, the same in every frame.
   FrameOnGrid(vtkUnstructuredGrid* grid, const OutputFrame& frame, vtkIdTypeArray* point_ids,
-              vtkIdTypeArray* cell_ids)
+              vtkIdTypeArray* cell_ids, const SetArrays& point_sets, const SetArrays& cell_sets)
       : grid_(grid) {
     try {
       detail::attach_fields(grid->GetPointData(), frame.point_fields, grid->GetNumberOfPoints(),
                             "point");
       detail::attach_fields(grid->GetCellData(), frame.cell_fields, grid->GetNumberOfCells(),
                             "cell");
+      for (const auto& a : point_sets) grid->GetPointData()->AddArray(a);
+      for (const auto& a : cell_sets) grid->GetCellData()->AddArray(a);
       detail::attach_global_ids(grid->GetPointData(), point_ids);
       detail::attach_global_ids(grid->GetCellData(), cell_ids);
     } catch (...) {
@@ -101,10 +106,11 @@ detail::PvtuArray id_declaration(vtkIdTypeArray* ids) {
 }
 
 /// The arrays a piece's file holds, as the .pvtu declares them: the frame's fields in double,
-/// then the global ids (attach_global_ids() appends them after the fields).
+/// the named sets, then the global ids (attach_global_ids() appends them last).
 void declare(std::vector<detail::PvtuArray>& out, std::string& global_ids,
-             const std::vector<Field>& fields, vtkIdTypeArray* ids) {
+             const std::vector<Field>& fields, const SetArrays& sets, vtkIdTypeArray* ids) {
   for (const Field& f : fields) out.push_back({f.name, "Float64", f.components});
+  for (const auto& a : sets) out.push_back({a->GetName(), "UInt8", 1});
   if (ids == nullptr) return;
   out.push_back(id_declaration(ids));
   global_ids = ids->GetName();
@@ -127,6 +133,7 @@ struct VtkSeriesWriter::Impl {
   vtkSmartPointer<vtkUnstructuredGrid> grid;  // static geometry; only the arrays change per frame
   vtkSmartPointer<vtkIdTypeArray> point_ids;  // global ids; null when the mesh has none
   vtkSmartPointer<vtkIdTypeArray> cell_ids;
+  SetArrays point_sets, cell_sets;         // named sets, the same in every frame
   parallel::Communicator* comm = nullptr;  ///< set only for a piece of several
   std::vector<detail::PvdEntry> entries;
   int next_index = 0;  ///< number of the next frame's file
@@ -137,7 +144,7 @@ struct VtkSeriesWriter::Impl {
 
   void open(const OutputMesh& mesh);
   void write_grid(const OutputFrame& frame, const std::string& path) {
-    const FrameOnGrid on_grid(grid, frame, point_ids, cell_ids);
+    const FrameOnGrid on_grid(grid, frame, point_ids, cell_ids, point_sets, cell_sets);
     write_vtu(grid, path);
   }
   void write_pvd(const std::vector<detail::PvdEntry>& series) const {
@@ -145,8 +152,8 @@ struct VtkSeriesWriter::Impl {
   }
   [[nodiscard]] detail::PvtuLayout layout(const OutputFrame& frame) const {
     detail::PvtuLayout l;
-    declare(l.point_arrays, l.point_global_ids, frame.point_fields, point_ids);
-    declare(l.cell_arrays, l.cell_global_ids, frame.cell_fields, cell_ids);
+    declare(l.point_arrays, l.point_global_ids, frame.point_fields, point_sets, point_ids);
+    declare(l.cell_arrays, l.cell_global_ids, frame.cell_fields, cell_sets, cell_ids);
     return l;
   }
   std::string write_pieces(const OutputFrame& frame, const std::string& stem,
@@ -167,6 +174,10 @@ void VtkSeriesWriter::Impl::open(const OutputMesh& mesh) {
   grid = detail::make_grid(mesh);
   point_ids = detail::make_global_ids(mesh.point_ids, detail::kPointGlobalIds);
   cell_ids = detail::make_global_ids(mesh.cell_ids, detail::kCellGlobalIds);
+  point_sets = detail::make_set_arrays(mesh.point_sets, mesh.points.size() / 3,
+                                       detail::kNodeSetPrefix, "point");
+  cell_sets = detail::make_set_arrays(mesh.cell_sets, mesh.cell_types.size(), detail::kRegionPrefix,
+                                      "cell");
 }
 
 /// Writes this rank's piece of `frame` as "<stem>/<leaf>_<rank>.vtu" and, once every piece is

@@ -38,6 +38,19 @@ vtkUnstructuredGrid* read_grid(Reader* reader, const std::string& path, const ch
   return grid;
 }
 
+/// The fields named `prefix` + name, moved out of `fields` as named sets (OutputMesh).
+std::vector<NamedFlags> take_sets(std::vector<Field>& fields, const std::string& prefix) {
+  std::vector<NamedFlags> sets;
+  std::erase_if(fields, [&](const Field& f) {
+    if (f.components != 1 || f.name.compare(0, prefix.size(), prefix) != 0) return false;
+    NamedFlags set{f.name.substr(prefix.size()), {}};
+    for (const double v : f.values) set.flags.push_back(v != 0.0 ? 1 : 0);
+    sets.push_back(std::move(set));
+    return true;
+  });
+  return sets;
+}
+
 VtuContents contents_of(vtkUnstructuredGrid* grid, const SourceLocation& where) {
   VtuContents contents;
   try {
@@ -49,6 +62,8 @@ VtuContents contents_of(vtkUnstructuredGrid* grid, const SourceLocation& where) 
   contents.cell_fields = detail::extract_fields(grid->GetCellData());
   contents.mesh.point_ids = detail::take_global_ids(grid->GetPointData(), contents.point_fields);
   contents.mesh.cell_ids = detail::take_global_ids(grid->GetCellData(), contents.cell_fields);
+  contents.mesh.point_sets = take_sets(contents.point_fields, detail::kNodeSetPrefix);
+  contents.mesh.cell_sets = take_sets(contents.cell_fields, detail::kRegionPrefix);
   return contents;
 }
 

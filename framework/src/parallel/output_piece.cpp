@@ -48,6 +48,14 @@ OutputMesh piece_mesh(const OutputMesh& mesh, const OutputPiece& piece) {
   }
   out.point_ids = piece.points;
   out.cell_ids = piece.cells;
+  const auto pick_flags = [](const NamedFlags& set, const std::vector<std::int64_t>& items) {
+    NamedFlags part{set.name, {}};
+    part.flags.reserve(items.size());
+    for (const std::int64_t i : items) part.flags.push_back(set.flags[static_cast<std::size_t>(i)]);
+    return part;
+  };
+  for (const NamedFlags& s : mesh.point_sets) out.point_sets.push_back(pick_flags(s, piece.points));
+  for (const NamedFlags& s : mesh.cell_sets) out.cell_sets.push_back(pick_flags(s, piece.cells));
   return out;
 }
 

@@ -210,6 +210,26 @@ OutputMesh output_mesh(const Model& model) {
       out.offsets.push_back(static_cast<std::int64_t>(out.connectivity.size()));
     }
   }
+  if (!model.spec.output.sets) return out;
+  for (const auto& [name, nodes] : model.mesh.node_sets) {
+    NamedFlags set{name, std::vector<std::uint8_t>(out.points.size() / 3, 0)};
+    for (const std::int32_t n : nodes) set.flags[static_cast<std::size_t>(n)] = 1;
+    out.point_sets.push_back(std::move(set));
+  }
+  // The cells are the blocks' in order; a region two blocks take (one per element type) is one
+  // set.
+  std::int64_t first = 0;
+  for (const ModelBlock& b : model.blocks) {
+    const std::string& name = b.region->name;
+    auto it = std::find_if(out.cell_sets.begin(), out.cell_sets.end(),
+                           [&](const NamedFlags& s) { return s.name == name; });
+    if (it == out.cell_sets.end()) {
+      out.cell_sets.push_back({name, std::vector<std::uint8_t>(out.cell_types.size(), 0)});
+      it = out.cell_sets.end() - 1;
+    }
+    std::fill_n(it->flags.begin() + first, b.num_elements(), std::uint8_t{1});
+    first += b.num_elements();
+  }
   return out;
 }
 

@@ -14,6 +14,12 @@ struct Field {
   std::vector<double> values;
 };
 
+/// A named set of points or cells: one flag (0 or 1) per point or cell.
+struct NamedFlags {
+  std::string name;
+  std::vector<std::uint8_t> flags;
+};
+
 /// Geometry and topology in VTK terms. Cells of several types may be mixed.
 struct OutputMesh {
   std::vector<double> points;              ///< reference coordinates, 3 per point
@@ -26,6 +32,11 @@ struct OutputMesh {
   /// run. Empty: no array is written (a one-process run's files do not change).
   std::vector<std::int64_t> point_ids;
   std::vector<std::int64_t> cell_ids;
+  /// Named sets, written with every frame as unsigned char arrays ParaView can threshold on, in
+  /// the convention fem's VTK reader reads back: point arrays `node_set:<name>`, cell arrays
+  /// `region:<name>`.
+  std::vector<NamedFlags> point_sets;
+  std::vector<NamedFlags> cell_sets;
   [[nodiscard]] std::int64_t num_cells() const {
     return static_cast<std::int64_t>(cell_types.size());
   }

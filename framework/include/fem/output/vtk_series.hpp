@@ -86,7 +86,8 @@ class VtkSeriesWriter {
 /// Reads a .vtu back (tests, .vtu mesh input later). Throws fem::InputError on a bad file.
 /// A path ending in ".pvtu" is read with VTK's parallel reader as the union of its pieces, in
 /// piece order (points on a boundary between pieces come once per piece). Global-id arrays
-/// come back as `mesh.point_ids` / `cell_ids`, not as fields.
+/// come back as `mesh.point_ids` / `cell_ids`, and `node_set:` / `region:` arrays as
+/// `mesh.point_sets` / `cell_sets`, not as fields.
 struct VtuContents {
   OutputMesh mesh;
   std::vector<Field> point_fields;
