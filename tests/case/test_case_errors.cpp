@@ -179,6 +179,27 @@ output: {fields: [displacement, von_mieses]}
   EXPECT_SAYS(e, "did you mean 'von_mises'?");
 }
 
+TEST(CaseErrors, StaticSolvesHaveNoVelocityToWrite) {
+  // A static solution has no time: velocity would have been left out of the frames silently.
+  const InputError field = case_error(R"(mesh: {}
+materials: {brain: {type: neo_hookean}}
+blocks: [{element: hex8r, material: brain}]
+solver: {type: static, end_time: 1}
+output: {fields: [displacement, velocity]}
+)");
+  EXPECT_AT(field, 5, 1);
+  EXPECT_SAYS(field, "output field 'velocity' is not computed by solver type static");
+  const InputError history = case_error(R"(mesh: {}
+materials: {brain: {type: neo_hookean}}
+blocks: [{element: hex8r, material: brain}]
+node_sets: {top: {plane: {point: [0, 0, 1], normal: [0, 0, 1]}}}
+solver: {type: static, end_time: 1}
+output: {histories: [{set: top, quantities: [displacement, velocity]}]}
+)");
+  EXPECT_AT(history, 6, 22);
+  EXPECT_SAYS(history, "history 'top': velocity is not computed by solver type static");
+}
+
 TEST(CaseErrors, UnknownSolverType) {
   const InputError e = case_error(R"(mesh: {}
 materials: {brain: {type: neo_hookean}}

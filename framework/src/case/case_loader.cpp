@@ -139,6 +139,20 @@ void refuse_outside_elastodynamics(const CaseSpec& spec) {
                      "leave output.checkpoint out: a wave run restarts from its beginning");
 }
 
+/// A static solution has no time: velocities asked of it would come out as zeros.
+void refuse_velocity_of_static(const CaseSpec& spec) {
+  const std::string why = "solver type static: a static solution has no time and no velocity";
+  for (const std::string& f : spec.output.fields)
+    if (f == "velocity")
+      throw InputError(spec.output.where, "output field 'velocity' is not computed by " + why,
+                       "leave velocity out of output.fields, or run implicit_dynamic");
+  for (const HistorySpec& h : spec.output.histories)
+    for (const std::string& q : h.quantities)
+      if (q == "velocity")
+        throw InputError(h.where, "history '" + h.name + "': velocity is not computed by " + why,
+                         "record quantities: [displacement, reaction_force]");
+}
+
 /// What the co-rotational solver (seed 004) does not do yet, each refused at its key.
 void refuse_outside_corotational(const CaseSpec& spec) {
   const std::string why = "solver type corotational";
@@ -224,6 +238,7 @@ CaseSpec read_case(const Value& root, const std::string& file) {
   read_output(top.get("output"), spec);
   if (spec.solver.type == SolverType::Elastodynamic) refuse_outside_elastodynamics(spec);
   if (spec.solver.type == SolverType::Corotational) refuse_outside_corotational(spec);
+  if (spec.solver.type == SolverType::Static) refuse_velocity_of_static(spec);
   return spec;
 }
 

@@ -117,6 +117,8 @@ void read_output(const std::optional<Value>& v, CaseSpec& spec) {
   // Linear waves have no nonlinear strain or stress to speak of by default; they can be asked for.
   if (spec.solver.type == SolverType::Elastodynamic || spec.solver.type == SolverType::Corotational)
     out.fields = {"displacement", "velocity"};
+  // A static solution has no time, so no velocity.
+  if (spec.solver.type == SolverType::Static) std::erase(out.fields, std::string("velocity"));
   if (!v) return;
   const Mapping m(*v, {"directory", "every_steps", "every_time", "vtk", "fields", "sets",
                        "histories", "receivers", "receiver_formats", "checkpoint"});
