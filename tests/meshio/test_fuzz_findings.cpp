@@ -17,6 +17,13 @@
 
 #include "output/scratch_dir.hpp"
 
+#ifdef FEM_WITH_VTK
+#include <vtkNew.h>
+#include <vtkUnstructuredGrid.h>
+#include <vtkUnstructuredGridWriter.h>
+#include <vtkXMLUnstructuredGridReader.h>
+#endif
+
 namespace fem::test {
 namespace {
 
@@ -169,6 +176,62 @@ TEST_F(FuzzFindings, VtuSizesAreCheckedBeforeVtkAllocates) {
   EXPECT_HAS(
       error_of(write("p.vtu", edit(vtu, piece, R"(NumberOfPoints="1000" NumberOfCells="9")"))),
       "p.vtu:16:9: error: point array 'Points' announces 3 x 1000 values, more than the");
+}
+
+TEST_F(FuzzFindings, LegacyVtkSectionsMustHoldWhatTheyAnnounce) {
+  if (!vtk_output_available()) GTEST_SKIP() << "built without VTK";
+  // POINTS announcing twice the points given: VTK's reader wrote past its arrays (SEGV).
+  EXPECT_HAS(error_of(write("known.vtk",
+                            read_text(FEM_SOURCE_DIR "/fuzz/known/vtk_legacy_cells_count.vtk"))),
+             "known.vtk:5:1: error: POINTS announces 72 values, but 'CELLSCELLS' (line 18) comes "
+             "after 36");
+  const std::string vtk = read_text(kData + "column.vtk");
+  EXPECT_HAS(error_of(write("c.vtk", edit(vtk, "CELLS 9 46", "CELLS 9 45"))),
+             "c.vtk:18:1: error: CELLS announces 45 values, but more follow");
+  EXPECT_HAS(error_of(write("c.vtk", edit(vtk, "CELLS 9 46", "CELLS 10 46"))),
+             "CELLS announces 10 cells in 46 integers, but cell 9 does not fit in them");
+  EXPECT_HAS(error_of(write("c.vtk", edit(vtk, "4 4 5 6 10", "4 4 5 6 99"))),
+             "a cell names point 99, but the file has 12 points (0 to 11)");
+  EXPECT_HAS(error_of(write("c.vtk", edit(vtk, "CELL_TYPES 9", "CELL_TYPES 8"))),
+             "CELL_TYPES announces 8 types for 9 cells");
+  EXPECT_HAS(error_of(write("c.vtk", edit(vtk, "POINTS 12 double", "POINTS 99999999 double"))),
+             "POINTS announces 99999999 items, more than the");
+  EXPECT_HAS(error_of(write("c.vtk", edit(vtk, "CELL_TYPES", "CELL_TIPES"))),
+             "unknown section 'CELL_TIPES'");
+}
+
+TEST_F(FuzzFindings, LegacyFilesVtkWritesPassTheCheck) {
+  if (!vtk_output_available()) GTEST_SKIP() << "built without VTK";
+#ifdef FEM_WITH_VTK
+  // VTK 9.1 writes version 5.1: OFFSETS and CONNECTIVITY, METADATA after arrays; ASCII and
+  // BINARY (big-endian) alike must read as the .vtu they came from.
+  vtkNew<vtkXMLUnstructuredGridReader> in;
+  in->SetFileName((kData + "column.vtu").c_str());
+  in->Update();
+  const Mesh reference = read_mesh(kData + "column.vtu");
+  for (const bool binary : {false, true}) {
+    SCOPED_TRACE(binary ? "binary" : "ascii");
+    const std::string path = dir / (binary ? "b.vtk" : "a.vtk");
+    vtkNew<vtkUnstructuredGridWriter> out;
+    out->SetInputData(in->GetOutput());
+    out->SetFileName(path.c_str());
+    if (binary) out->SetFileTypeToBinary();
+    ASSERT_EQ(out->Write(), 1);
+    const Mesh back = read_mesh(path);
+    EXPECT_EQ(back.num_nodes(), reference.num_nodes());
+    EXPECT_EQ(back.node_sets, reference.node_sets);
+    ASSERT_EQ(back.regions.size(), reference.regions.size());
+    for (std::size_t r = 0; r < back.regions.size(); ++r) {
+      EXPECT_EQ(back.regions[r].name, reference.regions[r].name);
+      EXPECT_EQ(back.regions[r].connectivity, reference.regions[r].connectivity);
+    }
+    // The check read these files: cut short, each is refused by it, at a section.
+    const std::string text = read_text(path);
+    const std::string e = error_of(write("cut.vtk", text.substr(0, text.size() * 3 / 5)));
+    EXPECT_EQ(e.find("not a readable VTK"), std::string::npos) << e;  // VTK's own message
+    EXPECT_HAS(e, binary ? "bytes follow" : "cut.vtk:");
+  }
+#endif
 }
 
 TEST_F(FuzzFindings, StlCoordinatesMustBeFiniteAndBounded) {

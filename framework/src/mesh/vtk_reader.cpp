@@ -22,6 +22,7 @@
 #include <vtkPointData.h>
 #include <vtkUnstructuredGrid.h>
 #include <vtkUnstructuredGridReader.h>
+#include <vtkXMLDataElement.h>
 #include <vtkXMLDataParser.h>
 #include <vtkXMLUnstructuredGridReader.h>
 
@@ -33,6 +34,7 @@
 #include "mesh_builder.hpp"
 #include "parsers.hpp"
 #include "read_file.hpp"
+#include "vtk_legacy_check.hpp"
 #include "vtu_check.hpp"
 
 namespace fem {
@@ -88,11 +90,26 @@ vtkSmartPointer<vtkUnstructuredGrid> load_grid(const std::string& path, bool xml
     reader->UpdateInformation();
     std::error_code ec;
     const std::uintmax_t bytes = std::filesystem::file_size(path, ec);
-    if (errors->empty() && reader->GetXMLParser() != nullptr && !ec)
-      detail::check_vtu_tree(reader->GetXMLParser()->GetRootElement(), path, bytes);
-    if (errors->empty()) reader->Update();
-    grid = reader->GetOutput();
-    failed = reader->GetErrorCode() != 0;
+    vtkXMLDataElement* root =
+        reader->GetXMLParser() != nullptr ? reader->GetXMLParser()->GetRootElement() : nullptr;
+    if (errors->empty() && root != nullptr && !ec) detail::check_vtu_tree(root, path, bytes);
+    // A piece with cell data and no point data is read from a copy given an empty PointData
+    // (with_empty_point_data() says why).
+    const std::string patched =
+        errors->empty() && detail::needs_empty_point_data(root)
+            ? detail::with_empty_point_data(root, detail::read_mesh_file_bytes(path))
+            : std::string();
+    vtkNew<vtkXMLUnstructuredGridReader> from_text;
+    if (!patched.empty()) {
+      errors->watch(from_text);
+      from_text->SetParserErrorObserver(errors);
+      from_text->ReadFromInputStringOn();
+      from_text->SetInputString(patched);
+    }
+    vtkXMLUnstructuredGridReader* source = patched.empty() ? reader.Get() : from_text.Get();
+    if (errors->empty()) source->Update();
+    grid = source->GetOutput();
+    failed = source->GetErrorCode() != 0;
   } else {
     vtkNew<vtkUnstructuredGridReader> reader;
     errors->watch(reader);
@@ -103,6 +120,8 @@ vtkSmartPointer<vtkUnstructuredGrid> load_grid(const std::string& path, bool xml
     if (!reader->IsFileUnstructuredGrid())
       throw InputError({path, 0, 0}, "not a legacy VTK unstructured grid",
                        "fem reads DATASET UNSTRUCTURED_GRID files; convert others in ParaView");
+    // VTK's legacy reader writes past its arrays when a section's data disagrees with its header.
+    detail::check_legacy_vtk(path, detail::read_mesh_file_bytes(path));
     reader->Update();
     grid = reader->GetOutput();
     failed = reader->GetErrorCode() != 0;

@@ -11,6 +11,7 @@
 #include <limits>
 #include <set>
 #include <string_view>
+#include <vector>
 
 #include "fem/error.hpp"
 
@@ -159,6 +160,45 @@ class VtuChecker {
 };
 
 }  // namespace
+
+namespace {
+
+/// The pieces with cell data and no point data.
+std::vector<vtkXMLDataElement*> pieces_without_point_data(vtkXMLDataElement* root) {
+  std::vector<vtkXMLDataElement*> pieces;
+  vtkXMLDataElement* grid =
+      root == nullptr ? nullptr : root->FindNestedElementWithName("UnstructuredGrid");
+  for (int p = 0; grid != nullptr && p < grid->GetNumberOfNestedElements(); ++p) {
+    vtkXMLDataElement* piece = grid->GetNestedElement(p);
+    if (piece->GetName() != nullptr && std::strcmp(piece->GetName(), "Piece") == 0 &&
+        piece->FindNestedElementWithName("PointData") == nullptr &&
+        piece->FindNestedElementWithName("CellData") != nullptr)
+      pieces.push_back(piece);
+  }
+  return pieces;
+}
+
+}  // namespace
+
+bool needs_empty_point_data(vtkXMLDataElement* root) {
+  return !pieces_without_point_data(root).empty();
+}
+
+std::string with_empty_point_data(vtkXMLDataElement* root, const std::string& text) {
+  std::vector<std::size_t> at;  // just after the start tag of each piece that needs it
+  for (vtkXMLDataElement* piece : pieces_without_point_data(root)) {
+    const vtkTypeInt64 start = piece->GetXMLByteIndex();
+    const std::size_t end =
+        start < 0 ? std::string::npos : text.find('>', static_cast<std::size_t>(start));
+    if (end == std::string::npos || text[end - 1] == '/') continue;
+    at.push_back(end + 1);
+  }
+  if (at.empty()) return {};
+  std::string out = text;
+  // From the back, so that the earlier positions stay where they are.
+  for (auto it = at.rbegin(); it != at.rend(); ++it) out.insert(*it, "<PointData></PointData>");
+  return out;
+}
 
 void check_vtu_tree(vtkXMLDataElement* root, const std::string& path, std::uintmax_t file_bytes) {
   if (root == nullptr) return;  // VTK's reader has reported why

@@ -24,4 +24,13 @@ namespace fem::detail {
 /// values would exceed that, or when a piece names two point or two cell arrays alike.
 void check_vtu_tree(vtkXMLDataElement* root, const std::string& path, std::uintmax_t file_bytes);
 
+/// Whether a piece has cell data but no point data (see with_empty_point_data()).
+bool needs_empty_point_data(vtkXMLDataElement* root);
+
+/// `text` (the .vtu's bytes) with an empty <PointData/> in each piece that has cell data but no
+/// point data, or "" when no piece needs one. VTK 9.1's reader names the piece's PointData
+/// element in its message for a cell array it cannot read, and dereferences null when there is
+/// none (fuzz/known/vtk_xml_cell_array_without_point_data.vtu); with an empty one it reports.
+std::string with_empty_point_data(vtkXMLDataElement* root, const std::string& text);
+
 }  // namespace fem::detail
