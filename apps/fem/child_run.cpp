@@ -29,6 +29,17 @@ void add_study_case_options(CLI::App& cmd, StudyCase& s) {
       ->check(CLI::PositiveNumber);
 }
 
+std::string check_study_case(const StudyCase& s, const std::vector<std::string>& overrides) {
+  CaseOptions options;
+  options.case_file = s.case_file;
+  options.backend = s.backend;
+  options.precision = s.precision;
+  options.end_time = s.end_time;
+  options.sets = s.fixed;
+  options.sets.insert(options.sets.end(), overrides.begin(), overrides.end());
+  return output_directory(prepare_case(options).model.spec);
+}
+
 std::vector<std::string> child_arguments(const StudyCase& s, const ChildRun& run) {
   std::vector<std::string> args = {"fem", "run", s.case_file, "--quiet", "--output", run.directory};
   if (!s.backend.empty()) args.insert(args.end(), {"--backend", s.backend});

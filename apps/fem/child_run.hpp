@@ -24,6 +24,11 @@ struct StudyCase {
 /// Adds the case and --fix, --backend, --precision, --end-time to a study command.
 void add_study_case_options(CLI::App& cmd, StudyCase& study);
 
+/// Builds the model of one run of the study (with `overrides` after the fixed ones) as fem check
+/// would, so that a case, key or mesh that fails every run stops the study before any (its
+/// InputError propagates); returns the case's output folder.
+std::string check_study_case(const StudyCase& study, const std::vector<std::string>& overrides);
+
 struct ChildRun {
   std::vector<std::string> overrides;  ///< key=value, after the study's fixed ones
   std::string directory;               ///< its output folder

@@ -154,16 +154,11 @@ int fit_command(const FitOptions& o) {
                                    parameters.size()),
                        "give more points than parameters");
     // The model with the start values must build (as fem check would) before any run.
-    CaseOptions first;
-    first.case_file = o.study.case_file;
-    first.backend = o.study.backend;
-    first.precision = o.study.precision;
-    first.end_time = o.study.end_time;
-    first.sets = o.study.fixed;
+    std::vector<std::string> start_values;
     for (const Parameter& p : parameters)
-      first.sets.push_back(fmt::format("{}={}", p.key, p.start));
-    const std::string directory =
-        o.output.empty() ? output_directory(prepare_case(first).model.spec) + "_fit" : o.output;
+      start_values.push_back(fmt::format("{}={}", p.key, p.start));
+    const std::string case_output = check_study_case(o.study, start_values);
+    const std::string directory = o.output.empty() ? case_output + "_fit" : o.output;
     fs::create_directories(directory);
     // VTK frames are not needed to fit (a --fix output.vtk=true after it wins).
     StudyCase study = o.study;

@@ -182,14 +182,7 @@ int sweep_command(const SweepOptions& o) {
     // The model of the first run must build (case, mesh, plugins and material parameters): a
     // misspelt key or a bad case fails every run, so it stops the sweep before any (exit 2,
     // fem check's message).
-    CaseOptions first;
-    first.case_file = o.study.case_file;
-    first.backend = o.study.backend;
-    first.precision = o.study.precision;
-    first.end_time = o.study.end_time;
-    first.sets = o.study.fixed;
-    first.sets.insert(first.sets.end(), plan.front().begin(), plan.front().end());
-    const std::string case_output = output_directory(prepare_case(first).model.spec);
+    const std::string case_output = check_study_case(o.study, plan.front());
     const std::string directory = o.output.empty() ? case_output + "_sweep" : o.output;
 
     std::vector<Run> runs(plan.size());
