@@ -319,6 +319,8 @@ struct OutputSpec {
   double every_time = 0.0;  ///< if both 0: 20 frames over the run
   std::vector<std::string> fields = {"displacement",  "velocity",  "green_lagrange_strain",
                                      "cauchy_stress", "von_mises", "block_id"};
+  /// Where each of `fields` is written in the case; empty for the defaults.
+  std::vector<SourceLocation> field_locations;
   bool vtk = true;
   /// The named node sets and the blocks' regions in every frame, as 0/1 arrays (OutputMesh).
   bool sets = true;

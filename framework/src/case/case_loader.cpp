@@ -142,9 +142,11 @@ void refuse_outside_elastodynamics(const CaseSpec& spec) {
 /// A static solution has no time: velocities asked of it would come out as zeros.
 void refuse_velocity_of_static(const CaseSpec& spec) {
   const std::string why = "solver type static: a static solution has no time and no velocity";
-  for (const std::string& f : spec.output.fields)
-    if (f == "velocity")
-      throw InputError(spec.output.where, "output field 'velocity' is not computed by " + why,
+  const OutputSpec& out = spec.output;
+  for (std::size_t i = 0; i < out.fields.size(); ++i)
+    if (out.fields[i] == "velocity")
+      throw InputError(i < out.field_locations.size() ? out.field_locations[i] : out.where,
+                       "output field 'velocity' is not computed by " + why,
                        "leave velocity out of output.fields, or run implicit_dynamic");
   for (const HistorySpec& h : spec.output.histories)
     for (const std::string& q : h.quantities)
@@ -169,9 +171,11 @@ void refuse_outside_corotational(const CaseSpec& spec) {
   if (spec.output.checkpoint)
     throw InputError(spec.output.checkpoint->where, "checkpoints are not written by " + why,
                      "leave output.checkpoint out");
-  for (const std::string& f : spec.output.fields)
-    if (f != "displacement" && f != "velocity")
-      throw InputError(spec.output.where, "output field '" + f + "' is not computed by " + why,
+  const OutputSpec& out = spec.output;
+  for (std::size_t i = 0; i < out.fields.size(); ++i)
+    if (out.fields[i] != "displacement" && out.fields[i] != "velocity")
+      throw InputError(i < out.field_locations.size() ? out.field_locations[i] : out.where,
+                       "output field '" + out.fields[i] + "' is not computed by " + why,
                        "ask for displacement and velocity");
 }
 

@@ -128,7 +128,10 @@ void read_output(const std::optional<Value>& v, CaseSpec& spec) {
   read_cadence(m, out.every_steps, out.every_time);
   if (auto b = m.get("vtk")) out.vtk = as_bool(*b);
   if (auto b = m.get("sets")) out.sets = as_bool(*b);
-  if (auto f = m.get("fields")) out.fields = read_words(*f, kFields);
+  if (auto f = m.get("fields")) {
+    out.fields = read_words(*f, kFields);
+    for (const Value& item : as_list(*f)) out.field_locations.push_back(item.where());
+  }
   if (auto hs = m.get("histories")) {
     std::map<std::string, SourceLocation> names;
     for (const Value& item : as_list(*hs)) {
