@@ -154,6 +154,15 @@ std::string CsvTable::column_list() const {
   return list;
 }
 
+HistoryColumn split_history_column(const std::string& spec) {
+  const std::size_t dot = spec.rfind('.');
+  return {spec.substr(0, dot), spec.substr(dot + 1)};
+}
+
+CsvTable read_history_table(const std::string& directory, const std::string& table) {
+  return read_csv_table((fs::path(directory) / (table + ".csv")).string());
+}
+
 CsvTable read_csv_table(const std::string& path) {
   CsvTable t;
   std::ifstream in(path);

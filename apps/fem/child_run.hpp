@@ -73,4 +73,14 @@ struct CsvTable {
 /// Reads a CSV file fem wrote (no quoted cells); empty when the file is missing.
 CsvTable read_csv_table(const std::string& path);
 
+/// A history column as the study commands name it, `table.column` (top.reaction_force_z: column
+/// reaction_force_z of top.csv), split at its last dot.
+struct HistoryColumn {
+  std::string table, column;
+};
+HistoryColumn split_history_column(const std::string& spec);
+
+/// <directory>/<table>.csv of a run, as read_csv_table() reads it.
+CsvTable read_history_table(const std::string& directory, const std::string& table);
+
 }  // namespace fem::cli

@@ -63,20 +63,20 @@ Parameter parse_parameter(const std::string& text) {
 }
 
 /// "table.column" -> the two parts, or InputError naming the option.
-std::pair<std::string, std::string> table_column(const std::string& text, const char* option) {
+HistoryColumn table_column(const std::string& text, const char* option) {
   const std::size_t dot = text.rfind('.');
   if (dot == std::string::npos || dot == 0 || dot + 1 == text.size())
     throw InputError({"<command line>", 0, 0},
                      std::string(option) + " '" + text + "' is not of the form table.column",
                      "for example top.reaction_force_z: column reaction_force_z of top.csv");
-  return {text.substr(0, dot), text.substr(dot + 1)};
+  return split_history_column(text);
 }
 
 /// The values of a column of a finished run's history, or why there are none.
 std::string history_column(const std::string& directory, const std::string& spec,
                            std::vector<double>& values) {
   const auto [table, column] = table_column(spec, "--x/--y");
-  const CsvTable t = read_csv_table((fs::path(directory) / (table + ".csv")).string());
+  const CsvTable t = read_history_table(directory, table);
   if (t.columns.empty()) return "the run wrote no " + table + ".csv";
   const int c = t.column(column);
   if (c < 0)

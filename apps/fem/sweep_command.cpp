@@ -3,18 +3,14 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <chrono>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <thread>
 
 #include <fem/case.hpp>
@@ -68,9 +64,8 @@ struct Run : ChildRun {
 /// missing (and a warning, once per history, when the run completed: a misspelt name).
 std::string last_value(const std::string& directory, const std::string& history, bool completed,
                        std::map<std::string, bool>& warned) {
-  const std::size_t dot = history.rfind('.');
-  const std::string table = history.substr(0, dot), column = history.substr(dot + 1);
-  const CsvTable t = read_csv_table((fs::path(directory) / (table + ".csv")).string());
+  const auto [table, column] = split_history_column(history);
+  const CsvTable t = read_history_table(directory, table);
   const int c = t.column(column);
   if (c >= 0 && !t.rows.empty())
     return static_cast<std::size_t>(c) < t.rows.back().size() ? t.rows.back()[c] : std::string();
