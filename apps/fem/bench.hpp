@@ -18,6 +18,7 @@ struct BenchOptions {
   std::vector<std::string> backends = {"openmp", "kokkos", "cuda"};
   std::vector<std::string> precisions = {"single", "double"};
   std::string reference = "openmp";
+  int device = -1;         ///< --device N (-1: not given)
   int repeats = 5;         ///< explicit: timed blocks of steps; implicit: whole solves (default 1)
   int warmup = 20;         ///< steps run before timing (explicit only)
   std::int64_t steps = 0;  ///< steps per repeat (0: from end_time, or 100)

@@ -204,6 +204,7 @@ class Bench {
   std::vector<CaseOverride> overrides(const Combination& c) const {
     CaseOptions co;
     co.case_file = o_.case_file;
+    co.device = o_.device;
     co.sets = o_.sets;
     std::vector<CaseOverride> v = co.overrides();
     v.push_back({"output.vtk", "false"});
@@ -397,7 +398,7 @@ class Bench {
       reasons_[name] = "not built: no backend plugin '" + name + "' in " + dirs;
     } else {
       try {
-        b = plugins_.create_backend(name);
+        b = plugins_.create_backend(name, base_.device, {}, base_.device_where);
       } catch (const std::exception& e) {
         std::string msg = first_line(e.what());
         const std::string prefix = "backend '" + name + "' cannot run on this machine: ";
@@ -489,6 +490,7 @@ int bench_command(const BenchOptions& options) {
     BenchOptions o = options;
     CaseOptions co;
     co.case_file = o.case_file;
+    co.device = o.device;
     co.sets = o.sets;
     const CaseSpec base = load_case(o.case_file, co.overrides());
     if (!o.sizes.empty()) (void)size_overrides(base, o.sizes.front());  // fails early if not

@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 
 #include "bench.hpp"
+#include "case_cli.hpp"
 
 namespace fem::cli {
 
@@ -16,6 +17,7 @@ void add_bench_options(CLI::App& cmd, BenchOptions& o) {
       ->delimiter(',')
       ->check(CLI::IsMember({"single", "double"}))
       ->capture_default_str();
+  add_device_option(cmd, o.device);
   cmd.add_option("--reference", o.reference,
                  "backend the others are compared with (run even if not in --backends)")
       ->capture_default_str();

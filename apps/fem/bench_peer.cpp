@@ -229,7 +229,7 @@ PeerResult run_calculix_peer(const BenchOptions& o, const CaseSpec& base, const 
         for (int c = 0; c < 3; ++c) p.prescribed[c] = p.prescribed[c] || bc.constrained[c];
     }
 
-    std::unique_ptr<Backend> backend = prepared.plugins->create_backend(spec.backend);
+    std::unique_ptr<Backend> backend = prepared.plugins->create_backend(spec);
     if (is_implicit(spec.solver.type))
       implicit_at_levels(model, *backend, node, p);
     else

@@ -8,11 +8,19 @@
 
 namespace fem::cli {
 
+/// --device N: the GPU a run uses (`fem plugins` lists them), for every command that runs a case.
+inline void add_device_option(CLI::App& cmd, int& device) {
+  cmd.add_option("--device", device,
+                 "GPU to run on, numbered from 0 as `fem plugins` lists them (overrides `device`)")
+      ->check(CLI::NonNegativeNumber);
+}
+
 /// The case file is not checked here: load_case() refuses a missing file or a folder with fem's
 /// own message and exit code 2.
 inline void add_case_options(CLI::App& cmd, CaseOptions& o) {
   cmd.add_option("case", o.case_file, "case file (YAML)")->required();
   cmd.add_option("--backend", o.backend, "compute backend, e.g. openmp (overrides `backend`)");
+  add_device_option(cmd, o.device);
   cmd.add_option("--precision", o.precision, "single or double (overrides `precision`)")
       ->check(CLI::IsMember({"single", "double"}));
   cmd.add_option("--output", o.output, "output folder (overrides `output.directory`)");

@@ -18,6 +18,7 @@ std::vector<CaseOverride> CaseOptions::overrides() const {
   // The dedicated flags are sugar for --set; they go first so an explicit --set wins.
   std::vector<CaseOverride> o;
   if (!backend.empty()) o.push_back({"backend", backend});
+  if (device >= 0) o.push_back({"device", std::to_string(device)});
   if (!precision.empty()) o.push_back({"precision", precision});
   if (!output.empty()) o.push_back({"output.directory", output});
   if (end_time > 0) o.push_back({"solver.end_time", fmt::format("{:.17g}", end_time)});

@@ -22,7 +22,9 @@ int check_command(const CaseOptions& options) {
     if (parallel::world().rank() != 0) return kOk;  // rank 0 speaks for all
     const auto box = model.mesh.bounds();
     fmt::print("case {} ({}): valid\n", spec.name, spec.file);
-    fmt::print("backend {}, {} precision\n", spec.backend, to_string(spec.precision));
+    fmt::print("backend {}{}, {} precision\n", spec.backend,
+               spec.device >= 0 ? fmt::format(" on device {}", spec.device) : "",
+               to_string(spec.precision));
     fmt::print("{}\n", parallel_line());
     const std::string source = !spec.mesh.image.empty() ? "image " + spec.mesh.image
                                : spec.mesh.file_mesh    ? "file " + spec.mesh.file
@@ -122,7 +124,7 @@ int check_command(const CaseOptions& options) {
     } else if (sv.type == SolverType::Elastodynamic) {
       // The wave setup checks what only it can (the step against the stability limit, the
       // materials' wave speeds) and says what the run will use.
-      const std::unique_ptr<Backend> backend = prepared.plugins->create_backend(spec.backend);
+      const std::unique_ptr<Backend> backend = prepared.plugins->create_backend(spec);
       const WaveSetup w = setup_waves(model, *backend);
       fmt::print("solver: elastodynamic, end time {} s, mass damping {} 1/s\n", sv.end_time,
                  sv.mass_damping);
@@ -152,7 +154,7 @@ int check_command(const CaseOptions& options) {
     } else if (sv.type == SolverType::Corotational) {
       // Building the simulation checks what only it can (equal cubic voxels; pieces without
       // supports are warned about) and gives the multigrid levels the run will use.
-      const std::unique_ptr<Backend> backend = prepared.plugins->create_backend(spec.backend);
+      const std::unique_ptr<Backend> backend = prepared.plugins->create_backend(spec);
       const CorotationalSimulation sim(model, *backend);
       const VoxelMultigridSpec& mg = sv.multigrid;
       fmt::print(

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "case_cli.hpp"
 #include "commands.hpp"
 
 namespace fem::cli {
@@ -23,6 +24,7 @@ void add_study_case_options(CLI::App& cmd, StudyCase& s) {
   cmd.add_option("--fix", s.fixed, "an override the same in every run (as fem run's --set)")
       ->type_name("KEY.PATH=VALUE");
   cmd.add_option("--backend", s.backend, "compute backend of every run");
+  add_device_option(cmd, s.device);
   cmd.add_option("--precision", s.precision, "single or double")
       ->check(CLI::IsMember({"single", "double"}));
   cmd.add_option("--end-time", s.end_time, "simulated time in s of every run")
@@ -33,6 +35,7 @@ std::string check_study_case(const StudyCase& s, const std::vector<std::string>&
   CaseOptions options;
   options.case_file = s.case_file;
   options.backend = s.backend;
+  options.device = s.device;
   options.precision = s.precision;
   options.end_time = s.end_time;
   options.sets = s.fixed;
@@ -43,6 +46,7 @@ std::string check_study_case(const StudyCase& s, const std::vector<std::string>&
 std::vector<std::string> child_arguments(const StudyCase& s, const ChildRun& run) {
   std::vector<std::string> args = {"fem", "run", s.case_file, "--quiet", "--output", run.directory};
   if (!s.backend.empty()) args.insert(args.end(), {"--backend", s.backend});
+  if (s.device >= 0) args.insert(args.end(), {"--device", std::to_string(s.device)});
   if (!s.precision.empty()) args.insert(args.end(), {"--precision", s.precision});
   if (s.end_time > 0) args.insert(args.end(), {"--end-time", fmt::format("{}", s.end_time)});
   for (const std::string& o : s.fixed) args.insert(args.end(), {"--set", o});

@@ -18,10 +18,11 @@ struct StudyCase {
   std::string case_file;
   std::vector<std::string> fixed;  ///< --fix key.path=value: the same override in every run
   std::string backend, precision;
+  int device = -1;  ///< --device N (-1: not given)
   double end_time = 0.0;
 };
 
-/// Adds the case and --fix, --backend, --precision, --end-time to a study command.
+/// Adds the case and --fix, --backend, --device, --precision, --end-time to a study command.
 void add_study_case_options(CLI::App& cmd, StudyCase& study);
 
 /// Builds the model of one run of the study (with `overrides` after the fixed ones) as fem check

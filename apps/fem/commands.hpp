@@ -29,6 +29,7 @@ enum ExitCode : int {
 struct CaseOptions {
   std::string case_file;
   std::string backend;
+  int device = -1;  ///< --device N (-1: not given)
   std::string precision;
   std::string output;
   double end_time = 0.0;

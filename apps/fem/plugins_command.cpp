@@ -30,13 +30,20 @@ int plugins_command(const std::vector<std::string>& extra_dirs) {
     for (const PluginInfo& p : registry.plugins()) {
       if (p.kind != "backend") continue;
       std::string where;
+      std::vector<ComputeDevice> devices;
       try {
-        where = registry.create_backend(p.name)->execution_space();
+        const std::unique_ptr<Backend> backend = registry.create_backend(p.name);
+        where = backend->execution_space();
+        devices = backend->devices();
       } catch (const std::exception& e) {
         const std::string what = e.what();
         where = "unavailable: " + what.substr(0, what.find('\n'));
       }
       fmt::print("  {:<24} {:<8} {}  {}  [{}]\n", p.name, p.version, abi(p), p.file, where);
+      // Every GPU it can run on: `device: N` or `--device N` picks one.
+      for (const ComputeDevice& d : devices)
+        fmt::print("    device {}: {} ({}){}\n", d.index, d.name, d.details,
+                   d.in_use ? ", the default here" : "");
     }
     fmt::print("elements:\n");
     for (const PluginInfo& p : registry.plugins()) {

@@ -207,7 +207,7 @@ int run_command(const CaseOptions& options, bool quiet, bool time_verbs,
     PreparedCase prepared = prepare_case(options);
     const Model& model = prepared.model;
     const CaseSpec& spec = model.spec;
-    std::unique_ptr<Backend> backend = prepared.plugins->create_backend(spec.backend);
+    std::unique_ptr<Backend> backend = prepared.plugins->create_backend(spec);
     spdlog::info("case {}: {} nodes, {} elements, backend {} ({}), {} precision", spec.file,
                  model.mesh.num_nodes(), model.num_elements(), spec.backend,
                  backend->execution_space(), to_string(spec.precision));

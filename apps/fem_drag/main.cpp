@@ -82,7 +82,7 @@ int drag(const DragOptions& o) {
                                  to_string(spec.solver.type)),
                      "use a voxel case with solver: {type: corotational} (cases/seed004/), or "
                      "`fem run` for this one");
-  std::unique_ptr<Backend> backend = prepared.plugins->create_backend(spec.backend);
+  std::unique_ptr<Backend> backend = prepared.plugins->create_backend(spec);
   CorotationalSimulation sim(model, *backend);
 
   const std::int32_t handle =

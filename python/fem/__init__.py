@@ -168,14 +168,14 @@ class Case:
     """A case file (path) or a dict of the case's keys, with overrides.
 
     set: {dotted.key: value} or ["key=value", ...] as ``fem run --set`` takes them (list items by
-    index: "blocks.0.material"); backend, precision ("single"/"double"), end_time and output (the
-    output folder) as ``fem run``'s options. A dict case's relative file paths (meshes) are read
+    index: "blocks.0.material"); backend, device (the GPU's number), precision ("single"/"double"),
+    end_time and output (the output folder) as ``fem run``'s options. A dict case's relative file paths (meshes) are read
     from base_dir (default: the working folder). The case is read, checked and built when first
     needed (mesh, run, info): bad input raises fem.InputError there.
     """
 
-    def __init__(self, source, *, set=None, backend=None, precision=None, end_time=None,
-                 output=None, base_dir=None):
+    def __init__(self, source, *, set=None, backend=None, device=None, precision=None,
+                 end_time=None, output=None, base_dir=None):
         if isinstance(source, dict):
             self._file = None
             self._dict = source
@@ -183,8 +183,8 @@ class Case:
             self._file = os.fspath(source)
             self._dict = None
         self._base_dir = base_dir
-        self._options = {"backend": backend, "precision": precision, "end_time": end_time,
-                         "output": output}
+        self._options = {"backend": backend, "device": device, "precision": precision,
+                         "end_time": end_time, "output": output}
         self._set = _overrides(set)
         self._prepared = None
         self._mesh = None
@@ -209,6 +209,8 @@ class Case:
         o = []
         if self._options["backend"]:
             o.append(("backend", self._options["backend"]))
+        if self._options["device"] is not None:
+            o.append(("device", str(self._options["device"])))
         if self._options["precision"]:
             o.append(("precision", self._options["precision"]))
         if self._options["output"]:

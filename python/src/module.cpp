@@ -203,6 +203,7 @@ class PreparedCase {
     d["file"] = s.file;
     d["name"] = s.name;
     d["backend"] = s.backend;
+    d["device"] = s.device;  // -1: the backend's choice
     d["precision"] = std::string(fem::to_string(s.precision));
     d["solver"] = std::string(fem::to_string(s.solver.type));
     d["end_time"] = s.solver.end_time;
@@ -244,7 +245,7 @@ class PreparedCase {
   py::dict run(bool write_files, const std::string& output_directory, const py::object& progress,
                bool time_verbs) const {
     const fem::CaseSpec& spec = model_.spec;
-    std::unique_ptr<fem::Backend> backend = plugins_->create_backend(spec.backend);
+    std::unique_ptr<fem::Backend> backend = plugins_->create_backend(spec);
     const std::string dir = output_directory.empty() ? case_output_directory() : output_directory;
     fem::MemorySink sink;
     PythonHooks hooks(progress);

@@ -33,7 +33,21 @@ solvr: {end_time: 1}
   EXPECT_EQ(e.where().file, "case.yaml");
   EXPECT_SAYS(e, "case.yaml:4:1: error: unknown key 'solvr' at the top level");
   EXPECT_SAYS(e, "did you mean 'solver'?");
-  EXPECT_SAYS(e, "valid keys: name, backend, precision, plugin_paths, mesh, materials, blocks");
+  EXPECT_SAYS(
+      e, "valid keys: name, backend, device, precision, plugin_paths, mesh, materials, blocks");
+}
+
+TEST(CaseErrors, DeviceIsAGpuNumberFromZero) {
+  for (const char* device : {"-1", "gpu1", "[0, 1]", "1.5"}) {
+    const InputError e = case_error(std::string("device: ") + device + R"(
+mesh: {}
+materials: {brain: {type: neo_hookean}}
+blocks: [{element: hex8r, material: brain}]
+solver: {end_time: 1}
+)");
+    EXPECT_AT(e, 1, 9);
+    EXPECT_SAYS(e, "'device'");
+  }
 }
 
 TEST(CaseErrors, UnknownNestedKeyNamesItsSectionAndValidKeys) {

@@ -242,6 +242,20 @@ TEST(CaseValid, SolverAndOutput) {
   EXPECT_DOUBLE_EQ(h1.every_time, 0.5);
 }
 
+TEST(CaseValid, DeviceNamesTheGpuAndWhereItWasGiven) {
+  const CaseSpec c = parse_case(R"(backend: cuda
+device: 1
+mesh: {}
+materials: {m: {type: linear_elastic}}
+blocks: [{element: hex8r, material: m}]
+solver: {end_time: 2}
+)",
+                                "case.yaml");
+  EXPECT_EQ(c.device, 1);
+  // Kept for the message when the backend cannot run on that device.
+  EXPECT_EQ(c.device_where.str(), "case.yaml:2:9");
+}
+
 TEST(CaseValid, MinimalCaseGetsTheDefaults) {
   const CaseSpec c = parse_case(R"(mesh: {}
 materials: {m: {type: linear_elastic}}
@@ -251,6 +265,7 @@ solver: {end_time: 2}
                                 "runs/my_case.yaml");
   EXPECT_EQ(c.name, "my_case");  // the file stem
   EXPECT_EQ(c.backend, "openmp");
+  EXPECT_EQ(c.device, -1);  // the backend's choice
   EXPECT_EQ(c.precision, Precision::Double);
   EXPECT_TRUE(c.plugin_paths.empty());
   EXPECT_EQ(c.mesh.generator, "box");

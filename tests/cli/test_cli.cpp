@@ -111,6 +111,18 @@ TEST(Cli, OverridesApplyWithoutEditingTheCase) {
   fs::remove_all(out);
 }
 
+TEST(Cli, DeviceOnABackendWithoutDevicesIsIgnoredWithAWarning) {
+  // One case runs on every backend: `device` picks a GPU and means nothing to openmp.
+  const std::string out = temp_dir("device");
+  const Result r = fem("run " + kCase + " --output " + out + " --device 2 --end-time 0.05 -q");
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("device 2 is ignored: backend 'openmp' runs on OpenMP"),
+            std::string::npos)
+      << r.output;
+  EXPECT_TRUE(fs::exists(out + "/summary.json"));
+  fs::remove_all(out);
+}
+
 TEST(Cli, CheckPrintsTheResolvedModelAndRunsNothing) {
   const std::string out = temp_dir("check");
   const Result r = fem("check " + kCase + " --output " + out);

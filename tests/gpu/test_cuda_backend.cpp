@@ -30,6 +30,51 @@ TEST(CudaBackend, MissingDeviceGivesAClearMessage) {
   EXPECT_NE(why.find("--backend"), std::string::npos) << why;
 }
 
+/// `device: N` picks the GPU: every visible GPU is listed once with its number, one past the
+/// last is refused at the key's place, and the small cube gives the same bits on each GPU.
+TEST(CudaBackend, EveryGpuIsListedAndChosenByNumber) {
+  const PluginRegistry plugins;
+  std::string why;
+  const std::unique_ptr<Backend> cuda = backend_here(plugins, "cuda", why);
+  if (!cuda) GTEST_SKIP() << "no CUDA backend here: " << why;
+  const std::vector<ComputeDevice> devices = cuda->devices();
+  ASSERT_FALSE(devices.empty());
+  const int count = static_cast<int>(devices.size());
+  int in_use = 0;
+  for (int d = 0; d < count; ++d) {
+    EXPECT_EQ(devices[d].index, d);
+    EXPECT_FALSE(devices[d].name.empty());
+    EXPECT_NE(devices[d].details.find("sm_"), std::string::npos) << devices[d].details;
+    in_use += devices[d].in_use ? 1 : 0;
+  }
+  EXPECT_EQ(in_use, 1);
+  try {
+    (void)plugins.create_backend("cuda", count, {}, {"case.yaml", 2, 9});
+    ADD_FAILURE() << "device " << count << " of " << count << " was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where().line, 2) << e.what();
+    EXPECT_NE(std::string(e.what()).find("only " + std::to_string(count) + " CUDA device(s)"),
+              std::string::npos)
+        << e.what();
+  }
+  std::vector<double> first;
+  for (int d = 0; d < count; ++d) {
+    PreparedRun r = prepare_file(FEM_TEST_DATA_DIR "/small_cube.yaml",
+                                 {{"backend", "cuda"}, {"device", std::to_string(d)}});
+    const std::string space = r.backend->execution_space();
+    EXPECT_EQ(space.substr(space.rfind(", ") + 2), "device " + std::to_string(d)) << space;
+    EXPECT_TRUE(r.backend->devices().at(d).in_use);
+    (void)run_in_memory(r);
+    const std::vector<double> u = displacement(r);
+    if (d == 0)
+      first = u;
+    else
+      EXPECT_EQ(u, first) << "device " << d << " differs from device 0";
+    std::printf("[ cuda devices ] device %d of %d: %s (%s)\n", d, count, devices[d].name.c_str(),
+                devices[d].details.c_str());
+  }
+}
+
 /// The seed-000 cube on OpenMP and CUDA side by side, compared over the whole run.
 void expect_agreement(const AgreementCase& c, const char* mode) {
   auto plugins = std::make_unique<PluginRegistry>();

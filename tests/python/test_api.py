@@ -60,6 +60,12 @@ class Overrides(unittest.TestCase):
         self.assertEqual(case.info["end_time"], 0.125)
         self.assertEqual(fem.Case(support.CUBE).info["precision"], "single")
 
+    def test_device_option_names_the_gpu(self):
+        self.assertEqual(fem.Case(support.CUBE, device=1).info["device"], 1)
+        self.assertEqual(fem.Case(support.CUBE).info["device"], -1)  # the backend's choice
+        with self.assertRaises(fem.InputError):
+            fem.Case(support.CUBE, device=-2).info
+
     def test_a_float_override_is_the_same_double(self):
         case = fem.Case(support.CUBE, set={"solver.end_time": 0.1 + 0.2})
         self.assertEqual(case.info["end_time"], 0.1 + 0.2)

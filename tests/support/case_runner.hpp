@@ -25,7 +25,7 @@ inline PreparedRun prepare_spec(const CaseSpec& spec) {
   PreparedRun r;
   r.plugins = std::make_unique<PluginRegistry>();
   r.model = build_model(spec, *r.plugins);
-  r.backend = r.plugins->create_backend(r.model.spec.backend);
+  r.backend = r.plugins->create_backend(r.model.spec);
   r.solver = std::make_unique<ExplicitSolver>(r.model, *r.backend, r.model.spec.backend);
   return r;
 }

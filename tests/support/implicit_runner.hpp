@@ -30,7 +30,7 @@ inline ImplicitRun prepare_implicit_spec(const CaseSpec& spec) {
   ImplicitRun r;
   r.plugins = std::make_unique<PluginRegistry>();
   r.model = build_model(spec, *r.plugins);
-  r.backend = r.plugins->create_backend(r.model.spec.backend);
+  r.backend = r.plugins->create_backend(r.model.spec);
   r.solver = std::make_unique<ImplicitSolver>(r.model, *r.backend, r.model.spec.backend);
   return r;
 }

@@ -23,6 +23,7 @@
 #include <fem/backend.hpp>
 #include <fem/contact/rigid_surface.hpp>
 #include <fem/cuda/check.hpp>
+#include <fem/cuda/devices.hpp>
 #include <fem/cuda/element_kernels.cuh>
 #include <fem/kernels/material_table.hpp>
 #include <fem/plugin.hpp>
@@ -129,10 +130,10 @@ cudaAccessPolicyWindow persisting_window(const cudaDeviceProp& prop, void* base,
   return w;
 }
 
-/// FEM_CUDA_DEVICE if set; otherwise, under an MPI launcher, the rank's place on its node
-/// modulo the GPUs there (one rank per GPU, ranks sharing them round robin when there are
-/// more); otherwise the first GPU.
-int selected_device(int count) {
+/// The GPU a backend created without a device runs on: FEM_CUDA_DEVICE if set; otherwise,
+/// under an MPI launcher, the rank's place on its node modulo the GPUs there (one rank per GPU,
+/// ranks sharing them round robin when there are more); otherwise the first GPU.
+int default_device(int count) {
   const char* env = std::getenv("FEM_CUDA_DEVICE");
   if (env && *env) return std::atoi(env);
   for (const char* local_rank : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"})
@@ -879,7 +880,11 @@ class CudaBackend final : public Backend {
   [[nodiscard]] std::string execution_space() const override {
     return "CUDA, " + std::string(props_.name) + " (sm_" + std::to_string(props_.major) +
            std::to_string(props_.minor) + ", " + std::to_string(props_.multiProcessorCount) +
-           " SMs, " + gib(static_cast<double>(props_.totalGlobalMem)) + ")";
+           " SMs, " + gib(static_cast<double>(props_.totalGlobalMem)) + "), device " +
+           std::to_string(device_);
+  }
+  [[nodiscard]] std::vector<ComputeDevice> devices() const override {
+    return visible_devices(device_);
   }
   std::unique_ptr<ExplicitProblem> create_explicit(const System& system,
                                                    Precision precision) override {
@@ -909,19 +914,20 @@ class CudaBackend final : public Backend {
   cudaDeviceProp props_{};
 };
 
-Backend* create(char* why, int why_size) {
+Backend* create(int device, char* why, int why_size) {
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
-  const int device = selected_device(count);
+  const bool chosen = device != kDefaultDevice;
+  if (!chosen) device = default_device(count);
   std::string reason;
   if (status != cudaSuccess)
     reason = std::string("no usable CUDA device (cudaGetDeviceCount: ") +
              cudaGetErrorString(status) + ")";
   else if (count == 0)
     reason = "no CUDA device is visible on this machine";
-  else if (device < 0 || device >= count)
-    reason = "FEM_CUDA_DEVICE=" + std::to_string(device) + " but only " + std::to_string(count) +
-             " CUDA device(s) are visible";
+  else
+    reason = device_out_of_range(device, count,
+                                 chosen ? "" : "FEM_CUDA_DEVICE=" + std::to_string(device));
   if (!reason.empty()) {
     std::snprintf(why, static_cast<std::size_t>(why_size), "%s", reason.c_str());
     return nullptr;

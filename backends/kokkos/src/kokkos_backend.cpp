@@ -9,6 +9,8 @@
 #include <Kokkos_Core.hpp>
 #if defined(KOKKOS_ENABLE_CUDA)
 #include <cuda_runtime.h>
+
+#include <fem/cuda/devices.hpp>  // the CUDA backend's listing of the GPUs
 #endif
 
 #include <array>
@@ -439,10 +441,17 @@ std::string describe() {
 
 class KokkosBackend final : public Backend {
  public:
-  explicit KokkosBackend(bool on_host) : on_host_(on_host && kSeparateHostSpace) {}
+  KokkosBackend(bool on_host, int device)
+      : runtime_(device), on_host_(on_host && kSeparateHostSpace) {}
 
   [[nodiscard]] std::string execution_space() const override {
     return on_host_ ? describe<HostSpace>() : describe<DeviceSpace>();
+  }
+  [[nodiscard]] std::vector<ComputeDevice> devices() const override {
+#if defined(KOKKOS_ENABLE_CUDA)
+    if (!on_host_) return cuda::visible_devices(Kokkos::Cuda().cuda_device());
+#endif
+    return {};
   }
 
   std::unique_ptr<ExplicitProblem> create_explicit(const System& system,
@@ -478,8 +487,8 @@ class KokkosBackend final : public Backend {
   bool on_host_;
 };
 
-/// Why this machine cannot run the device space, or empty.
-std::string device_problem() {
+/// Why this machine cannot run the device space on `device` (-1: Kokkos' choice), or empty.
+std::string device_problem([[maybe_unused]] int device) {
 #if defined(KOKKOS_ENABLE_CUDA)
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
@@ -489,11 +498,12 @@ std::string device_problem() {
                "(cudaGetDeviceCount: ") +
            cudaGetErrorString(status) + ")";
   if (count == 0) return "this Kokkos was built for CUDA, but no CUDA device is visible";
+  if (device != kDefaultDevice) return cuda::device_out_of_range(device, count);
 #endif
   return {};
 }
 
-Backend* create(char* why, int why_size) {
+Backend* create(int device, char* why, int why_size) {
   std::string reason;
   const char* env = std::getenv("FEM_KOKKOS_SPACE");
   const std::string space = env && *env ? env : "device";
@@ -501,10 +511,10 @@ Backend* create(char* why, int why_size) {
     reason = "FEM_KOKKOS_SPACE='" + space +
              "': expected 'device' (Kokkos' default space) or "
              "'host' (its default host space)";
-  if (reason.empty()) reason = device_problem();
+  if (reason.empty()) reason = device_problem(device);
   if (reason.empty()) {
     try {
-      return new KokkosBackend(space == "host");
+      return new KokkosBackend(space == "host", device);
     } catch (const std::exception& e) {
       reason = e.what();
     }

@@ -38,25 +38,39 @@ void pin_this_plugin() {
     dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
 }
 
-void initialize() {
+void initialize([[maybe_unused]] int device) {
 #if KOKKOS_VERSION >= 30700
   // Warnings off: Kokkos' OpenMP space otherwise prints OMP_PROC_BIND advice on every start.
-  Kokkos::initialize(Kokkos::InitializationSettings().set_disable_warnings(true));
+  Kokkos::InitializationSettings settings;
+  settings.set_disable_warnings(true);
+#if defined(KOKKOS_ENABLE_CUDA)
+  if (device >= 0) settings.set_device_id(device);
+#endif
+  Kokkos::initialize(settings);
 #else
   Kokkos::InitArguments args;
   args.disable_warnings = true;
+#if defined(KOKKOS_ENABLE_CUDA)
+  if (device >= 0) args.device_id = device;
+#endif
   Kokkos::initialize(args);
 #endif
 }
 
 }  // namespace
 
-RuntimeRef::RuntimeRef() {
+RuntimeRef::RuntimeRef([[maybe_unused]] int device) {
   const std::lock_guard<std::mutex> lock(mutex);
+#if defined(KOKKOS_ENABLE_CUDA)
+  if (Kokkos::is_initialized() && device >= 0 && Kokkos::Cuda().cuda_device() != device)
+    throw Error("Kokkos already runs on device " + std::to_string(Kokkos::Cuda().cuda_device()) +
+                " in this process and cannot move to device " + std::to_string(device) +
+                ": run the other device in another process");
+#endif
   if (!Kokkos::is_initialized()) {
     if (exiting) throw Error("the Kokkos backend was used after the process began to exit");
     try {
-      initialize();
+      initialize(device);
     } catch (const std::exception& e) {
       throw Error(std::string("Kokkos::initialize failed: ") + e.what());
     }

@@ -18,8 +18,10 @@ namespace fem::kokkos {
 
 class RuntimeRef {
  public:
-  /// Initialises Kokkos on first use; throws fem::Error if that fails.
-  RuntimeRef();
+  /// Initialises Kokkos on first use, on GPU `device` where Kokkos runs on GPUs (-1: Kokkos'
+  /// own choice); throws fem::Error if that fails, or if Kokkos already runs on another GPU in
+  /// this process (it can be initialised once).
+  explicit RuntimeRef(int device = -1);
   ~RuntimeRef();
   RuntimeRef(const RuntimeRef&);
   RuntimeRef& operator=(const RuntimeRef&) = delete;

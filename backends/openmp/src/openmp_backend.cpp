@@ -401,7 +401,8 @@ class OpenMpBackend final : public Backend {
   }
 };
 
-Backend* create(char* /*why*/, int /*why_size*/) {
+/// Runs on the host's cores: there is no device to choose (`device` is ignored).
+Backend* create(int /*device*/, char* /*why*/, int /*why_size*/) {
   return new OpenMpBackend();
 }
 

@@ -366,11 +366,22 @@ class ExplicitProblem {
   std::vector<double> halo_send_values_, halo_receive_values_;  ///< the default buffers
 };
 
+/// A device a backend can run on (a GPU), as `fem plugins` lists it.
+struct ComputeDevice {
+  int index = 0;        ///< the number `device:` and `--device` take (after CUDA_VISIBLE_DEVICES)
+  std::string name;     ///< e.g. "NVIDIA H100 80GB HBM3"
+  std::string details;  ///< e.g. "sm_90, 132 SMs, 79.1 GiB, PCI 0000:19:00.0"
+  bool in_use = false;  ///< the device this backend runs on
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
   /// Where it runs, e.g. "OpenMP, 2 threads" or "CUDA, NVIDIA H100 (sm_90)".
   [[nodiscard]] virtual std::string execution_space() const = 0;
+  /// Every device this backend could run on, the one it runs on marked; empty for a backend that
+  /// runs on the host's cores (there is nothing to choose, and `device:` is ignored).
+  [[nodiscard]] virtual std::vector<ComputeDevice> devices() const { return {}; }
   /// Throws fem::Error with a clear message if the system cannot run here.
   virtual std::unique_ptr<ExplicitProblem> create_explicit(const System& system,
                                                            Precision precision) = 0;
@@ -399,13 +410,19 @@ class Backend {
   }
 };
 
+/// The `device` of BackendApi::create that leaves the choice to the backend (for CUDA:
+/// FEM_CUDA_DEVICE, else the MPI local rank, else the first GPU).
+inline constexpr int kDefaultDevice = -1;
+
 /// What a backend plugin's descriptor points at.
 struct BackendApi {
   std::uint32_t struct_size;
   const char* description;
-  /// Creates the backend, or returns nullptr and fills `why` (up to 512 bytes) when it cannot run
-  /// on this machine (no device, driver too old...).
-  Backend* (*create)(char* why, int why_size);
+  /// Creates the backend on device `device` (the case's `device:`, `--device`), or on the
+  /// backend's own default when `device` is kDefaultDevice; returns nullptr and fills `why` (up to
+  /// 512 bytes) when it cannot run on this machine (no device, no such device, driver too old...).
+  /// A backend without devices ignores `device`.
+  Backend* (*create)(int device, char* why, int why_size);
 };
 
 }  // namespace fem

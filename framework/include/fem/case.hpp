@@ -343,6 +343,8 @@ struct CaseSpec {
   std::string file;  ///< path of the case file ("<string>" when parsed from text)
   std::string name;  ///< default: file stem
   std::string backend = "openmp";
+  int device = -1;              ///< the GPU to run on; -1: the backend's choice (kDefaultDevice)
+  SourceLocation device_where;  ///< where `device` was given, for the message when it cannot be
   Precision precision = Precision::Double;
   std::vector<PluginPathSpec> plugin_paths;
   MeshSpec mesh;

@@ -69,9 +69,15 @@ class PluginRegistry {
                                            const SourceLocation& where = {}) const;
   [[nodiscard]] const MaterialApi& material(const std::string& name, const std::string& backend,
                                             const SourceLocation& where = {}) const;
-  /// Creates the backend. Throws with the reason when it cannot run on this machine.
-  [[nodiscard]] std::unique_ptr<Backend> create_backend(const std::string& name,
-                                                        const SourceLocation& where = {}) const;
+  /// Creates the backend on `device` (kDefaultDevice: the backend's choice). Throws with the
+  /// reason when it cannot run on this machine; `device_where` locates the case's `device:`.
+  [[nodiscard]] std::unique_ptr<Backend> create_backend(
+      const std::string& name, int device = kDefaultDevice, const SourceLocation& where = {},
+      const SourceLocation& device_where = {}) const;
+  /// The case's backend on the case's device (`backend:`, `device:`). A device given to a
+  /// backend without devices (openmp, Kokkos on the host) is ignored with a warning, so that one
+  /// case runs on every backend.
+  [[nodiscard]] std::unique_ptr<Backend> create_backend(const CaseSpec& spec) const;
   [[nodiscard]] const PluginInfo* find(const std::string& kind, const std::string& name,
                                        const std::string& backend = {}) const;
   /// Names of loaded plugins of a kind (unique, sorted).

@@ -184,9 +184,10 @@ CaseSpec read_case(const Value& root, const std::string& file) {
     throw InputError({file, 1, 1}, "the case file is empty",
                      "a case needs at least the sections mesh:, materials:, blocks: and solver: "
                      "(see docs/case-reference.md)");
-  const Mapping top(root, {"name", "backend", "precision", "plugin_paths", "mesh", "materials",
-                           "blocks", "node_sets", "amplitudes", "boundary_conditions", "loads",
-                           "gravity", "initial_conditions", "contact", "solver", "output"});
+  const Mapping top(root,
+                    {"name", "backend", "device", "precision", "plugin_paths", "mesh", "materials",
+                     "blocks", "node_sets", "amplitudes", "boundary_conditions", "loads", "gravity",
+                     "initial_conditions", "contact", "solver", "output"});
   CaseSpec spec;
   spec.file = file;
   spec.name = is_pseudo_file(file) ? "case" : fs::path(file).stem().string();
@@ -198,6 +199,10 @@ CaseSpec read_case(const Value& root, const std::string& file) {
               "the name is used for the default output folder <name>_results");
   }
   if (auto v = top.get("backend")) spec.backend = non_empty_string(*v);
+  if (auto v = top.get("device")) {
+    spec.device = as_int(*v, 0);
+    spec.device_where = v->where();
+  }
   if (auto v = top.get("precision"))
     spec.precision =
         as_choice(*v, {"single", "double"}) == "single" ? Precision::Single : Precision::Double;

@@ -1,6 +1,7 @@
 #include "fem/plugin_registry.hpp"
 
 #include <dlfcn.h>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -268,20 +269,40 @@ const MaterialApi& PluginRegistry::material(const std::string& name, const std::
                    unknown_message("material", name, names("material")) + problems_hint());
 }
 
-std::unique_ptr<Backend> PluginRegistry::create_backend(const std::string& name,
-                                                        const SourceLocation& where) const {
+std::unique_ptr<Backend> PluginRegistry::create_backend(const std::string& name, int device,
+                                                        const SourceLocation& where,
+                                                        const SourceLocation& device_where) const {
   const PluginInfo* p = find("backend", name);
   if (p == nullptr)
     throw InputError(where, "unknown backend '" + name + "'",
                      unknown_message("backend", name, names("backend")) + problems_hint());
   const auto* api = static_cast<const BackendApi*>(p->descriptor->api);
   char why[512] = {0};
-  Backend* b = api->create(why, sizeof(why));
-  if (b == nullptr)
-    throw Error("backend '" + name + "' cannot run on this machine: " +
-                (why[0] ? std::string(why) : std::string("no reason given")) +
+  Backend* b = api->create(device, why, sizeof(why));
+  if (b == nullptr) {
+    const std::string reason = why[0] ? std::string(why) : std::string("no reason given");
+    if (device != kDefaultDevice)
+      throw InputError(
+          device_where,
+          "backend '" + name + "' cannot run on device " + std::to_string(device) + ": " + reason,
+          "choose a device that `fem plugins` lists under the backend (numbers "
+          "count the GPUs CUDA_VISIBLE_DEVICES leaves visible, from 0), or leave "
+          "`device` out");
+    throw Error("backend '" + name + "' cannot run on this machine: " + reason +
                 "\n  hint: choose another backend with --backend (see `fem plugins`)");
+  }
   return std::unique_ptr<Backend>(b);
+}
+
+std::unique_ptr<Backend> PluginRegistry::create_backend(const CaseSpec& spec) const {
+  std::unique_ptr<Backend> backend =
+      create_backend(spec.backend, spec.device, {}, spec.device_where);
+  if (spec.device != kDefaultDevice && backend->devices().empty())
+    spdlog::warn(
+        "{}: device {} is ignored: backend '{}' runs on {}, which has no devices to "
+        "choose from",
+        spec.device_where.str(), spec.device, spec.backend, backend->execution_space());
+  return backend;
 }
 
 }  // namespace fem
