@@ -141,6 +141,10 @@ TEST(DynamicRelaxation, AnInversionThatEveryHeavierMassMeetsStopsTheRunSayingSo)
     const std::string what = e.what();
     EXPECT_NE(what.find("inverted"), std::string::npos) << what;
     EXPECT_NE(what.find("after 4 returns"), std::string::npos) << what;
+    // An iteration, not a time; and what dynamic relaxation has to change (no time step).
+    EXPECT_EQ(what.rfind("iteration ", 0), 0u) << what;
+    EXPECT_NE(what.find("solver.load_iterations, now 2;"), std::string::npos) << what;
+    EXPECT_EQ(what.find("time_step"), std::string::npos) << what;
   }
 }
 

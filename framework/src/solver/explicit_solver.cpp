@@ -313,8 +313,12 @@ void ExplicitSolver::Run::fail_step(const AdvanceResult& r) {
   const ModelBlock& b = s_.model_.blocks[static_cast<std::size_t>(r.block)];
   const std::int64_t bad_step = step_;  // the element pass of this step met the bad state
   std::ostringstream msg;
-  msg << "step " << bad_step << " (t = " << static_cast<double>(bad_step) * dt_
-      << " s): " << element_label(s_.model_, b, r.element) << ' '
+  // Dynamic relaxation's iterations have no time (its pseudo step is 1).
+  if (relaxation_)
+    msg << "iteration " << bad_step << ": ";
+  else
+    msg << "step " << bad_step << " (t = " << static_cast<double>(bad_step) * dt_ << " s): ";
+  msg << element_label(s_.model_, b, r.element) << ' '
       << (r.status == AdvanceResult::Status::InvertedElement
               ? "inverted: det F = " + std::to_string(r.value)
               : std::string("has non-finite values (NaN or Inf)"));
@@ -335,12 +339,23 @@ void ExplicitSolver::Run::fail_step(const AdvanceResult& r) {
     msg << ", after " << rel_.restarts
         << " returns to an earlier iteration with a heavier fictitious mass (x" << rel_.mass_scale
         << ")";
-  msg << "\n  hint: reduce solver.safety_factor or solver.time_step, add mass_damping, "
-         "smooth the loading, or refine the mesh where the element is";
+  if (relaxation_)
+    // time_step and mass_damping do not apply; the ramp is what a finer mesh needs more of
+    // (docs/case-reference.md, Dynamic relaxation: measured on the compressed cube).
+    msg << "\n  hint: ramp the loads over more iterations (solver.load_iterations, now "
+        << spec_.solver.load_iterations
+        << "; a finer mesh needs more: nearly incompressible tissue about 50 per element "
+           "across the model) or reduce solver.safety_factor (now "
+        << spec_.solver.safety_factor << ")";
+  else
+    msg << "\n  hint: reduce solver.safety_factor or solver.time_step, add mass_damping, "
+           "smooth the loading, or refine the mesh where the element is";
   if (!where.empty())
-    msg << "\n  the last good state (step " << bad_step - 1 << ") is in " << where;
+    msg << "\n  the last good state (" << (relaxation_ ? "iteration " : "step ") << bad_step - 1
+        << ") is in " << where;
   else if (comm_ && last_frame_ >= 0)
-    msg << "\n  the last frame written is step " << last_frame_;
+    msg << "\n  the last frame written is " << (relaxation_ ? "iteration " : "step ")
+        << last_frame_;
   write_summary("failed", msg.str());
   throw SolveError(msg.str());
 }
