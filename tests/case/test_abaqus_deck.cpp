@@ -203,6 +203,44 @@ TEST(AbaqusDeck, ElasticLawsFollowNlgeom) {
   EXPECT_NE(t.yaml.find("c44: 80000000000"), std::string::npos) << t.yaml;
 }
 
+TEST(AbaqusDeck, ViscoelasticPronySeriesBecomesTheViscoelasticLaw) {
+  // Abaqus's g_i and tau_i are fem's (the law's normalised shear relaxation modulus is
+  // g_R + sum g_i exp(-t / tau_i)); NEO HOOKE is Mooney-Rivlin with C01 = 0.
+  const std::string soft = R"(*MATERIAL, NAME=SOFT
+*DENSITY
+1000
+*HYPERELASTIC, NEO HOOKE
+500, 4.0E-5
+*VISCOELASTIC, TIME=PRONY
+0.3, 0, 0.1
+0.2, 0, 2.5
+*SOLID SECTION, ELSET=EALL, MATERIAL=SOFT
+)";
+  const std::string deck = write_deck("prony", box_deck(soft + kStep));
+  const fem::DeckTranslation t = fem::translate_abaqus_deck(deck);
+  EXPECT_NE(t.yaml.find("type: viscoelastic, c10: 500, c01: 0, d1: 4.0000000000000003e-05, g1: "
+                        "0.29999999999999999, tau1: 0.10000000000000001, g2: "
+                        "0.20000000000000001, tau2: 2.5, density: 1000"),
+            std::string::npos)
+      << t.yaml;
+  const fem::CaseSpec spec = fem::load_case(deck);
+  EXPECT_EQ(spec.materials.at("soft").type, "viscoelastic");
+  // MOONEY-RIVLIN keeps its C01.
+  const std::string rubber = R"(*MATERIAL, NAME=RUBBER
+*VISCOELASTIC, TIME=PRONY
+0.4, 0.0, 0.05
+*HYPERELASTIC, MOONEY-RIVLIN
+300, 100, 4.0E-5
+*SOLID SECTION, ELSET=EALL, MATERIAL=RUBBER
+)";
+  const fem::DeckTranslation r =
+      fem::translate_abaqus_deck(write_deck("prony_mr", box_deck(rubber + kStep)));
+  EXPECT_NE(r.yaml.find("type: viscoelastic, c10: 300, c01: 100, d1: 4.0000000000000003e-05, "
+                        "g1: 0.40000000000000002, tau1: 0.050000000000000003}"),
+            std::string::npos)
+      << r.yaml;
+}
+
 TEST(AbaqusDeck, NodeNumbersBecomeNodeSets) {
   fem::test::AbaqusBox b;
   const int corner = b.corner_node(2, 2, 2);
@@ -225,6 +263,11 @@ struct BadDeck {
 };
 
 TEST(AbaqusDeck, WhatFemDoesNotRunIsRefusedAtItsLine) {
+  // kMaterial with `lines` (a *VISCOELASTIC) before its *SOLID SECTION.
+  const auto with_prony = [](const std::string& lines) {
+    std::string m = kMaterial;
+    return m.insert(m.find("*SOLID SECTION"), lines);
+  };
   const BadDeck cases[] = {
       {"contact", kMaterial + "*CONTACT PAIR, INTERACTION=I\n" + kStep, "*CONTACT PAIR",
        "*CONTACT PAIR is not supported"},
@@ -249,6 +292,21 @@ TEST(AbaqusDeck, WhatFemDoesNotRunIsRefusedAtItsLine) {
        "material 'rubber', which the deck does not define"},
       {"rotation_dof", kMaterial + "*STEP\n*STATIC\n*BOUNDARY\nBOTTOM, 1, 6\n*END STEP\n",
        "BOTTOM, 1, 6", "degree of freedom 6"},
+      {"prony_frequency", with_prony("*VISCOELASTIC, FREQUENCY=TABULAR\n0.1, 0, 1, 0\n") + kStep,
+       "*VISCOELASTIC, FREQUENCY", "*VISCOELASTIC, FREQUENCY=TABULAR is not supported"},
+      {"prony_bulk", with_prony("*VISCOELASTIC, TIME=PRONY\n0.1, 0.2, 1\n") + kStep, "0.1, 0.2, 1",
+       "k_1 = 0.2 of material 'Soft' (bulk relaxation) is not supported"},
+      {"prony_terms",
+       with_prony("*VISCOELASTIC, TIME=PRONY\n0.1,0,1\n0.1,0,2\n0.1,0,3\n0.1,0,4\n") + kStep,
+       "0.1,0,1", "has 4 Prony terms; fem's viscoelastic law takes at most 3"},
+      {"prony_elastic", R"(*MATERIAL, NAME=SOFT
+*ELASTIC
+3000, 0.45
+*VISCOELASTIC, TIME=PRONY
+0.3, 0, 0.1
+*SOLID SECTION, ELSET=EALL, MATERIAL=SOFT
+)" + kStep,
+       "*VISCOELASTIC", "goes with *ELASTIC, which fem's viscoelastic law does not relax"},
       {"incompressible", R"(*MATERIAL, NAME=SOFT
 *HYPERELASTIC, NEO HOOKE
 500, 0

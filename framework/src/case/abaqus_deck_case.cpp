@@ -39,27 +39,12 @@ using detail::split_commas;
 // -- the supported subset -----------------------------------------------------------------------
 
 /// Keywords fem translates, as a user writes them (the message lists these).
-const std::vector<std::string> kModelKeywords = {"*HEADING",
-                                                 "*NODE",
-                                                 "*ELEMENT",
-                                                 "*NSET",
-                                                 "*ELSET",
-                                                 "*INCLUDE",
-                                                 "*PART",
-                                                 "*END PART",
-                                                 "*ASSEMBLY",
-                                                 "*END ASSEMBLY",
-                                                 "*INSTANCE",
-                                                 "*END INSTANCE",
-                                                 "*SOLID SECTION",
-                                                 "*MATERIAL",
-                                                 "*DENSITY",
-                                                 "*ELASTIC",
-                                                 "*HYPERELASTIC",
-                                                 "*AMPLITUDE",
-                                                 "*INITIAL CONDITIONS",
-                                                 "*BOUNDARY",
-                                                 "*STEP"};
+const std::vector<std::string> kModelKeywords = {
+    "*HEADING",  "*NODE",         "*ELEMENT",       "*NSET",      "*ELSET",
+    "*INCLUDE",  "*PART",         "*END PART",      "*ASSEMBLY",  "*END ASSEMBLY",
+    "*INSTANCE", "*END INSTANCE", "*SOLID SECTION", "*MATERIAL",  "*DENSITY",
+    "*ELASTIC",  "*HYPERELASTIC", "*VISCOELASTIC",  "*AMPLITUDE", "*INITIAL CONDITIONS",
+    "*BOUNDARY", "*STEP"};
 const std::vector<std::string> kStepKeywords = {
     "*STATIC",         "*DYNAMIC",  "*BOUNDARY",  "*CLOAD",   "*DLOAD",
     "*NODE PRINT",     "*EL PRINT", "*NODE FILE", "*EL FILE", "*NODE OUTPUT",
@@ -123,7 +108,6 @@ const std::set<std::string> kKnownUnsupported = {"buckle",
                                                  "coupled temperature-displacement",
                                                  "user material",
                                                  "visco",
-                                                 "viscoelastic",
                                                  "depvar",
                                                  "time points",
                                                  "temperature",
@@ -217,6 +201,9 @@ struct Material {
   FilePos law_where;
   std::vector<double> values;
   int order = 1;  ///< N of OGDEN / REDUCED POLYNOMIAL
+  /// *VISCOELASTIC, TIME=PRONY: g_i, k_i, tau_i of each term, as written.
+  std::vector<double> prony;
+  FilePos prony_where;
 };
 
 struct Section {
@@ -364,7 +351,9 @@ class DeckTranslator {
       const DeckKeyword k = deck_.keyword(line);
       const std::string& n = k.name;
       const bool in_step = step_ && !step_->ended;
-      if (!(n == "density" || n == "elastic" || n == "hyperelastic")) material = nullptr;
+      const bool material_option_keyword =
+          n == "density" || n == "elastic" || n == "hyperelastic" || n == "viscoelastic";
+      if (!material_option_keyword) material = nullptr;
       if (in_step) {
         step_keyword(k);
         continue;
@@ -378,7 +367,7 @@ class DeckTranslator {
       } else if (n == "material") {
         materials_.push_back(read_material(k));
         material = &materials_.back();
-      } else if (n == "density" || n == "elastic" || n == "hyperelastic") {
+      } else if (material_option_keyword) {
         if (!material)
           fail(k.where, "*" + upper(n) + " outside a *MATERIAL",
                "put it right after the *MATERIAL, NAME=... line it belongs to");
@@ -508,6 +497,10 @@ class DeckTranslator {
       m.density = v[0];
       return;
     }
+    if (k.name == "viscoelastic") {
+      viscoelastic(k, m);
+      return;
+    }
     if (!m.law.empty())
       fail(k.where, "material '" + m.shown + "' has a second elastic law",
            "give one *ELASTIC or *HYPERELASTIC per material");
@@ -580,6 +573,49 @@ class DeckTranslator {
            : form == "mooney-rivlin" ? "C10, C01, D1"
            : form == "ogden"         ? "mu_1, alpha_1, ..., mu_N, alpha_N, D_1, ..., D_N"
                                      : "C10, C20, ..., CN0, D1, ..., DN");
+  }
+
+  /// *VISCOELASTIC, TIME=PRONY: one term g_i, k_i, tau_i per line (Abaqus's normalised shear
+  /// and bulk relaxation moduli and relaxation time). fem's viscoelastic law relaxes the
+  /// isochoric stress of Mooney-Rivlin by up to three terms; its volumetric response is elastic.
+  void viscoelastic(const DeckKeyword& k, Material& m) {
+    allow(k, {"time", "frequency"});
+    const std::string kSupported =
+        "fem runs *VISCOELASTIC, TIME=PRONY: g_i, k_i (0), tau_i on each line, up to three terms";
+    if (!m.prony.empty())
+      fail(k.where, "material '" + m.shown + "' has a second *VISCOELASTIC",
+           "give all its Prony terms under one *VISCOELASTIC, one term a line");
+    const std::string time = upper(k.param("time").value_or(""));
+    if (k.has("frequency") || time != "PRONY")
+      fail(k.where,
+           "*VISCOELASTIC" +
+               (k.has("frequency") ? ", FREQUENCY=" + upper(k.param("frequency").value_or(""))
+                : time.empty()     ? std::string(" without TIME=PRONY")
+                                   : ", TIME=" + time) +
+               " is not supported",
+           kSupported);
+    FilePos first;
+    const std::vector<double> v = numbers(k, first);
+    const std::size_t terms = v.size() / 3;
+    if (v.empty() || v.size() % 3 != 0)
+      fail(first,
+           "*VISCOELASTIC, TIME=PRONY of material '" + m.shown +
+               "' needs g_i, k_i, tau_i on each line, got " + std::to_string(v.size()) + " numbers",
+           kSupported);
+    if (terms > 3)
+      fail(first,
+           "*VISCOELASTIC of material '" + m.shown + "' has " + std::to_string(terms) +
+               " Prony terms; fem's viscoelastic law takes at most 3",
+           "merge terms of close relaxation times");
+    for (std::size_t i = 0; i < terms; ++i)
+      if (v[3 * i + 1] != 0.0)
+        fail(first,
+             fmt::format("k_{} = {:g} of material '{}' (bulk relaxation) is not supported: "
+                         "fem's viscoelastic law relaxes the isochoric stress only",
+                         i + 1, v[3 * i + 1], m.shown),
+             "give k_i = 0 (the volumetric response stays elastic)");
+    m.prony = v;
+    m.prony_where = k.where;
   }
 
   void amplitude(const DeckKeyword& k) {
@@ -1057,6 +1093,14 @@ class DeckTranslator {
       if (m.law.empty())
         fail(m.where, "material '" + m.shown + "' has no *ELASTIC or *HYPERELASTIC",
              "fem needs an elastic law for every material");
+      if (!m.prony.empty() && m.law != "neo hooke" && m.law != "mooney-rivlin")
+        fail(m.prony_where,
+             "*VISCOELASTIC of material '" + m.shown + "' goes with *" +
+                 (m.law.rfind("elastic", 0) == 0 ? std::string("ELASTIC")
+                                                 : "HYPERELASTIC, " + upper(m.law)) +
+                 ", which fem's viscoelastic law does not relax",
+             "fem relaxes *HYPERELASTIC, NEO HOOKE and MOONEY-RIVLIN (Prony series on the "
+             "isochoric stress)");
       std::string law;
       const std::vector<double>& v = m.values;
       if (m.law == "elastic") {
@@ -1074,7 +1118,7 @@ class DeckTranslator {
                "fem's anisotropic law is small-strain: run the step without NLGEOM");
         law = "type: linear_elastic_anisotropic" + anisotropic(m);
       } else {
-        law = hyperelastic(m);
+        law = m.prony.empty() ? hyperelastic(m) : viscoelastic_law(m);
         if (step_->nlgeom_given && !step_->nlgeom)
           note(m.law_where, "material '" + m.shown +
                                 "' is hyperelastic: fem runs it with "
@@ -1094,6 +1138,21 @@ class DeckTranslator {
            "fem's hyperelastic laws are compressible: give D1 > 0 (bulk modulus K = 2 / D1; "
            "K / mu of 100 to 1000 is nearly incompressible)");
     return 2.0 / d;
+  }
+
+  /// NEO HOOKE or MOONEY-RIVLIN with its Prony series: fem's viscoelastic law (Mooney-Rivlin
+  /// base, c01 = 0 for NEO HOOKE; g_i and tau_i in Abaqus's meaning).
+  std::string viscoelastic_law(const Material& m) const {
+    const std::vector<double>& v = m.values;
+    const bool neo_hooke = m.law == "neo hooke";
+    const double d1 = neo_hooke ? v[1] : v[2];
+    bulk_from_d(m, d1);
+    std::string law = fmt::format("type: viscoelastic, c10: {}, c01: {}, d1: {}", num(v[0]),
+                                  num(neo_hooke ? 0.0 : v[1]), num(d1));
+    for (std::size_t i = 0; 3 * i < m.prony.size(); ++i)
+      law += fmt::format(", g{}: {}, tau{}: {}", i + 1, num(m.prony[3 * i]), i + 1,
+                         num(m.prony[3 * i + 2]));
+    return law;
   }
 
   std::string hyperelastic(const Material& m) const {
