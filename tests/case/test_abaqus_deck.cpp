@@ -241,6 +241,51 @@ TEST(AbaqusDeck, ViscoelasticPronySeriesBecomesTheViscoelasticLaw) {
       << r.yaml;
 }
 
+TEST(AbaqusDeck, PlaneStrainElementsRunAsPlaneModelsPerUnitThickness) {
+  const std::string mesh = R"(*NODE
+1, 0, 0
+2, 1, 0
+3, 1, 1
+4, 0, 1
+5, 0.5, 2
+*ELEMENT, TYPE=CPE4, ELSET=QUADS
+1, 1, 2, 3, 4
+*ELEMENT, TYPE=CPE3, ELSET=TRIS
+2, 4, 3, 5
+*NSET, NSET=BOTTOM
+1, 2
+*MATERIAL, NAME=M
+*DENSITY
+1000
+*ELASTIC
+1e6, 0.3
+)";
+  const std::string step =
+      "*STEP\n*DYNAMIC, EXPLICIT\n1e-5, 0.01\n*BOUNDARY\nBOTTOM, 1, 2\n*END STEP\n";
+  const std::string sections =
+      "*SOLID SECTION, ELSET=QUADS, MATERIAL=M\n1.0\n*SOLID SECTION, ELSET=TRIS, MATERIAL=M\n";
+  const fem::DeckTranslation t =
+      fem::translate_abaqus_deck(write_deck("plane", mesh + sections + step));
+  EXPECT_NE(t.yaml.find("element: quad4"), std::string::npos) << t.yaml;
+  EXPECT_NE(t.yaml.find("element: tri3"), std::string::npos) << t.yaml;
+  // A thickness other than 1 is refused at its line: fem's forces are per unit thickness.
+  const std::string thick = mesh +
+                            "*SOLID SECTION, ELSET=QUADS, MATERIAL=M\n0.01\n"
+                            "*SOLID SECTION, ELSET=TRIS, MATERIAL=M\n" +
+                            step;
+  const fem::InputError e = load_error("thick", thick);
+  EXPECT_EQ(e.where().line, line_of(thick, "0.01")) << e.what();
+  EXPECT_NE(std::string(e.what()).find("thickness 0.01 of element set 'quads'"), std::string::npos)
+      << e.what();
+  // Plane stress is not plane strain: refused with the types fem runs.
+  std::string stress = mesh + sections + step;
+  stress.replace(stress.find("CPE4"), 4, "CPS4");
+  const fem::InputError s = load_error("plane_stress", stress);
+  EXPECT_NE(std::string(s.what()).find("type CPS4, which fem does not run"), std::string::npos)
+      << s.what();
+  EXPECT_NE(std::string(s.what()).find("CPE4 (quad4"), std::string::npos) << s.what();
+}
+
 TEST(AbaqusDeck, NodeNumbersBecomeNodeSets) {
   fem::test::AbaqusBox b;
   const int corner = b.corner_node(2, 2, 2);

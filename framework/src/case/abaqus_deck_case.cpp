@@ -178,15 +178,22 @@ struct FemElement {
 /// Null for a type fem does not run.
 const FemElement* fem_element(const std::string& abaqus_type) {
   static const std::map<std::string, FemElement> kElements = {
-      {"C3D4", {"tet4", "tet4"}},    {"C3D8", {"hex8", "hex8"}},
-      {"C3D8R", {"hex8r", "hex8"}},  {"C3D10", {"tet10", "tet10"}},
-      {"C3D20", {"hex20", "hex20"}}, {"C3D20R", {"hex20r", "hex20"}}};
+      {"C3D4", {"tet4", "tet4"}},
+      {"C3D8", {"hex8", "hex8"}},
+      {"C3D8R", {"hex8r", "hex8"}},
+      {"C3D10", {"tet10", "tet10"}},
+      {"C3D20", {"hex20", "hex20"}},
+      {"C3D20R", {"hex20r", "hex20"}},
+      // Plane strain, per unit thickness (fem's plane models).
+      {"CPE3", {"tri3", "tri3"}},
+      {"CPE4", {"quad4", "quad4"}}};
   const auto it = kElements.find(abaqus_type);
   return it == kElements.end() ? nullptr : &it->second;
 }
 const char* const kElementHint =
     "fem runs the solid elements C3D4 (tet4), C3D8 (hex8), C3D8R (hex8r), C3D10 (tet10), C3D20 "
-    "(hex20) and C3D20R (hex20r); write the deck with these types";
+    "(hex20) and C3D20R (hex20r), and the plane-strain CPE3 (tri3) and CPE4 (quad4, 2x2 "
+    "points); write the deck with these types";
 
 // -- what the deck says, as records -------------------------------------------------------------
 
@@ -459,7 +466,10 @@ class DeckTranslator {
                                       "for example: *SOLID SECTION, ELSET=EALL, "
                                       "MATERIAL=STEEL"));
     s.where = k.where;
-    deck_.skip_data();  // a solid section's optional data line (thickness) is for plane elements
+    // The optional data line, the thickness of plane elements: fem's plane-strain models are
+    // per unit thickness, as are their forces.
+    FilePos first;
+    const std::vector<double> data = numbers(k, first);
     if (set_types_.count(s.elset) == 0) {
       std::vector<std::string> names;
       for (const auto& [name, types] : set_types_) names.push_back(name);
@@ -471,6 +481,14 @@ class DeckTranslator {
       if (other.elset == s.elset)
         fail(k.where, "element set '" + s.elset + "' has two *SOLID SECTIONs",
              "give each element one section");
+    bool plane = false;
+    for (const std::string& t : set_types_.at(s.elset)) plane = plane || t.rfind("CP", 0) == 0;
+    if (plane && !data.empty() && data[0] != 1.0)
+      fail(first,
+           fmt::format("thickness {:g} of element set '{}': fem's plane-strain models are per "
+                       "unit thickness",
+                       data[0], s.elset),
+           "give 1 (or leave the line out) and multiply the forces fem reports by the thickness");
     sections_.push_back(s);
   }
 
