@@ -1,4 +1,4 @@
-# Sourced by the scripts/device/*-compare.sh and openmp-waiting.sh scripts (run on the GPU
+# Sourced by the scripts/device/*-compare.sh, openmp-waiting.sh and devices-check.sh scripts (run on the GPU
 # machine through `device`, carrying .deps/device): from the repository root, with $build set,
 # sets $out (logs, $OUT or ./gpu-out) and the library path of .deps/device, then
 #   device_build <cmake options...> -- <targets...>

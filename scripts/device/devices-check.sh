@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs on a GPU machine, at best one with several GPUs (through `device`, carrying .deps/device
-# from scripts/device/pack-deps.sh): builds fem with CUDA and MPI (no VTK, no Kokkos) in the
-# folder scripts/device/mpi-check.sh uses, then checks the choice of GPU:
+# from scripts/device/pack-deps.sh): builds fem with CUDA and MPI (no VTK, no Kokkos; build-lib.sh)
+# in build-devices, then checks the choice of GPU:
 #   - `fem plugins` lists every GPU under the cuda backend, and CUDA_VISIBLE_DEVICES hides and
 #     renumbers them;
 #   - `fem run --device N` runs on GPU N (named in the log) and writes the same histories as GPU 0;
@@ -10,23 +10,13 @@
 # Logs go to $OUT (or ./gpu-out).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-out=${OUT:-gpu-out}
-mkdir -p "$out"
-deps=$PWD/.deps/device
-export LD_LIBRARY_PATH=$deps/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+build=build-devices
+source scripts/device/build-lib.sh
 stamp() { echo "== $(date -u +%H:%M:%S) $*"; }
 gpus=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)
 nvidia-smi --query-gpu=index,name,pci.bus_id,memory.total --format=csv,noheader | tee "$out/gpu.txt"
-build=build-mpi
-generator="Unix Makefiles"
-command -v ninja > /dev/null && generator=Ninja
-stamp configure
-cmake -S . -B $build -G "$generator" -DCMAKE_BUILD_TYPE=Release -DFEM_WITH_VTK=OFF \
-  -DFEM_WITH_KOKKOS=OFF -DFEM_WITH_CUDA=ON -DFEM_WITH_MPI=ON -DCMAKE_PREFIX_PATH="$deps" \
-  > "$out/configure.log" 2>&1 || { tail -40 "$out/configure.log"; exit 1; }
 stamp build
-cmake --build $build -j "$(nproc)" --target fem_tests_parallel fem_tests_gpu > "$out/build.log" 2>&1 ||
-  { grep -E "error|Error" "$out/build.log" | head -40; exit 1; }
+device_build -DFEM_WITH_CUDA=ON -DFEM_WITH_MPI=ON -- fem_tests_gpu fem_tests_parallel
 fem=$PWD/$build/bin/fem
 cube=tests/data/small_cube.yaml
 

@@ -10,6 +10,7 @@
 #include <vtkPointData.h>
 #include <vtkXMLUnstructuredGridWriter.h>
 
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <system_error>
@@ -136,7 +137,9 @@ struct VtkSeriesWriter::Impl {
   SetArrays point_sets, cell_sets;         // named sets, the same in every frame
   parallel::Communicator* comm = nullptr;  ///< set only for a piece of several
   std::vector<detail::PvdEntry> entries;
-  int next_index = 0;  ///< number of the next frame's file
+  int next_index = 0;                                 ///< number of the next frame's file
+  std::size_t pvd_listed = 0;                         ///< entries the .pvd on disk lists
+  std::chrono::steady_clock::time_point pvd_written;  ///< when it was last rewritten
 
   [[nodiscard]] std::string path(const std::string& relative) const {
     return (directory / relative).string();
@@ -147,9 +150,18 @@ struct VtkSeriesWriter::Impl {
     const FrameOnGrid on_grid(grid, frame, point_ids, cell_ids, point_sets, cell_sets);
     write_vtu(grid, path);
   }
-  void write_pvd(const std::vector<detail::PvdEntry>& series) const {
+  void write_pvd(const std::vector<detail::PvdEntry>& series) {
     detail::write_file_atomically(path(basename + ".pvd"), detail::format_pvd(series));
+    pvd_listed = series.size();
+    pvd_written = std::chrono::steady_clock::now();
   }
+  /// Rewrites the .pvd with `series` unless it was rewritten less than a second ago.
+  void update_pvd(const std::vector<detail::PvdEntry>& series) {
+    if (std::chrono::steady_clock::now() - pvd_written >= std::chrono::seconds(1))
+      write_pvd(series);
+  }
+  /// Whether this process writes the .pvd (rank 0 of a piece).
+  [[nodiscard]] bool writes_pvd() const { return comm == nullptr || comm->rank() == 0; }
   [[nodiscard]] detail::PvtuLayout layout(const OutputFrame& frame) const {
     detail::PvtuLayout l;
     declare(l.point_arrays, l.point_global_ids, frame.point_fields, point_sets, point_ids);
@@ -247,18 +259,32 @@ VtkSeriesWriter::VtkSeriesWriter(std::string directory, std::string basename, Ou
   }
 }
 
-VtkSeriesWriter::~VtkSeriesWriter() = default;
+VtkSeriesWriter::~VtkSeriesWriter() {
+  try {
+    flush();
+  } catch (...) {  // NOLINT(bugprone-empty-catch): a destructor must not throw; flush() did say
+  }
+}
+
+void VtkSeriesWriter::flush() {
+  if (impl_ && impl_->writes_pvd() && impl_->pvd_listed != impl_->entries.size())
+    impl_->write_pvd(impl_->entries);
+}
 
 std::string VtkSeriesWriter::write(const OutputFrame& frame) {
   const std::string stem = fmt::format("{}_{:06d}", impl_->basename, impl_->next_index);
-  // The index only ever lists frames that are completely on disk.
-  std::vector<detail::PvdEntry> series = impl_->entries;
+  // The index only ever lists frames that are completely on disk. (No copy of the list per
+  // frame: over 100,000 frames that copying was what made writing them slow.)
   std::string path;
   if (impl_->comm != nullptr) {
-    series.push_back({frame.time, stem + ".pvtu"});
-    path = impl_->write_pieces(frame, stem, [&] { impl_->write_pvd(series); });
+    impl_->entries.push_back({frame.time, stem + ".pvtu"});
+    try {
+      path = impl_->write_pieces(frame, stem, [&] { impl_->update_pvd(impl_->entries); });
+    } catch (...) {
+      impl_->entries.pop_back();
+      throw;
+    }
   } else {
-    series.push_back({frame.time, stem + ".vtu"});
     path = impl_->path(stem + ".vtu");
     try {
       impl_->write_grid(frame, path);
@@ -267,9 +293,9 @@ std::string VtkSeriesWriter::write(const OutputFrame& frame) {
       remove_file(path);
       throw;
     }
-    impl_->write_pvd(series);
+    impl_->entries.push_back({frame.time, stem + ".vtu"});
+    impl_->update_pvd(impl_->entries);
   }
-  impl_->entries = std::move(series);
   ++impl_->next_index;
   return path;
 }

@@ -549,6 +549,7 @@ void ExplicitSolver::Run::finish_timing() {
 
 void ExplicitSolver::Run::write_summary(const std::string& status, const std::string& message) {
   finish_timing();
+  if (vtk_) vtk_->flush();  // the .pvd lists every frame before the summary says the run ended
   if (!writes_ && !sink_) return;
   RunSummary s = summary_header(
       spec_, status, message,

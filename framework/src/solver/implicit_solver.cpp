@@ -482,6 +482,7 @@ void ImplicitSolver::Run::write_output(std::int64_t increment, double t, bool fr
 }
 
 void ImplicitSolver::Run::write_summary(const std::string& status, const std::string& message) {
+  if (vtk_) vtk_->flush();  // the .pvd lists every frame before the summary says the run ended
   report_.verbs = op_.times();
   report_.verbs += la_.times();
   report_.preconditioner_setup_s = preconditioner_setup_s_;

@@ -61,7 +61,13 @@ class VtkSeriesWriter {
   VtkSeriesWriter& operator=(const VtkSeriesWriter&) = delete;
 
   /// Appends a frame to the series; returns the .vtu path written (the .pvtu's for a piece).
+  /// The .pvd is rewritten with it at most once a second (its rewrite costs its whole length,
+  /// which would make a run of many frames quadratic), so it may list the last second's frames
+  /// only after the next rewrite, flush() or the destructor; it never lists a frame that is not
+  /// complete on disk.
   std::string write(const OutputFrame& frame);
+  /// Brings the .pvd up to date with every frame written (rank 0 of a piece; no collective).
+  void flush();
   /// Writes a frame outside the series (e.g. "<basename>_last_good.vtu"); returns its path.
   /// `file_name` is relative to the series directory; the .pvd does not list it. For a piece,
   /// "<stem>.vtu" becomes "<stem>.pvtu" with the pieces in "<stem>/<stem>_<rank>.vtu".
@@ -70,7 +76,8 @@ class VtkSeriesWriter {
   [[nodiscard]] std::string pvd_path() const;
   [[nodiscard]] int frames_written() const;
 
-  /// The frames the .pvd lists now, and the number the next frame's file gets.
+  /// The frames written (the .pvd lists them after its next rewrite), and the number the next
+  /// frame's file gets.
   [[nodiscard]] const std::vector<SeriesFrame>& frames() const;
   [[nodiscard]] int next_index() const;
   /// Continues a series a checkpoint recorded (restart): the .pvd lists `frames` and the next

@@ -477,6 +477,7 @@ CorotationalRunReport run_corotational(const Model& model, Backend& backend,
     message = e.what();
     report.step_s = seconds_since(loop) - report.output_s;
     if (files) {
+      if (series) series->flush();  // the .pvd lists every frame before the summary
       RunSummary s = summary_header(spec, status, message,
                                     {report.backend, report.execution_space, report.precision,
                                      report.nodes, report.elements, sim.total_mass(), 0.0});
@@ -498,6 +499,7 @@ CorotationalRunReport run_corotational(const Model& model, Backend& backend,
                  std::sqrt(u[i] * u[i] + u[i + 1] * u[i + 1] + u[i + 2] * u[i + 2]));
   report.total_s = seconds_since(start);
   if (files) {
+    if (series) series->flush();  // the .pvd lists every frame before the summary
     const double volume = static_cast<double>(report.elements) * std::pow(sim.hierarchy().edge, 3);
     RunSummary s = summary_header(spec, status, message,
                                   {report.backend, report.execution_space, report.precision,

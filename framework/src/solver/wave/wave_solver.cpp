@@ -531,6 +531,7 @@ WaveRunReport WaveSolver::run(const WaveRunOptions& options) {
   report.total_s = seconds_since(start) + setup_.setup_s;
 
   if (files) {
+    if (series) series->flush();  // the .pvd lists every frame before the summary
     RunSummary s =
         summary_header(spec, report.interrupted ? "interrupted" : "completed", "",
                        {report.backend, report.execution_space, report.precision, report.num_nodes,
