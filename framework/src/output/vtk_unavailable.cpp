@@ -28,6 +28,7 @@ VtkSeriesWriter::~VtkSeriesWriter() = default;
 std::string VtkSeriesWriter::write(const OutputFrame& /*frame*/) {
   return {};
 }
+void VtkSeriesWriter::flush() {}
 std::string VtkSeriesWriter::write_single(const OutputFrame& /*frame*/,
                                           const std::string& /*file_name*/) {
   return {};
