@@ -370,7 +370,7 @@ class ExplicitProblem {
 struct ComputeDevice {
   int index = 0;        ///< the number `device:` and `--device` take (after CUDA_VISIBLE_DEVICES)
   std::string name;     ///< e.g. "NVIDIA H100 80GB HBM3"
-  std::string details;  ///< e.g. "sm_90, 132 SMs, 79.1 GiB, PCI 0000:19:00.0"
+  std::string details;  ///< e.g. "sm_90, 132 SMs, 79.10 GiB, PCI 0000:19:00.0"
   bool in_use = false;  ///< the device this backend runs on
 };
 

@@ -13,10 +13,10 @@
 
 namespace fem::cuda {
 
-/// "sm_90, 132 SMs, 79.1 GiB, PCI 0000:19:00.0": what tells two GPUs of one machine apart.
+/// "sm_90, 132 SMs, 79.10 GiB, PCI 0000:19:00.0": what tells two GPUs of one machine apart.
 inline std::string device_details(const cudaDeviceProp& p) {
   char text[128];
-  std::snprintf(text, sizeof(text), "sm_%d%d, %d SMs, %.1f GiB, PCI %04x:%02x:%02x.0", p.major,
+  std::snprintf(text, sizeof(text), "sm_%d%d, %d SMs, %.2f GiB, PCI %04x:%02x:%02x.0", p.major,
                 p.minor, p.multiProcessorCount,
                 static_cast<double>(p.totalGlobalMem) / (1024.0 * 1024.0 * 1024.0), p.pciDomainID,
                 p.pciBusID, p.pciDeviceID);
