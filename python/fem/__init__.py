@@ -168,10 +168,11 @@ class Case:
     """A case file (path) or a dict of the case's keys, with overrides.
 
     set: {dotted.key: value} or ["key=value", ...] as ``fem run --set`` takes them (list items by
-    index: "blocks.0.material"); backend, device (the GPU's number), precision ("single"/"double"),
-    end_time and output (the output folder) as ``fem run``'s options. A dict case's relative file paths (meshes) are read
-    from base_dir (default: the working folder). The case is read, checked and built when first
-    needed (mesh, run, info): bad input raises fem.InputError there.
+    index: "blocks.0.material"); backend, device (the GPU's number), precision
+    ("single"/"double"), end_time and output (the output folder) as ``fem run``'s options. A dict
+    case's relative file paths (meshes) are read from base_dir (default: the working folder). The
+    case is read, checked and built when first needed (mesh, run, info): bad input raises
+    fem.InputError there.
     """
 
     def __init__(self, source, *, set=None, backend=None, device=None, precision=None,

@@ -139,14 +139,18 @@ void refuse_outside_elastodynamics(const CaseSpec& spec) {
                      "leave output.checkpoint out: a wave run restarts from its beginning");
 }
 
+/// Where output.fields names its i-th field, or the output section for the default fields.
+const SourceLocation& field_location(const OutputSpec& out, std::size_t i) {
+  return i < out.field_locations.size() ? out.field_locations[i] : out.where;
+}
+
 /// A static solution has no time: velocities asked of it would come out as zeros.
 void refuse_velocity_of_static(const CaseSpec& spec) {
   const std::string why = "solver type static: a static solution has no time and no velocity";
   const OutputSpec& out = spec.output;
   for (std::size_t i = 0; i < out.fields.size(); ++i)
     if (out.fields[i] == "velocity")
-      throw InputError(i < out.field_locations.size() ? out.field_locations[i] : out.where,
-                       "output field 'velocity' is not computed by " + why,
+      throw InputError(field_location(out, i), "output field 'velocity' is not computed by " + why,
                        "leave velocity out of output.fields, or run implicit_dynamic");
   for (const HistorySpec& h : spec.output.histories)
     for (const std::string& q : h.quantities)
@@ -174,7 +178,7 @@ void refuse_outside_corotational(const CaseSpec& spec) {
   const OutputSpec& out = spec.output;
   for (std::size_t i = 0; i < out.fields.size(); ++i)
     if (out.fields[i] != "displacement" && out.fields[i] != "velocity")
-      throw InputError(i < out.field_locations.size() ? out.field_locations[i] : out.where,
+      throw InputError(field_location(out, i),
                        "output field '" + out.fields[i] + "' is not computed by " + why,
                        "ask for displacement and velocity");
 }

@@ -150,15 +150,15 @@ struct VtkSeriesWriter::Impl {
     const FrameOnGrid on_grid(grid, frame, point_ids, cell_ids, point_sets, cell_sets);
     write_vtu(grid, path);
   }
-  void write_pvd(const std::vector<detail::PvdEntry>& series) {
-    detail::write_file_atomically(path(basename + ".pvd"), detail::format_pvd(series));
-    pvd_listed = series.size();
+  /// Rewrites the .pvd with every entry.
+  void write_pvd() {
+    detail::write_file_atomically(path(basename + ".pvd"), detail::format_pvd(entries));
+    pvd_listed = entries.size();
     pvd_written = std::chrono::steady_clock::now();
   }
-  /// Rewrites the .pvd with `series` unless it was rewritten less than a second ago.
-  void update_pvd(const std::vector<detail::PvdEntry>& series) {
-    if (std::chrono::steady_clock::now() - pvd_written >= std::chrono::seconds(1))
-      write_pvd(series);
+  /// The same, unless it was rewritten less than a second ago.
+  void update_pvd() {
+    if (std::chrono::steady_clock::now() - pvd_written >= std::chrono::seconds(1)) write_pvd();
   }
   /// Whether this process writes the .pvd (rank 0 of a piece).
   [[nodiscard]] bool writes_pvd() const { return comm == nullptr || comm->rank() == 0; }
@@ -262,13 +262,13 @@ VtkSeriesWriter::VtkSeriesWriter(std::string directory, std::string basename, Ou
 VtkSeriesWriter::~VtkSeriesWriter() {
   try {
     flush();
-  } catch (...) {  // NOLINT(bugprone-empty-catch): a destructor must not throw; flush() did say
-  }
+  } catch (...) {  // NOLINT(bugprone-empty-catch): a destructor must not throw; the solvers
+  }                // flush before their summary, where a failure is reported
 }
 
 void VtkSeriesWriter::flush() {
   if (impl_ && impl_->writes_pvd() && impl_->pvd_listed != impl_->entries.size())
-    impl_->write_pvd(impl_->entries);
+    impl_->write_pvd();
 }
 
 std::string VtkSeriesWriter::write(const OutputFrame& frame) {
@@ -279,7 +279,7 @@ std::string VtkSeriesWriter::write(const OutputFrame& frame) {
   if (impl_->comm != nullptr) {
     impl_->entries.push_back({frame.time, stem + ".pvtu"});
     try {
-      path = impl_->write_pieces(frame, stem, [&] { impl_->update_pvd(impl_->entries); });
+      path = impl_->write_pieces(frame, stem, [&] { impl_->update_pvd(); });
     } catch (...) {
       impl_->entries.pop_back();
       throw;
@@ -294,7 +294,7 @@ std::string VtkSeriesWriter::write(const OutputFrame& frame) {
       throw;
     }
     impl_->entries.push_back({frame.time, stem + ".vtu"});
-    impl_->update_pvd(impl_->entries);
+    impl_->update_pvd();
   }
   ++impl_->next_index;
   return path;
@@ -327,13 +327,13 @@ void VtkSeriesWriter::resume(std::vector<SeriesFrame> frames, int next_index) {
   impl_->entries = std::move(frames);
   impl_->next_index = next_index;
   if (impl_->comm == nullptr) {
-    impl_->write_pvd(impl_->entries);
+    impl_->write_pvd();
     return;
   }
   detail::run_on_all_ranks(
       *impl_->comm,
       [&] {
-        if (impl_->comm->rank() == 0) impl_->write_pvd(impl_->entries);
+        if (impl_->comm->rank() == 0) impl_->write_pvd();
       },
       [] {});
 }

@@ -314,10 +314,10 @@ void ExplicitSolver::Run::fail_step(const AdvanceResult& r) {
   const std::int64_t bad_step = step_;  // the element pass of this step met the bad state
   std::ostringstream msg;
   // Dynamic relaxation's iterations have no time (its pseudo step is 1).
-  if (relaxation_)
-    msg << "iteration " << bad_step << ": ";
-  else
-    msg << "step " << bad_step << " (t = " << static_cast<double>(bad_step) * dt_ << " s): ";
+  const char* const step_word = relaxation_ ? "iteration " : "step ";
+  msg << step_word << bad_step;
+  if (!relaxation_) msg << " (t = " << static_cast<double>(bad_step) * dt_ << " s)";
+  msg << ": ";
   msg << element_label(s_.model_, b, r.element) << ' '
       << (r.status == AdvanceResult::Status::InvertedElement
               ? "inverted: det F = " + std::to_string(r.value)
@@ -351,11 +351,9 @@ void ExplicitSolver::Run::fail_step(const AdvanceResult& r) {
     msg << "\n  hint: reduce solver.safety_factor or solver.time_step, add mass_damping, "
            "smooth the loading, or refine the mesh where the element is";
   if (!where.empty())
-    msg << "\n  the last good state (" << (relaxation_ ? "iteration " : "step ") << bad_step - 1
-        << ") is in " << where;
+    msg << "\n  the last good state (" << step_word << bad_step - 1 << ") is in " << where;
   else if (comm_ && last_frame_ >= 0)
-    msg << "\n  the last frame written is " << (relaxation_ ? "iteration " : "step ")
-        << last_frame_;
+    msg << "\n  the last frame written is " << step_word << last_frame_;
   write_summary("failed", msg.str());
   throw SolveError(msg.str());
 }
