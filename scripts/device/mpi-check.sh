@@ -13,7 +13,9 @@
 #   relax:  dynamic relaxation (brain_shift_mixed refined) on 1..G GPUs (not in the default PARTS);
 #   openmp: strong scaling of a 2 M-element cube on the CPU cores: 1 rank x 16 threads, then
 #           2, 4, 8, 16 ranks x (16 / ranks) threads;
-# PARTS selects (default "tests cuda weak openmp"). Logs go to $OUT.
+# PARTS selects (default "tests cuda weak openmp"); OVERLAPS="on off" runs weak and strong16 with
+# FEM_HALO_OVERLAP on and off side by side and compares their outputs (default "on"). Logs go to
+# $OUT.
 #   PARTS="cuda" bash scripts/device/mpi-check.sh
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -99,18 +101,26 @@ precisions=${PRECISIONS:-single}
 assemblies=${ASSEMBLIES:-deterministic}
 base_divisions=127
 [ "$element" = tet4 ] && base_divisions=70
+overlaps=${OVERLAPS:-on}
 if [[ " $parts " == *" weak "* ]]; then
-  stamp "cuda weak scaling: about 2 M $element elements per GPU ($precisions; $assemblies)"
+  stamp "cuda weak scaling: about 2 M $element elements per GPU ($precisions; $assemblies; overlap $overlaps)"
   for precision in $precisions; do
     for assembly in $assemblies; do
       for g in ${GPU_COUNTS:-1 2 4 8}; do
         [ "$g" -le "$gpus" ] || continue
         divisions=$(python3 -c "print(round($base_divisions * $g ** (1 / 3)))")
-        run_mpi "$g" 1 "${cube[@]}" --backend cuda --precision $precision \
-          --set solver.assembly=$assembly --set mesh.cells=${element%r} --set blocks.0.element=$element \
-          --set mesh.divisions=$divisions --end-time 0.05 --output $build/w > $build/w.log 2>&1
-        line "weak $element $precision $assembly $g GPUs (${divisions}^3)" $build/w.log $build/w
-        grep -E "error" $build/w.log | head -3
+        for overlap in $overlaps; do
+          [ "$g" -eq 1 ] && [ "$overlap" = off ] && continue  # one rank has no halo
+          FEM_HALO_OVERLAP=$overlap run_mpi "$g" 1 "${cube[@]}" --backend cuda \
+            --precision $precision --set solver.assembly=$assembly --set mesh.cells=${element%r} \
+            --set blocks.0.element=$element --set mesh.divisions=$divisions --end-time 0.05 \
+            --output $build/w-$overlap > $build/w.log 2>&1
+          line "weak $element $precision $assembly $g GPUs (${divisions}^3), overlap $overlap" \
+            $build/w.log $build/w-$overlap
+          grep -E "error" $build/w.log | head -3
+        done
+        [ "$g" -gt 1 ] && [ "$overlaps" = "on off" ] && [ "$assembly" = deterministic ] &&
+          echo "    overlap on / off differing: $(compare $build/w-on $build/w-off)"
       done
     done
   done | tee "$out/cuda-weak-$element.txt"
@@ -121,11 +131,15 @@ if [[ " $parts " == *" strong16 "* ]]; then
   for precision in $precisions; do
     for g in ${GPU_COUNTS:-1 2 4 8}; do
       [ "$g" -le "$gpus" ] || continue
-      run_mpi "$g" 1 "${cube[@]}" --backend cuda --precision $precision \
-        --set mesh.cells=${element%r} --set blocks.0.element=$element --set mesh.divisions=$divisions --end-time 0.01 \
-        --output $build/s$g > $build/s.log 2>&1
-      line "strong16 $element $precision $g GPUs (differing from 1 GPU: $(compare $build/s1 $build/s$g))" $build/s.log $build/s$g
-      grep -E "error" $build/s.log | head -3
+      for overlap in $overlaps; do
+        FEM_HALO_OVERLAP=$overlap run_mpi "$g" 1 "${cube[@]}" --backend cuda \
+          --precision $precision --set mesh.cells=${element%r} --set blocks.0.element=$element \
+          --set mesh.divisions=$divisions --end-time 0.01 --output $build/s$g-$overlap \
+          > $build/s.log 2>&1
+        line "strong16 $element $precision $g GPUs, overlap $overlap (differing from 1 GPU: $(compare $build/s1-$overlap $build/s$g-$overlap))" \
+          $build/s.log $build/s$g-$overlap
+        grep -E "error" $build/s.log | head -3
+      done
     done
   done | tee "$out/cuda-strong16-$element.txt"
 fi

@@ -1,6 +1,7 @@
 // The domain decomposition on a small mixed mesh (hex8r, ANP and plain tetrahedra, a contact
 // surface): every element owned once, every node owned once, ghost layers complete, halo lists
-// symmetric, and each part's System holding the global numbers of its owned nodes.
+// symmetric, and each part's System holding the global numbers of its owned nodes; the order
+// that puts the halo's elements first (overlap) keeps every node's sum in the global order.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -145,35 +146,98 @@ TEST_P(Partition, HaloListsAreSymmetricAndCoverEveryGhostOnce) {
   }
 }
 
+/// The System of `part`: each owned node gathers the same element-node slots, in global terms,
+/// in the same order as the global system does (and has the same mass).
+void expect_global_gather_order(const System& sys, const LocalPart& part) {
+  const System s = restrict_system(sys, part);
+  ASSERT_EQ(s.ghost, part.ghost);
+  // A slot's element in global terms: (block, global block-local index, corner).
+  const auto global_slot = [&](const System& in, std::int64_t slot, bool local) {
+    std::size_t b = 0;
+    while (b + 1 < in.blocks.size() && in.blocks[b + 1].force_offset <= slot) ++b;
+    const BlockSystem& bs = in.blocks[b];
+    const std::int64_t e = (slot - bs.force_offset) / bs.nodes_per_element;
+    return std::array<std::int64_t, 3>{static_cast<std::int64_t>(b),
+                                       local ? part.elements[b][e] : e,
+                                       (slot - bs.force_offset) % bs.nodes_per_element};
+  };
+  for (std::size_t i = 0; i < part.nodes.size(); ++i) {
+    if (part.ghost[i]) continue;
+    const std::int32_t g = part.nodes[i];
+    ASSERT_EQ(s.incidence_offsets[i + 1] - s.incidence_offsets[i],
+              sys.incidence_offsets[g + 1] - sys.incidence_offsets[g]);
+    for (std::int64_t k = 0; k < s.incidence_offsets[i + 1] - s.incidence_offsets[i]; ++k)
+      EXPECT_EQ(global_slot(s, s.incidence_slots[s.incidence_offsets[i] + k], true),
+                global_slot(sys, sys.incidence_slots[sys.incidence_offsets[g] + k], false));
+    EXPECT_EQ(s.lumped_mass[i], sys.lumped_mass[g]);
+    if (!sys.pressure_inverse_volume.empty()) {
+      EXPECT_EQ(s.pressure_inverse_volume[i], sys.pressure_inverse_volume[g]) << "node " << g;
+    }
+  }
+  for (std::size_t b = 0; b < s.blocks.size(); ++b)
+    EXPECT_EQ(s.blocks[b].halo_elements, part.halo_elements.empty() ? -1 : part.halo_elements[b]);
+}
+
 TEST_P(Partition, APartsSystemGathersEachOwnedNodeFromTheSameElementsInTheSameOrder) {
   const System& sys = mixed_system();
   const MeshPartition p = partition_elements(sys, GetParam());
+  for (const LocalPart& part : all_parts(sys, p)) expect_global_gather_order(sys, part);
+}
+
+/// Hexahedra and plain tetrahedra (no averaged nodal pressure).
+const System& hex_tet_system() {
+  static test::PreparedRun run =
+      test::prepare_file(std::string(FEM_SOURCE_DIR) + "/cases/mixed_ellipsoid.yaml");
+  return run.solver->setup().system;
+}
+
+TEST_P(Partition, TheElementsTheHaloNeedsComeFirstAndEveryNodeStillSumsInTheGlobalOrder) {
+  const System& sys = hex_tet_system();
+  const MeshPartition p = partition_elements(sys, GetParam());
   for (const LocalPart& part : all_parts(sys, p)) {
-    const System s = restrict_system(sys, part);
-    ASSERT_EQ(s.ghost, part.ghost);
-    // A slot's element in global terms: (block, global block-local index, corner).
-    const auto global_slot = [&](const System& in, std::int64_t slot, bool local) {
-      std::size_t b = 0;
-      while (b + 1 < in.blocks.size() && in.blocks[b + 1].force_offset <= slot) ++b;
-      const BlockSystem& bs = in.blocks[b];
-      const std::int64_t e = (slot - bs.force_offset) / bs.nodes_per_element;
-      return std::array<std::int64_t, 3>{static_cast<std::int64_t>(b),
-                                         local ? part.elements[b][e] : e,
-                                         (slot - bs.force_offset) % bs.nodes_per_element};
-    };
-    for (std::size_t i = 0; i < part.nodes.size(); ++i) {
-      if (part.ghost[i]) continue;
-      const std::int32_t g = part.nodes[i];
-      ASSERT_EQ(s.incidence_offsets[i + 1] - s.incidence_offsets[i],
-                sys.incidence_offsets[g + 1] - sys.incidence_offsets[g]);
-      for (std::int64_t k = 0; k < s.incidence_offsets[i + 1] - s.incidence_offsets[i]; ++k)
-        EXPECT_EQ(global_slot(s, s.incidence_slots[s.incidence_offsets[i] + k], true),
-                  global_slot(sys, sys.incidence_slots[sys.incidence_offsets[g] + k], false));
-      EXPECT_EQ(s.lumped_mass[i], sys.lumped_mass[g]);
-      if (!sys.pressure_inverse_volume.empty()) {
-        EXPECT_EQ(s.pressure_inverse_volume[i], sys.pressure_inverse_volume[g]) << "node " << g;
+    LocalPart ordered = part;
+    order_halo_elements_first(sys, ordered);
+    ASSERT_EQ(ordered.halo_elements.size(), sys.blocks.size());
+    std::set<std::int32_t> sent;
+    for (const auto& list : part.send_nodes)
+      for (const std::int32_t local : list) sent.insert(part.nodes[local]);
+    std::int64_t halo_total = 0;
+    for (std::size_t b = 0; b < sys.blocks.size(); ++b) {
+      const BlockSystem& bs = sys.blocks[b];
+      const std::vector<std::int64_t>& e = ordered.elements[b];
+      const auto halo = static_cast<std::size_t>(ordered.halo_elements[b]);
+      halo_total += ordered.halo_elements[b];
+      ASSERT_LE(halo, e.size());
+      std::vector<std::int64_t> same = e;
+      std::sort(same.begin(), same.end());
+      EXPECT_EQ(same, part.elements[b]) << "block " << b << ": not the same elements";
+      EXPECT_TRUE(std::is_sorted(e.begin(), e.begin() + static_cast<std::ptrdiff_t>(halo)));
+      EXPECT_TRUE(std::is_sorted(e.begin() + static_cast<std::ptrdiff_t>(halo), e.end()));
+      for (std::size_t k = 0; k < e.size(); ++k) {
+        const std::int32_t* conn = bs.connectivity.data() + e[k] * bs.nodes_per_element;
+        const bool touches = std::any_of(conn, conn + bs.nodes_per_element,
+                                         [&](std::int32_t n) { return sent.count(n) > 0; });
+        EXPECT_EQ(touches, k < halo) << "block " << b << ", element " << e[k];
       }
+      // The same owned elements, still listed in ascending element order.
+      ASSERT_EQ(ordered.owned_elements[b].size(), part.owned_elements[b].size());
+      for (std::size_t k = 0; k < part.owned_elements[b].size(); ++k)
+        EXPECT_EQ(e[ordered.owned_elements[b][k]], part.elements[b][part.owned_elements[b][k]]);
     }
+    if (GetParam() > 1) {
+      EXPECT_GT(halo_total, 0) << "part " << part.rank << " sends nothing";
+    }
+    expect_global_gather_order(sys, ordered);
+  }
+}
+
+TEST_P(Partition, PartsWithAveragedNodalPressureKeepTheirOrder) {
+  const System& sys = mixed_system();
+  for (const LocalPart& part : all_parts(sys, partition_elements(sys, GetParam()))) {
+    LocalPart ordered = part;
+    order_halo_elements_first(sys, ordered);
+    EXPECT_TRUE(ordered.halo_elements.empty());
+    EXPECT_EQ(ordered.elements, part.elements);
   }
 }
 

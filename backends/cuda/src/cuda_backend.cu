@@ -8,6 +8,11 @@
 // a fill of the node forces where that measured faster (tuning.hpp). Steps between outputs are
 // replayed from captured CUDA graphs, with one amplitude-table kernel per graph, so the host
 // neither launches per step nor copies anything until the next output.
+//
+// A part of a partitioned mesh whose halo goes GPU to GPU overlaps the exchange with its steps:
+// each step runs as two graphs, first the elements that touch a node the neighbours receive and
+// the update of those nodes, then the rest, while a second stream packs, sends and unpacks the
+// halo (docs/parallel.md, "Overlap").
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -17,6 +22,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <fem/amplitude.hpp>
@@ -104,12 +110,18 @@ std::string gib(double bytes) {
 /// zero when an element pass starts; inside a graph each step's node pass clears them after
 /// reading (clear_after), so the next step need not (forces_clear). A graph's last step leaves
 /// its forces for internal_force_sum, and the next graph's first step fills the array again.
+/// Which elements and nodes an enqueued step covers: all, or one of the two halves of an
+/// overlapped step (BlockSystem::halo_elements): the elements touching a node the halo sends and
+/// those nodes, or the other elements and the other owned nodes.
+enum class StepPart { All, Halo, Interior };
+
 struct StepPlan {
   bool measure = false;       ///< reduce the step norms (the node kernel's Measure variant)
   bool keep = false;          ///< keep P(u_n) for the next, measured, step
   bool forces_clear = false;  ///< the node forces are already zero
   bool clear_after = false;   ///< the node pass zeroes them once read
   int index = 0;  ///< position in the run of steps enqueue_amplitudes prepared (its table row)
+  StepPart part = StepPart::All;
 };
 
 /// An L2 access-policy window that keeps [base, base + bytes) resident (as much as the device
@@ -166,6 +178,12 @@ class ExplicitProblemImpl final : public ExplicitProblem {
       gravity_weight_.upload(weight);
     }
     FEM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    // The overlapped halo's stream: its small kernels and copies go ahead of the element blocks.
+    int lowest = 0, highest = 0;
+    FEM_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&lowest, &highest));
+    FEM_CUDA_CHECK(cudaStreamCreateWithPriority(&halo_stream_, cudaStreamNonBlocking, highest));
+    FEM_CUDA_CHECK(cudaEventCreateWithFlags(&halo_ready_, cudaEventDisableTiming));
+    FEM_CUDA_CHECK(cudaEventCreateWithFlags(&halo_done_, cudaEventDisableTiming));
     set_node_update(central_difference_update(s.time_step, s.mass_damping));
     if (!s.contact_mask.empty()) upload_contact(s);
     // The node-to-slot incidence in 32 bits: the deterministic gather reads it every step.
@@ -223,6 +241,9 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     if (start_) cudaEventDestroy(start_);
     if (stop_) cudaEventDestroy(stop_);
     if (stream_) cudaStreamDestroy(stream_);
+    if (halo_stream_) cudaStreamDestroy(halo_stream_);
+    if (halo_ready_) cudaEventDestroy(halo_ready_);
+    if (halo_done_) cudaEventDestroy(halo_done_);
     if (persist_window_.num_bytes > 0) {  // give back the L2 set aside (persisting_window)
       cudaCtxResetPersistingL2Cache();
       cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0);
@@ -283,6 +304,23 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     const std::int64_t direct = std::min<std::int64_t>(num_steps, norms ? 2 : keep_last ? 1 : 0);
     std::int64_t left = num_steps - direct;
     if (left > 0) forces_kept_ = false;
+    while (left > 0 && after_step && overlapping()) {
+      // The halo's half, then the interior's; the exchange queued on the halo stream after the
+      // first runs beside the second, and the next step waits for both.
+      FEM_CUDA_CHECK(cudaGraphLaunch(graph_for(1, StepPart::Halo), stream_));
+      FEM_CUDA_CHECK(cudaEventRecord(halo_ready_, stream_));
+      FEM_CUDA_CHECK(cudaGraphLaunch(graph_for(1, StepPart::Interior), stream_));
+      FEM_CUDA_CHECK(cudaStreamWaitEvent(halo_stream_, halo_ready_, 0));
+      parity_ ^= 1;
+      --left;
+      exchange_beside_ = true;
+      (*after_step)();
+      exchange_beside_ = false;
+      FEM_CUDA_CHECK(cudaEventRecord(halo_done_, halo_stream_));
+      ipc_halo_.begin(stream_);  // times what the interior's half did not hide
+      FEM_CUDA_CHECK(cudaStreamWaitEvent(stream_, halo_done_, 0));
+      ipc_halo_.end(stream_);
+    }
     while (left > 0) {
       const std::int64_t n = std::min(left, after_step ? std::int64_t{1} : kGraphSteps);
       FEM_CUDA_CHECK(cudaGraphLaunch(graph_for(n), stream_));
@@ -360,6 +398,11 @@ class ExplicitProblemImpl final : public ExplicitProblem {
                                                  : AdvanceResult::Status::NotFinite;
     r.block = failure.block;
     r.element = static_cast<std::int64_t>(failure.element);
+    const int num_blocks = static_cast<int>(blocks_.size());
+    if (r.block >= num_blocks) {  // an interior half's element pass (enqueue_step)
+      r.block -= num_blocks;
+      r.element += halo_split(static_cast<std::size_t>(r.block));
+    }
     r.value = failure.value;
     return r;
   }
@@ -433,6 +476,23 @@ class ExplicitProblemImpl final : public ExplicitProblem {
         std::make_unique<PinnedArray<double>>(std::max<std::size_t>(1, 3 * send.size()));
     halo_receive_host_ =
         std::make_unique<PinnedArray<double>>(std::max<std::size_t>(1, 3 * receive.size()));
+    // An overlapped step updates the nodes the halo sends first, then the other owned nodes.
+    const bool ordered = sys_.num_pressure_elements == 0 &&
+                         std::all_of(sys_.blocks.begin(), sys_.blocks.end(),
+                                     [](const BlockSystem& b) { return b.halo_elements >= 0; });
+    overlap_ready_ = false;
+    if (ordered && !send.empty()) {
+      std::vector<std::uint8_t> sent(static_cast<std::size_t>(sys_.num_nodes), 0);
+      for (const std::int32_t n : send) sent[n] = 1;
+      std::vector<std::int32_t> first, rest;
+      for (std::int64_t n = 0; n < sys_.num_nodes; ++n) {
+        if (!sys_.ghost.empty() && sys_.ghost[n]) continue;
+        (sent[n] ? first : rest).push_back(static_cast<std::int32_t>(n));
+      }
+      halo_nodes_.upload(first, stream_);
+      interior_nodes_.upload(rest, stream_);
+      overlap_ready_ = true;
+    }
     FEM_CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
   double* halo_send_buffer() override { return halo_send_host_->data(); }
@@ -463,31 +523,37 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     ipc_halo_.close();
   }
   std::string direct_halo_path() const override {
-    return ipc_halo_.connected() ? "GPU to GPU (CUDA IPC)" : "";
+    if (!ipc_halo_.connected()) return "";
+    return overlapping() ? "GPU to GPU (CUDA IPC), beside the interior elements"
+                         : "GPU to GPU (CUDA IPC)";
   }
-  /// Packs u_n at the send nodes and queues the copies to the neighbours, no wait.
+  /// Packs u_n at the send nodes and queues the copies to the neighbours, no wait (on the halo
+  /// stream within an overlapped step, which run_steps has made wait for the step's first half).
   void send_direct_halo(std::uint64_t exchange) override {
-    ipc_halo_.begin(stream_);
+    const cudaStream_t stream = exchange_beside_ ? halo_stream_ : stream_;
+    if (!exchange_beside_) ipc_halo_.begin(stream_);
     const auto count = static_cast<std::int64_t>(halo_send_.size());
     if (count > 0) {
-      pick_nodes_kernel<T><<<grid_for(count, kNodeThreads), kNodeThreads, 0, stream_>>>(
+      pick_nodes_kernel<T><<<grid_for(count, kNodeThreads), kNodeThreads, 0, stream>>>(
           count, halo_send_nodes_.data(), current().data(), nullptr, halo_send_device_.data(),
           nullptr);
       FEM_CUDA_CHECK_LAUNCH();
     }
-    ipc_halo_.send(stream_, static_cast<int>(exchange & 1), halo_send_device_.data());
+    ipc_halo_.send(stream, static_cast<int>(exchange & 1), halo_send_device_.data());
   }
-  /// Queues the wait for the neighbours' copies and the unpacking, no wait.
+  /// Queues the wait for the neighbours' copies and the unpacking, no wait. Overlapping, the
+  /// unpacking writes u_{n+1} at ghost nodes while the interior's half writes it at its own.
   void receive_direct_halo(std::uint64_t exchange) override {
+    const cudaStream_t stream = exchange_beside_ ? halo_stream_ : stream_;
     const int parity = static_cast<int>(exchange & 1);
-    ipc_halo_.wait(stream_, parity);
+    ipc_halo_.wait(stream, parity);
     const auto count = static_cast<std::int64_t>(halo_receive_.size());
     if (count > 0) {
-      put_nodes_kernel<T><<<grid_for(count, kNodeThreads), kNodeThreads, 0, stream_>>>(
+      put_nodes_kernel<T><<<grid_for(count, kNodeThreads), kNodeThreads, 0, stream>>>(
           count, halo_receive_nodes_.data(), ipc_halo_.received(parity), current().data());
       FEM_CUDA_CHECK_LAUNCH();
     }
-    ipc_halo_.end(stream_);
+    if (!exchange_beside_) ipc_halo_.end(stream_);
   }
 
   /// Queued on the stream without waiting: the next step follows it there, and the buffer is
@@ -566,6 +632,18 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   }
 
  private:
+  /// Where an overlapped step splits block b's elements: after the halo's elements, rounded up
+  /// to whole warps of elements, so that the interior's half reads its component-major rows from
+  /// the start of a 128-byte line, as a whole pass does (elements after the halo's may go first).
+  [[nodiscard]] std::int64_t halo_split(std::size_t b) const {
+    const BlockSystem& s = sys_.blocks[b];
+    return std::min(s.num_elements, (s.halo_elements + 31) / 32 * 32);
+  }
+
+  /// Steps exchanging through the direct halo run in two halves with the exchange beside the
+  /// second (BlockSystem::halo_elements ordered the part, the halo is GPU to GPU).
+  [[nodiscard]] bool overlapping() const { return overlap_ready_ && ipc_halo_.connected(); }
+
   DeviceArray<T>& current() { return u_[parity_]; }
   DeviceArray<T>& previous() { return u_[1 - parity_]; }
   const DeviceArray<T>& current() const { return u_[parity_]; }
@@ -636,16 +714,27 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   }
 
   /// Enqueues one step reading u_[from] and writing u_[1 - from].
+  /// plan.part: the whole step, or one half of an overlapped one (no averaged nodal pressure
+  /// there, set_halo; the interior's half reports its failures as block + blocks, run_steps).
   void enqueue_step(int from, const StepPlan& plan) {
-    pressure_passes(u_[from].data(), failure_.data(), false);
+    const bool whole = plan.part == StepPart::All;
+    if (whole) pressure_passes(u_[from].data(), failure_.data(), false);
     T* node_forces = node_forces_.data_or_null();
-    if (node_forces && !(fused_clear_ && plan.forces_clear))
+    if (node_forces && plan.part != StepPart::Interior && !(fused_clear_ && plan.forces_clear))
       FEM_CUDA_CHECK(cudaMemsetAsync(node_forces, 0, node_forces_.size() * sizeof(T), stream_));
     for (std::size_t b = 0; b < blocks_.size(); ++b) {
       ElementPassArgs<T> args = pass_args(blocks_[b], u_[from].data(),
                                           node_forces ? nullptr : forces_.data(), node_forces);
       args.dt = static_cast<T>(sys_.material_time_step);  // the step's history advance
-      blocks_[b].forces(args, static_cast<int>(b), failure_.data(), stream_);
+      int block = static_cast<int>(b);
+      if (!whole) {
+        const std::int64_t halo = halo_split(b);
+        const bool first = plan.part == StepPart::Halo;
+        args = element_range(args, first ? 0 : halo, first ? halo : args.num_elements - halo);
+        if (args.num_elements == 0) continue;
+        if (!first) block += static_cast<int>(blocks_.size());
+      }
+      blocks_[b].forces(args, block, failure_.data(), stream_);
     }
     const bool measure = plan.measure, keep = plan.keep;
     if ((measure || keep) && saved_forces_.empty()) {
@@ -686,7 +775,16 @@ class ExplicitProblemImpl final : public ExplicitProblem {
                       partials_.data_or_null(),
                       contact_sums_.data(),
                       contact_count_.data()};
-    const int grid = grid_for(sys_.num_nodes, kNodeThreads);
+    std::int64_t threads = sys_.num_nodes;
+    if (!whole) {
+      const DeviceArray<std::int32_t>& listed =
+          plan.part == StepPart::Halo ? halo_nodes_ : interior_nodes_;
+      a.nodes = listed.data();
+      a.num_listed = threads = static_cast<std::int64_t>(listed.size());
+      a.clear_node_forces = false;  // the halo's half filled them with zeros
+      if (threads == 0) return;
+    }
+    const int grid = grid_for(threads, kNodeThreads);
     const bool contact = !sys_.contact_mask.empty();
     const int variant = (measure ? kNodeMeasure : 0) | (contact ? kNodeContact : 0) |
                         (node_forces ? 0 : kNodeGather);
@@ -744,18 +842,20 @@ class ExplicitProblemImpl final : public ExplicitProblem {
                               cudaMemcpyHostToDevice));
   }
 
-  /// A graph of n steps starting from the current buffer parity, captured once and replayed.
-  cudaGraphExec_t graph_for(std::int64_t n) {
-    const std::pair<std::int64_t, int> key{n, parity_};
+  /// A graph of n steps starting from the current buffer parity, captured once and replayed;
+  /// or (part not All, n = 1) one half of an overlapped step, the halo's half filling the
+  /// amplitude row that the interior's half reads.
+  cudaGraphExec_t graph_for(std::int64_t n, StepPart part = StepPart::All) {
+    const std::tuple<std::int64_t, int, StepPart> key{n, parity_, part};
     if (const auto it = graphs_.find(key); it != graphs_.end()) return it->second;
     cudaGraph_t graph = nullptr;
     FEM_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
     int from = parity_;
-    enqueue_amplitudes(from, n);
+    if (part != StepPart::Interior) enqueue_amplitudes(from, n);
     for (std::int64_t k = 0; k < n; ++k) {
       // The first step finds the forces as the last step before the graph left them; the last
       // leaves its own for internal_force_sum.
-      enqueue_step(from, StepPlan{false, false, k > 0, k + 1 < n, static_cast<int>(k)});
+      enqueue_step(from, StepPlan{false, false, k > 0, k + 1 < n, static_cast<int>(k), part});
       from = 1 - from;
     }
     FEM_CUDA_CHECK(cudaStreamEndCapture(stream_, &graph));
@@ -867,7 +967,14 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   IpcHalo ipc_halo_;  ///< the halo GPU to GPU (direct_halo), when connected
   DeviceArray<std::int32_t> set_nodes_;
   DeviceArray<double> set_values_;
-  std::map<std::pair<std::int64_t, int>, cudaGraphExec_t> graphs_;
+  std::map<std::tuple<std::int64_t, int, StepPart>, cudaGraphExec_t> graphs_;
+  /// The overlapped step (set_halo): the owned nodes the halo sends, the other owned nodes, the
+  /// halo's stream and its events (the halo's half done, the exchange done).
+  DeviceArray<std::int32_t> halo_nodes_, interior_nodes_;
+  bool overlap_ready_ = false;
+  bool exchange_beside_ = false;  ///< the exchange being queued goes on the halo stream
+  cudaStream_t halo_stream_ = nullptr;
+  cudaEvent_t halo_ready_ = nullptr, halo_done_ = nullptr;
   PhaseTimes times_;
 };
 

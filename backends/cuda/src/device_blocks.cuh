@@ -42,6 +42,28 @@ std::vector<V> component_major(const std::vector<V>& records, std::int64_t eleme
   return rows;
 }
 
+/// Elements [first, first + count) of the pass `a`: every per-element array offset (records or
+/// component-major rows alike; material state and per-slot forces are records).
+template <class T>
+ElementPassArgs<T> element_range(ElementPassArgs<T> a, std::int64_t first, std::int64_t count) {
+  const std::int64_t npe = a.nodes_per_element, nqp = a.quadrature_points;
+  const auto offset = [&](auto* p, std::int64_t size) {
+    return p ? p + (a.element_stride ? first : first * size) : p;
+  };
+  a.connectivity = offset(a.connectivity, npe);
+  a.gradients = offset(a.gradients, nqp * npe * 3);
+  a.volumes = offset(a.volumes, nqp);
+  a.hourglass_vectors = offset(a.hourglass_vectors, 12);
+  if (a.hourglass_stiffness) a.hourglass_stiffness += first;
+  if (a.state) a.state += first * nqp * a.num_state;
+  if (a.trial_state) a.trial_state += first * nqp * a.num_state;
+  if (a.forces) a.forces += 3 * first * npe;
+  if (a.element_pressure) a.element_pressure += first;
+  if (a.element_volume_ratio) a.element_volume_ratio += first;
+  a.num_elements = count;
+  return a;
+}
+
 /// One block's element data in device memory, in precision T, with its material's passes.
 template <class T>
 struct DeviceBlock {

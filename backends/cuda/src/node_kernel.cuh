@@ -79,6 +79,11 @@ struct NodePassArgs {
   double* partials;       // [block][kNumNorms]
   double* contact_force;  // [surface][3], atomically added
   unsigned long long* contact_count;
+  /// Null: every node, one thread each. Otherwise the pass updates only these num_listed nodes
+  /// (a partitioned run's overlapped step: the nodes its halo sends, then the rest); it must
+  /// then not clear node forces (they are cleared before the element pass).
+  const std::int32_t* nodes = nullptr;
+  std::int64_t num_listed = 0;
 };
 
 /// The amplitude table of the next `steps` steps: row k, [curve][2], holds every curve at the
@@ -158,7 +163,12 @@ __global__ void __launch_bounds__(kNodeThreads, node_min_blocks<T>(Variant))
   // This step's amplitudes, [curve][2]: at the start and the end of the step.
   const auto amp_now = [&a](int curve) { return static_cast<T>(a.amplitudes[2 * curve]); };
   const auto amp_next = [&a](int curve) { return static_cast<T>(a.amplitudes[2 * curve + 1]); };
-  const std::int64_t n = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::int64_t thread = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  // A listed pass: threads past the list get a node past the last, as threads past the last
+  // node do in a full pass.
+  const std::int64_t n = a.nodes == nullptr      ? thread
+                         : thread < a.num_listed ? a.nodes[thread]
+                                                 : a.num_nodes;
   double norms[kNumNorms] = {0, 0, 0, 0, 0, 0, 0};
   // Another process owns a ghost node and sends its u_{n+1} after the step: nothing of it is
   // written here (u_next keeps u_{n-1} until then) and it adds nothing to this process's norms.

@@ -117,25 +117,6 @@ __global__ void __launch_bounds__(kNodeThreads) node_blocks_kernel(const GatherA
     }
 }
 
-/// Elements [first, first + count) of the pass `a`: its per-element arrays offset (records or
-/// component-major rows alike).
-template <class T>
-ElementPassArgs<T> element_range(ElementPassArgs<T> a, std::int64_t first, std::int64_t count) {
-  const std::int64_t npe = a.nodes_per_element, nqp = a.quadrature_points;
-  const auto offset = [&](auto* p, std::int64_t size) {
-    return p ? p + (a.element_stride ? first : first * size) : p;
-  };
-  a.connectivity = offset(a.connectivity, npe);
-  a.gradients = offset(a.gradients, nqp * npe * 3);
-  a.volumes = offset(a.volumes, nqp);
-  a.hourglass_vectors = offset(a.hourglass_vectors, 12);
-  if (a.hourglass_stiffness) a.hourglass_stiffness += first;
-  if (a.state) a.state += first * nqp * a.num_state;
-  if (a.element_pressure) a.element_pressure += first;
-  a.num_elements = count;
-  return a;
-}
-
 template <class T>
 class NonlinearOperatorImpl final : public NonlinearOperator {
  public:

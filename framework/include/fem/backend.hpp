@@ -49,6 +49,11 @@ struct BlockSystem {
   /// AveragedNodalPressureTet: first index of this block's elements in the global per-element
   /// pressure buffer (such blocks one after another); -1 for other families.
   std::int64_t pressure_offset = -1;
+  /// One part of a partitioned mesh (fem/parallel/), ordered for overlap: the block's first
+  /// halo_elements elements are all those touching a node another process receives, so that a
+  /// backend can compute them and those nodes first and exchange the halo while it computes the
+  /// rest (each node's forces are still summed in the global order). -1: not ordered so.
+  std::int64_t halo_elements = -1;
 };
 
 /// The model as a backend receives it: blocks, masses, the node-to-slot incidence, boundary

@@ -241,6 +241,36 @@ LocalPart distribute(const System& system, const MeshPartition& partition, Commu
   return part;
 }
 
+void order_halo_elements_first(const System& sys, LocalPart& part) {
+  if (has_pressure_blocks(sys)) return;
+  std::vector<std::uint8_t> sent(static_cast<std::size_t>(sys.num_nodes), 0);
+  for (const std::vector<std::int32_t>& list : part.send_nodes)
+    for (const std::int32_t local : list) sent[part.nodes[local]] = 1;
+  part.halo_elements.assign(sys.blocks.size(), 0);
+  for (std::size_t b = 0; b < sys.blocks.size(); ++b) {
+    const BlockSystem& bs = sys.blocks[b];
+    std::vector<std::int64_t>& elements = part.elements[b];
+    const auto touches_sent = [&](std::int64_t e) {
+      const std::int32_t* conn = bs.connectivity.data() + e * bs.nodes_per_element;
+      return std::any_of(conn, conn + bs.nodes_per_element,
+                         [&](std::int32_t n) { return sent[n] != 0; });
+    };
+    std::vector<std::int64_t> order(elements.size());  // old positions, in the new order
+    std::iota(order.begin(), order.end(), std::int64_t{0});
+    const auto interior = std::stable_partition(
+        order.begin(), order.end(), [&](std::int64_t p) { return touches_sent(elements[p]); });
+    part.halo_elements[b] = interior - order.begin();
+    std::vector<std::int64_t> reordered(elements.size()), position(elements.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      reordered[i] = elements[order[i]];
+      position[order[i]] = static_cast<std::int64_t>(i);
+    }
+    // Owned positions were ascending in position, so in element; mapped, they stay so.
+    for (std::int64_t& p : part.owned_elements[b]) p = position[p];
+    elements = std::move(reordered);
+  }
+}
+
 System restrict_system(const System& g, const LocalPart& part) {
   System s;
   const std::vector<std::int32_t>& nodes = part.nodes;
@@ -288,11 +318,28 @@ System restrict_system(const System& g, const LocalPart& part) {
     bs.material_params = gb.material_params;
     bs.force_offset = slots;
     bs.pressure_offset = gb.pressure_offset;  // renumbered by build_pressure_incidence
+    bs.halo_elements = part.halo_elements.empty() ? -1 : part.halo_elements[b];
     slots += bs.num_elements * gb.nodes_per_element;
     s.blocks.push_back(std::move(bs));
   }
   s.num_force_slots = slots;
   build_force_incidence(s);
+  if (!part.halo_elements.empty()) {
+    // Slot order is the part's element order: sum each node's slots in their global order.
+    std::vector<std::int64_t> global_slot(static_cast<std::size_t>(slots));
+    for (std::size_t b = 0; b < g.blocks.size(); ++b) {
+      const BlockSystem& bs = s.blocks[b];
+      const std::int64_t npe = bs.nodes_per_element;
+      for (std::int64_t e = 0; e < bs.num_elements; ++e)
+        for (std::int64_t a = 0; a < npe; ++a)
+          global_slot[bs.force_offset + e * npe + a] =
+              g.blocks[b].force_offset + part.elements[b][e] * npe + a;
+    }
+    for (std::int64_t n = 0; n < s.num_nodes; ++n)
+      std::sort(s.incidence_slots.begin() + s.incidence_offsets[n],
+                s.incidence_slots.begin() + s.incidence_offsets[n + 1],
+                [&](std::int64_t x, std::int64_t y) { return global_slot[x] < global_slot[y]; });
+  }
   build_pressure_incidence(s);
   return s;
 }

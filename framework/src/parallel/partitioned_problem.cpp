@@ -50,6 +50,7 @@ PartitionedProblem::PartitionedProblem(const System& global, Backend& backend, P
     : global_(global), comm_(comm) {
   partition_ = partition_elements(global, comm.size());
   part_ = distribute(global, partition_, comm);
+  if (halo_overlap_from_environment()) order_halo_elements_first(global, part_);
   part_system_ = restrict_system(global, part_);
   part_problem_ = backend.create_explicit(part_system_, precision);
 
@@ -101,6 +102,18 @@ HaloChoice halo_choice_from_environment() {
                    "'" + v + "' is not a way to exchange the halo",
                    "set FEM_HALO to auto (GPU to GPU where every rank can, the default), host "
                    "(through host memory and MPI) or device (GPU to GPU, or an error)");
+}
+
+bool halo_overlap_from_environment() {
+  const char* value = std::getenv("FEM_HALO_OVERLAP");
+  const std::string v = value ? value : "";
+  if (v.empty() || v == "on") return true;
+  if (v == "off") return false;
+  throw InputError({"FEM_HALO_OVERLAP (environment)", 0, 0},
+                   "'" + v + "' is not a choice of overlap",
+                   "set FEM_HALO_OVERLAP to on (the halo's elements first, the exchange beside "
+                   "the rest where the backend can, the default) or off (every element, then "
+                   "the exchange)");
 }
 
 void PartitionedProblem::setup_direct_halo(HaloChoice choice) {

@@ -41,10 +41,16 @@ struct LocalPart {
   /// Global ids of the part's nodes, ascending (its owned nodes and its ghost nodes).
   std::vector<std::int32_t> nodes;
   std::vector<std::uint8_t> ghost;  ///< per part node: owned by another part
-  /// Per block: the block-local indices of the part's elements, ascending.
+  /// Per block: the block-local indices of the part's elements, ascending; after
+  /// order_halo_elements_first, the first halo_elements[b] of them (ascending), then the rest
+  /// (ascending).
   std::vector<std::vector<std::int64_t>> elements;
-  /// Per block: positions in elements[b] of the elements this part owns (reports results for).
+  /// Per block: positions in elements[b] of the elements this part owns (reports results for),
+  /// in ascending element order.
   std::vector<std::vector<std::int64_t>> owned_elements;
+  /// Per block: how many elements come first because they touch a node of the send lists
+  /// (order_halo_elements_first); empty while the elements are ascending.
+  std::vector<std::int64_t> halo_elements;
   /// Halo: for each neighbour rank, the part nodes (part-local ids) it receives from there, and
   /// the owned part nodes it sends there; both ascending in global id.
   std::vector<int> neighbours;
@@ -72,12 +78,20 @@ std::vector<HaloRequest> halo_requests(const LocalPart& part);
 void add_send_lists(LocalPart& part, const std::vector<HaloRequest>& requests,
                     const std::vector<std::size_t>& request_counts);
 
-/// The System of one part: the global system restricted to the part's nodes and elements
-/// (element data copied, not recomputed, so that every number is the global one), with the
-/// ghost nodes marked.
 /// Partition, part and halo of this process, for a run on `comm` (every rank calls it).
 LocalPart distribute(const System& system, const MeshPartition& partition, Communicator& comm);
 
+/// Puts first, in each block of `part` (which has its send lists), the elements that touch a
+/// node another part receives: a backend can then compute them and those nodes first and send
+/// the halo while it computes the rest (docs/parallel.md, "Overlap"). Each group stays
+/// ascending and owned_elements follows. Leaves a part alone where the system has averaged-
+/// nodal-pressure blocks, whose nodal pressures need every element of a node before any force.
+void order_halo_elements_first(const System& system, LocalPart& part);
+
+/// The System of one part: the global system restricted to the part's nodes and elements
+/// (element data copied, not recomputed, so that every number is the global one), with the
+/// ghost nodes marked. Each node's force slots are gathered in the global order whatever the
+/// part's element order, so that a deterministic run gives the same bits on any number of parts.
 System restrict_system(const System& global, const LocalPart& part);
 
 }  // namespace fem::parallel

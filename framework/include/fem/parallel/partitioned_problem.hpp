@@ -38,6 +38,10 @@ struct PartitionReport {
 enum class HaloChoice { Auto, Host, Device };
 /// FEM_HALO's value; an error naming the variable for anything else.
 HaloChoice halo_choice_from_environment();
+/// FEM_HALO_OVERLAP: whether a part computes the elements its halo needs first, so that a backend
+/// that can exchanges while it computes the rest (on, the default) or not (off); an error naming
+/// the variable for anything else.
+bool halo_overlap_from_environment();
 
 class PartitionedProblem final : public ExplicitProblem {
  public:
