@@ -530,8 +530,16 @@ void ExplicitSolver::Run::fail_to_converge() {
       << " m), relative force residual " << rel_.residual_relative << " (force_tolerance "
       << spec_.solver.force_tolerance << ")"
       << "\n  hint: raise solver.max_iterations, or loosen solver.tolerance / "
-         "solver.force_tolerance; convergence.csv shows how the norms evolved"
-      << "\n  the last iterate is the final frame of the output";
+         "solver.force_tolerance; convergence.csv shows how the norms evolved";
+  if (spec_.precision == Precision::Single)
+    // Measured (docs/case-reference.md, Dynamic relaxation): fine meshes of nearly
+    // incompressible tissue need increments below a float's resolution of the displacement,
+    // which rounding then drops; the norms stop falling. Double precision converges there.
+    msg << "\n  hint: in single precision the increments of a fine mesh can fall below what a "
+           "float resolves of the displacement, and then the norms stop falling (a force "
+           "residual that stays at 1e-3 to 1e-2 in convergence.csv); run with --precision "
+           "double (precision: double)";
+  msg << "\n  the last iterate is the final frame of the output";
   write_summary("not_converged", msg.str());
   throw SolveError(msg.str());
 }
