@@ -533,12 +533,10 @@ void ExplicitSolver::Run::fail_to_converge() {
          "solver.force_tolerance; convergence.csv shows how the norms evolved";
   if (spec_.precision == Precision::Single)
     // Measured (docs/case-reference.md, Dynamic relaxation): fine meshes of nearly
-    // incompressible tissue need increments below a float's resolution of the displacement,
-    // which rounding then drops; the norms stop falling. Double precision converges there.
-    msg << "\n  hint: in single precision the increments of a fine mesh can fall below what a "
-           "float resolves of the displacement, and then the norms stop falling (a force "
-           "residual that stays at 1e-3 to 1e-2 in convergence.csv); run with --precision "
-           "double (precision: double)";
+    // incompressible tissue stall in single precision where double converges.
+    msg << "\n  hint: in single precision fine meshes of nearly incompressible material can stop "
+           "improving (a force residual that stays at 1e-3 to 1e-2 in convergence.csv); run "
+           "with --precision double (precision: double)";
   msg << "\n  the last iterate is the final frame of the output";
   write_summary("not_converged", msg.str());
   throw SolveError(msg.str());
