@@ -106,15 +106,15 @@ std::string gib(double bytes) {
   return buf;
 }
 
-/// What one enqueued step does besides the step itself. Atomic assembly needs the node forces
-/// zero when an element pass starts; inside a graph each step's node pass clears them after
-/// reading (clear_after), so the next step need not (forces_clear). A graph's last step leaves
-/// its forces for internal_force_sum, and the next graph's first step fills the array again.
 /// Which elements and nodes an enqueued step covers: all, or one of the two halves of an
 /// overlapped step (BlockSystem::halo_elements): the elements touching a node the halo sends and
 /// those nodes, or the other elements and the other owned nodes.
 enum class StepPart { All, Halo, Interior };
 
+/// What one enqueued step does besides the step itself. Atomic assembly needs the node forces
+/// zero when an element pass starts; inside a graph each step's node pass clears them after
+/// reading (clear_after), so the next step need not (forces_clear). A graph's last step leaves
+/// its forces for internal_force_sum, and the next graph's first step fills the array again.
 struct StepPlan {
   bool measure = false;       ///< reduce the step norms (the node kernel's Measure variant)
   bool keep = false;          ///< keep P(u_n) for the next, measured, step
