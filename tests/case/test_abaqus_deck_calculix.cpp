@@ -12,19 +12,20 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include <fem/export/calculix_results.hpp>
 
 #include "support/abaqus_box.hpp"
+#include "support/history_csv.hpp"
 #include "support/run_fem.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 using fem::test::AbaqusBox;
+using fem::test::read_history_csv;
 
 std::string find_ccx() {
   if (const char* env = std::getenv("FEM_CCX")) return env;
@@ -33,24 +34,6 @@ std::string find_ccx() {
   std::string path = r.output;
   while (!path.empty() && (path.back() == '\n' || path.back() == '\r')) path.pop_back();
   return path;
-}
-
-/// A history CSV of fem: column name -> values by row.
-std::map<std::string, std::vector<double>> read_csv(const std::string& path) {
-  std::ifstream in(path);
-  std::map<std::string, std::vector<double>> columns;
-  std::vector<std::string> names;
-  std::string line;
-  if (!std::getline(in, line)) return columns;
-  std::stringstream head(line);
-  for (std::string name; std::getline(head, name, ',');) names.push_back(name);
-  while (std::getline(in, line)) {
-    std::stringstream row(line);
-    std::size_t c = 0;
-    for (std::string v; std::getline(row, v, ',') && c < names.size(); ++c)
-      columns[names[c]].push_back(std::stod(v));
-  }
-  return columns;
 }
 
 struct DeckRun {
@@ -69,7 +52,7 @@ struct DeckRun {
   };
   [[nodiscard]] Agreement compare(const std::string& set, const std::string& quantity,
                                   std::array<bool, 3> free) const {
-    const auto fem = read_csv(dir + "/fem/" + set + ".csv");
+    const auto fem = read_history_csv(dir + "/fem/" + set + ".csv").columns();
     const std::string column = quantity == "displacements" ? "displacement_" : "reaction_force_";
     std::string upper = set;
     std::transform(upper.begin(), upper.end(), upper.begin(), ::toupper);
@@ -231,7 +214,7 @@ RF
     // CalculiX's RF of a set sums the internal forces of its nodes, without the loads applied on
     // them (here their share of the weight); fem's reaction is the support's force, f_int -
     // f_ext, which balances every load: the weight 7800 x 3 m^3 x 9.81 and the tip loads.
-    const auto fem_rf = read_csv(run.dir + "/fem/bottom.csv");
+    const auto fem_rf = read_history_csv(run.dir + "/fem/bottom.csv").columns();
     EXPECT_NEAR(fem_rf.at("reaction_force_x").back(), -1.0e6, 1e-6 * 1.0e6);
     EXPECT_NEAR(fem_rf.at("reaction_force_y").back(), 5.0e5, 1e-6 * 1.0e6);
     EXPECT_NEAR(fem_rf.at("reaction_force_z").back(), 7800 * 3 * 9.81, 1e-6 * 1.0e6);

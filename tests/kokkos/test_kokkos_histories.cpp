@@ -4,14 +4,13 @@
 // the nodes of the set).
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "output/scratch_dir.hpp"
 #include "support/backend_here.hpp"
 #include "support/case_runner.hpp"
+#include "support/history_csv.hpp"
 
 namespace fem::test {
 namespace {
@@ -40,22 +39,6 @@ output:
     - {name: bottom, set: bottom, quantities: [reaction_force], every_steps: 5}
 )";
 
-/// The rows of a history CSV after its header, as numbers.
-std::vector<std::vector<double>> read_rows(const std::string& path) {
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);  // header
-  std::vector<std::vector<double>> rows;
-  while (std::getline(in, line)) {
-    std::vector<double> row;
-    std::istringstream fields(line);
-    std::string field;
-    while (std::getline(fields, field, ',')) row.push_back(std::stod(field));
-    rows.push_back(std::move(row));
-  }
-  return rows;
-}
-
 TEST(KokkosHistories, ReactionForcesMatchOpenMpBitForBitMidRun) {
   {
     const PluginRegistry plugins;
@@ -76,8 +59,8 @@ TEST(KokkosHistories, ReactionForcesMatchOpenMpBitForBitMidRun) {
       ExplicitRunOptions options;
       options.output_directory = dir / (std::string(backend) + "_" + precision);
       (void)run.solver->run(options);
-      histories.push_back(read_rows(options.output_directory + "/top.csv"));
-      const auto bottom = read_rows(options.output_directory + "/bottom.csv");
+      histories.push_back(read_history_csv(options.output_directory + "/top.csv").rows);
+      const auto bottom = read_history_csv(options.output_directory + "/bottom.csv").rows;
       histories.back().insert(histories.back().end(), bottom.begin(), bottom.end());
     }
     const auto& openmp = histories[0];

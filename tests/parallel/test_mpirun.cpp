@@ -11,12 +11,12 @@
 #include <iterator>
 #include <limits>
 #include <map>
-#include <sstream>
 
 #include <fem/output/vtk_series.hpp>
 #include <fem/parallel/communicator.hpp>
 
 #include "support/backend_here.hpp"
+#include "support/history_csv.hpp"
 #include "support/run_fem.hpp"
 
 namespace {
@@ -90,28 +90,10 @@ std::vector<std::string> differing_files(const fs::path& a, const fs::path& b) {
 /// one, so that a component that is round-off noise is measured against the vector); infinity
 /// where their shapes differ.
 double largest_difference(const fs::path& a, const fs::path& b) {
-  const auto split = [](const std::string& line) {
-    std::vector<std::string> cells;
-    std::istringstream in(line);
-    for (std::string cell; std::getline(in, cell, ',');) cells.push_back(cell);
-    return cells;
-  };
-  const auto rows = [&](const fs::path& p, std::vector<std::string>& names) {
-    std::ifstream in(p);
-    std::string line;
-    std::getline(in, line);
-    names = split(line);
-    std::vector<std::vector<double>> out;
-    while (std::getline(in, line)) {
-      std::vector<double>& row = out.emplace_back();
-      for (const std::string& cell : split(line)) row.push_back(std::stod(cell));
-    }
-    return out;
-  };
-  std::vector<std::string> names, names_b;
-  const auto x = rows(a, names), y = rows(b, names_b);
+  const fem::test::HistoryCsv x = fem::test::read_history_csv(a.string());
+  const fem::test::HistoryCsv y = fem::test::read_history_csv(b.string());
   constexpr double kShapesDiffer = std::numeric_limits<double>::infinity();
-  if (x.empty() || x.size() != y.size() || names != names_b) return kShapesDiffer;
+  if (x.rows.empty() || x.rows.size() != y.rows.size() || x.names != y.names) return kShapesDiffer;
   const auto quantity = [](std::string name) {
     const std::size_t n = name.size();
     if (n > 2 && name[n - 2] == '_' &&
@@ -119,8 +101,9 @@ double largest_difference(const fs::path& a, const fs::path& b) {
       name.resize(n - 2);
     return name;
   };
+  const std::vector<std::string>& names = x.names;
   std::map<std::string, double> scale;
-  for (const auto& row : x) {
+  for (const auto& row : x.rows) {
     if (row.size() != names.size()) return kShapesDiffer;
     for (std::size_t j = 0; j < row.size(); ++j) {
       double& s = scale[quantity(names[j])];
@@ -128,11 +111,11 @@ double largest_difference(const fs::path& a, const fs::path& b) {
     }
   }
   double largest = 0.0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    if (y[i].size() != names.size()) return kShapesDiffer;
+  for (std::size_t i = 0; i < x.rows.size(); ++i) {
+    if (y.rows[i].size() != names.size()) return kShapesDiffer;
     for (std::size_t j = 0; j < names.size(); ++j)
       if (const double s = scale[quantity(names[j])]; s > 0.0)
-        largest = std::max(largest, std::abs(x[i][j] - y[i][j]) / s);
+        largest = std::max(largest, std::abs(x.rows[i][j] - y.rows[i][j]) / s);
   }
   return largest;
 }
