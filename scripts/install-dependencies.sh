@@ -13,7 +13,7 @@ packages=(
   clang-format
   clang-14 libclang-rt-14-dev libomp-14-dev
   python3-matplotlib calculix-ccx
-  python3-dev python3-numpy pybind11-dev python3-venv python3-pip python3-setuptools python3-wheel
+  python3-dev python3-numpy pybind11-dev python3-meshio python3-h5py python3-venv python3-pip python3-setuptools python3-wheel
 )
 
 missing=()

@@ -20,6 +20,14 @@ namespace fem::cli {
 
 namespace {
 
+/// The index files of the frames a run writes ("cube.pvd", "cube.xdmf"), each followed by ", ".
+std::string frame_indexes(const CaseSpec& spec) {
+  std::string files;
+  if (spec.output.vtk) files += spec.name + ".pvd, ";
+  if (spec.output.xdmf) files += spec.name + ".xdmf, ";
+  return files;
+}
+
 /// Static and implicit dynamic analysis: progress per increment, totals at the end.
 int run_implicit(const Model& model, Backend& backend, bool time_verbs, const CaseOptions& options,
                  const std::string& restart_file) {
@@ -88,8 +96,7 @@ int run_implicit(const Model& model, Backend& backend, bool time_verbs, const Ca
       r.preconditioner_setup_s,
       time_verbs ? "" : "; on a GPU these count launches only: --time-verbs times them exactly",
       r.output_s, r.total_s, r.dof_cg_iterations_per_second(), output_directory(spec),
-      spec.output.vtk ? spec.name + ".pvd, " : "",
-      spec.output.histories.empty() ? "" : ", histories as <name>.csv");
+      frame_indexes(spec), spec.output.histories.empty() ? "" : ", histories as <name>.csv");
   return kOk;
 }
 
@@ -148,11 +155,11 @@ int run_waves(const Model& model, Backend& backend) {
       "  elements {}, nodes {}, dofs {}, stiffness blocks {}\n"
       "  wall time: setup {:.3f} s, time steps {:.3f} s, output {:.3f} s, total {:.3f} s\n"
       "  throughput: {:.4g} dof updates/s, effective bandwidth {:.4g} GB/s ({:.0f} bytes/step)\n"
-      "  results in {}/ (summary.json{}{})\n",
+      "  results in {}/ ({}summary.json{})\n",
       r.steps, r.time_step, r.end_time, r.backend, r.execution_space, r.precision, r.num_elements,
       r.num_nodes, r.dofs, r.matrix_blocks, r.setup_s, r.step_s, r.output_s, r.total_s,
       r.dof_updates_per_second(), r.effective_bandwidth() / 1e9, r.bytes_per_step,
-      run.output_directory, spec.output.vtk ? ", " + spec.name + ".pvd" : "",
+      run.output_directory, frame_indexes(spec),
       spec.output.receivers.empty() ? "" : ", receiver traces");
   return kOk;
 }
@@ -181,11 +188,10 @@ int run_voxels(const Model& model, Backend& backend, bool time_verbs) {
       "iterations\n"
       "  wall time: setup {:.3f} s, time steps {:.3f} s ({:.4g} steps/s), output {:.3f} s, "
       "total {:.3f} s\n"
-      "  results in {}/ (summary.json{})\n",
+      "  results in {}/ ({}summary.json)\n",
       r.steps, r.time_step, r.backend, r.execution_space, r.precision, r.elements, levels,
       r.mean_reduction, r.worst_reduction, r.mean_coarsest_iterations, r.setup_s, r.step_s,
-      r.steps_per_second(), r.output_s, r.total_s, run.output_directory,
-      spec.output.vtk ? ", " + spec.name + ".pvd" : "");
+      r.steps_per_second(), r.output_s, r.total_s, run.output_directory, frame_indexes(spec));
   if (time_verbs) {
     const CorotationalPhases& p = r.phases;
     fmt::print(
@@ -294,11 +300,11 @@ int run_command(const CaseOptions& options, bool quiet, bool time_verbs,
         "  elements {}, nodes {}\n"
         "  wall time: setup {:.3f} s, {}, output {:.3f} s, total {:.3f} s\n"
         "  throughput: {:.4g} element-steps/s\n"
-        "  results in {}/ ({}.pvd, energy.csv, summary.json{})\n",
+        "  results in {}/ ({}energy.csv, summary.json{})\n",
         r.steps, r.time_step, r.end_time, r.backend, r.execution_space, r.precision,
         r.ranks > 1 ? fmt::format(", {} ranks", r.ranks) : std::string(), r.num_elements,
         r.num_nodes, r.setup_s, steps, r.output_s, r.total_s, r.element_steps_per_second(),
-        run.output_directory, spec.name,
+        run.output_directory, frame_indexes(spec),
         spec.output.histories.empty() ? "" : ", histories as <name>.csv");
     return kOk;
   } catch (const std::exception& e) {

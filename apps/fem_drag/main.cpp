@@ -17,7 +17,7 @@
 #include <filesystem>
 #include <limits>
 
-#include <fem/output/vtk_series.hpp>
+#include <fem/output/frame_series.hpp>
 #include <fem/solver/corotational_solver.hpp>
 #include <fem/solver/run_output.hpp>
 
@@ -103,16 +103,14 @@ int drag(const DragOptions& o) {
       sim.hierarchy().elements, spec.backend, to_string(spec.precision), sim.time_step(),
       model.mesh.input_node_id(handle), h[0], h[1], h[2], o.path[0], o.path[1], o.path[2], o.steps);
 
-  std::unique_ptr<VtkSeriesWriter> series;
+  std::unique_ptr<FrameSeries> series;
   const std::string directory = output_directory(spec);
   if (o.every > 0) {
-    if (!vtk_output_available() || !spec.output.vtk) {
+    std::filesystem::create_directories(directory);
+    series = open_frame_series(model, directory);
+    if (!series)
       fmt::print("no VTK series: {}\n", vtk_output_available() ? "the case has output.vtk off"
                                                                : "this fem is built without VTK");
-    } else {
-      std::filesystem::create_directories(directory);
-      series = open_vtk_series(model, directory);
-    }
   }
   std::vector<double> u, v, watched_u;
   double output_s = 0.0;
@@ -141,7 +139,8 @@ int drag(const DragOptions& o) {
       model.mesh.input_node_id(middle), watched_u[3], watched_u[4], watched_u[5]);
   fmt::print("{} steps in {:.3f} s: {:.4g} steps/s (without the {:.3f} s of VTK output)\n", o.steps,
              wall, static_cast<double>(o.steps) / std::max(wall, 1e-9), output_s);
-  if (series) fmt::print("VTK series in {}/{}.pvd\n", directory, spec.name);
+  if (series)
+    for (const std::string& index : series->index_paths()) fmt::print("frames in {}\n", index);
   return kOk;
 }
 

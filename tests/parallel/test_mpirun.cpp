@@ -19,6 +19,10 @@
 #include "support/history_csv.hpp"
 #include "support/run_fem.hpp"
 
+#if FEM_WITH_HDF5
+#include "support/hdf5_dataset.hpp"
+#endif
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -182,6 +186,40 @@ TEST_F(Mpirun, BrainShiftRelaxationWritesTheSameFieldsOnOneToFourRanks) {
       "brain_shift", "run " + std::string(FEM_SOURCE_DIR) + "/cases/brain_shift.yaml",
       {"convergence.csv", "contact.csv"});
 }
+
+#if FEM_WITH_HDF5
+// output.xdmf on two ranks: each rank's HDF5 file holds its piece of every frame, the same
+// values as its .vtu piece, and rank 0's index names both files.
+TEST_F(Mpirun, TheXdmfSeriesOnTwoRanksHoldsEachRanksPieceOfTheVtkFrames) {
+  if (!fem::vtk_output_available()) GTEST_SKIP() << "this fem was built without VTK";
+  const fs::path dir = fs::temp_directory_path() / "fem_mpirun_xdmf";
+  fs::remove_all(dir);
+  const FemResult r =
+      mpirun(2, "run " + kCube + " -q --set output.xdmf=true --output " + dir.string());
+  ASSERT_EQ(r.code, 0) << r.output;
+  std::ifstream index(dir / "cube_compression.xdmf");
+  const std::string xml((std::istreambuf_iterator<char>(index)), std::istreambuf_iterator<char>());
+  EXPECT_NE(xml.find("cube_compression_1.h5:/frames/000003/displacement"), std::string::npos)
+      << xml;
+  EXPECT_FALSE(fs::exists(dir / "cube_compression.h5"));
+  for (const std::string rank : {"0", "1"}) {
+    const std::string h5 = (dir / ("cube_compression_" + rank + ".h5")).string();
+    for (const std::string frame : {"000000", "000003"}) {
+      const std::string stem = "cube_compression_" + frame;
+      const fem::VtuContents piece =
+          fem::read_vtu((dir / stem / (stem + "_" + rank + ".vtu")).string());
+      EXPECT_EQ(piece.mesh.point_ids,
+                fem::test::read_dataset<std::int64_t>(h5, "/mesh/GlobalNodeId").values);
+      for (const auto* fields : {&piece.point_fields, &piece.cell_fields})
+        for (const fem::Field& f : *fields)
+          EXPECT_EQ(f.values,
+                    fem::test::read_dataset<double>(h5, "/frames/" + frame + "/" + f.name).values)
+              << h5 << " frame " << frame << " " << f.name;
+    }
+  }
+  fs::remove_all(dir);
+}
+#endif
 
 TEST_F(Mpirun, ARestartOnThreeRanksEndsWithTheBytesOfAnUninterruptedRunOnOne) {
   const fs::path base = fs::temp_directory_path() / "fem_mpirun_restart";

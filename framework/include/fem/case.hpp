@@ -322,6 +322,8 @@ struct OutputSpec {
   /// Where each of `fields` is written in the case; empty for the defaults.
   std::vector<SourceLocation> field_locations;
   bool vtk = true;
+  /// Every frame also in one HDF5 file with an XDMF index (fem/output/xdmf_series.hpp).
+  bool xdmf = false;
   /// The named node sets and the blocks' regions in every frame, as 0/1 arrays (OutputMesh).
   bool sets = true;
   std::vector<HistorySpec> histories;

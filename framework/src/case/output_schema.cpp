@@ -3,6 +3,7 @@
 #include <map>
 
 #include "case_schema.hpp"
+#include "fem/output/xdmf_series.hpp"
 
 namespace fem::case_io {
 
@@ -120,13 +121,19 @@ void read_output(const std::optional<Value>& v, CaseSpec& spec) {
   // A static solution has no time, so no velocity.
   if (spec.solver.type == SolverType::Static) std::erase(out.fields, std::string("velocity"));
   if (!v) return;
-  const Mapping m(*v, {"directory", "every_steps", "every_time", "vtk", "fields", "sets",
+  const Mapping m(*v, {"directory", "every_steps", "every_time", "vtk", "xdmf", "fields", "sets",
                        "histories", "receivers", "receiver_formats", "checkpoint"});
   out.where = v->key_where();
   // Relative directories stay relative: the command line resolves them against its own folder.
   if (auto d = m.get("directory")) out.directory = non_empty_string(*d);
   read_cadence(m, out.every_steps, out.every_time);
   if (auto b = m.get("vtk")) out.vtk = as_bool(*b);
+  if (auto b = m.get("xdmf")) {
+    out.xdmf = as_bool(*b);
+    if (out.xdmf && !xdmf_output_available())
+      b->fail("output.xdmf needs HDF5, and this fem was built without it",
+              "install libhdf5-dev and rebuild fem, or write the frames as VTK only (xdmf: false)");
+  }
   if (auto b = m.get("sets")) out.sets = as_bool(*b);
   if (auto f = m.get("fields")) {
     out.fields = read_words(*f, kFields);

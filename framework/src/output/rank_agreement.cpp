@@ -9,9 +9,6 @@
 
 namespace fem::detail {
 
-namespace {
-
-/// Every rank's `mine`, in rank order, on every rank.
 std::vector<std::string> gather_texts(parallel::Communicator& comm, const std::string& mine) {
   std::vector<std::size_t> sizes;
   const std::vector<char> bytes = comm.all_gather_bytes(mine.data(), mine.size(), sizes);
@@ -23,8 +20,6 @@ std::vector<std::string> gather_texts(parallel::Communicator& comm, const std::s
   }
   return texts;
 }
-
-}  // namespace
 
 void run_on_all_ranks(parallel::Communicator& comm, const std::function<void()>& step,
                       const std::function<void()>& undo) {

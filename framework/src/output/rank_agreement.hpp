@@ -5,10 +5,14 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "fem/parallel/communicator.hpp"
 
 namespace fem::detail {
+
+/// Every rank's `mine`, in rank order, on every rank. Collective.
+std::vector<std::string> gather_texts(parallel::Communicator& comm, const std::string& mine);
 
 /// Runs `step` on this rank, then agrees with every rank on the outcome. Where it threw on any
 /// rank, `undo` runs on every rank (removing what its step wrote; it must not throw) and every

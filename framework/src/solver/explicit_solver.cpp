@@ -12,9 +12,9 @@
 #include <sstream>
 
 #include "fem/output/checkpoint.hpp"
+#include "fem/output/frame_series.hpp"
 #include "fem/output/history.hpp"
 #include "fem/output/summary.hpp"
-#include "fem/output/vtk_series.hpp"
 #include "fem/parallel/output_piece.hpp"
 #include "fem/parallel/partitioned_problem.hpp"
 #include "fem/solver/restart.hpp"
@@ -175,7 +175,7 @@ class ExplicitSolver::Run {
   parallel::Communicator* comm_ = nullptr;  ///< several ranks, or null
   bool writes_ = false;
   RunSink* sink_ = nullptr;
-  std::unique_ptr<VtkSeriesWriter> vtk_;        ///< on rank 0, or on every rank writing pieces
+  std::unique_ptr<FrameSeries> series_;         ///< on rank 0, or on every rank writing pieces
   std::optional<parallel::OutputPiece> piece_;  ///< this rank's piece of a partitioned run
   std::vector<HistoryRecorder> histories_;
   std::optional<CsvHistory> energy_csv_, contact_csv_, convergence_csv_;
@@ -207,9 +207,9 @@ void ExplicitSolver::Run::open_outputs() {
     const OutputMesh mesh = output_mesh(s_.model_);
     piece_ = parallel::output_piece(mesh, partitioned.partition().element_part, comm_->rank());
     const OutputMesh piece = parallel::piece_mesh(mesh, *piece_);
-    vtk_ = open_vtk_series(s_.model_, dir_, &piece, SeriesPiece{comm_});
+    series_ = open_frame_series(s_.model_, dir_, &piece, SeriesPiece{comm_});
   } else if (writes_) {
-    vtk_ = open_vtk_series(s_.model_, dir_);
+    series_ = open_frame_series(s_.model_, dir_);
   }
   // Dynamic relaxation writes the start and the converged state, and more frames only when
   // asked (every_steps counts iterations); its histories follow the convergence checks.
@@ -289,12 +289,13 @@ void ExplicitSolver::Run::write_frame(std::int64_t k) {
   const std::vector<double> v = velocity(u_, u_prev_);
   record_energy(k, v);
   const double time = static_cast<double>(k) * dt_;
-  if (vtk_ || sink_) {
+  if (series_ || sink_) {
     const OutputFrame frame = make_frame(spec_, k, time, u_, &v, results_);
     if (sink_) sink_->frame(frame);
-    if (vtk_) {
-      vtk_->write(piece_ ? parallel::piece_frame(frame, *piece_) : frame);
-      if (vtk_->frames_written() == 1) report_.files.push_back(vtk_->pvd_path());
+    if (series_) {
+      series_->write(piece_ ? parallel::piece_frame(frame, *piece_) : frame);
+      if (series_->frames_written() == 1)
+        for (const std::string& index : series_->index_paths()) report_.files.push_back(index);
     }
   }
   last_frame_ = k;
@@ -325,15 +326,15 @@ void ExplicitSolver::Run::fail_step(const AdvanceResult& r) {
   std::string where;
   // On several ranks the parts stop one step apart (the failing one before its node pass), so
   // there is no common last good state; the frames written so far are the record.
-  if (vtk_ && comm_ == nullptr) {
+  if (series_ && series_->vtk() && comm_ == nullptr) {
     // u_{n-1} is the last state every element accepted (its velocity is not known: zero).
     problem_.previous_displacement(u_prev_);
     problem_.element_results(u_prev_, results_);
     const std::vector<double> v = velocity(u_prev_, u_prev_);
-    where =
-        vtk_->write_single(make_frame(spec_, bad_step - 1, static_cast<double>(bad_step - 1) * dt_,
-                                      u_prev_, &v, results_),
-                           spec_.name + "_last_good.vtu");
+    where = series_->write_single(
+        make_frame(spec_, bad_step - 1, static_cast<double>(bad_step - 1) * dt_, u_prev_, &v,
+                   results_),
+        spec_.name + "_last_good.vtu");
   }
   if (relaxation_ && rel_.restarts > 0)
     msg << ", after " << rel_.restarts
@@ -553,7 +554,8 @@ void ExplicitSolver::Run::finish_timing() {
 
 void ExplicitSolver::Run::write_summary(const std::string& status, const std::string& message) {
   finish_timing();
-  if (vtk_) vtk_->flush();  // the .pvd lists every frame before the summary says the run ended
+  if (series_)
+    series_->flush();  // the .pvd/.xdmf list every frame before the summary says the run ended
   if (!writes_ && !sink_) return;
   RunSummary s = summary_header(
       spec_, status, message,
@@ -682,7 +684,7 @@ void ExplicitSolver::Run::write_checkpoint() {
       c.values[fmt::format("contact.{}.{}", k, "xyz"[i])] = report_.contact_force[k][i];
   if (writes_)
     report_.checkpoint =
-        write_run_checkpoint(c, spec_, dir_, step_, vtk_.get(),
+        write_run_checkpoint(c, spec_, dir_, step_, series_.get(),
                              {&energy_csv_, &contact_csv_, &convergence_csv_}, histories_);
   report_.output_s += seconds_since(t0);
 }
@@ -792,9 +794,9 @@ ExplicitRunReport ExplicitSolver::Run::execute() {
   report_.contact_force.assign(sys_.surfaces.size(), {0, 0, 0});
   if (restart) {
     restore(*restart);
-    if (vtk_) {
-      resume_series(*vtk_, *restart, dir_);
-      report_.files.push_back(vtk_->pvd_path());
+    if (series_) {
+      resume_series(*series_, *restart, dir_);
+      for (const std::string& index : series_->index_paths()) report_.files.push_back(index);
     }
     resume_from_ = nullptr;
   } else {

@@ -13,9 +13,9 @@
 #include <optional>
 #include <sstream>
 
+#include "fem/output/frame_series.hpp"
 #include "fem/output/history.hpp"
 #include "fem/output/summary.hpp"
-#include "fem/output/vtk_series.hpp"
 #include "fem/solver/restart.hpp"
 #include "fem/solver/run_output.hpp"
 #include "fem/solver/system_fingerprint.hpp"
@@ -416,7 +416,7 @@ class ImplicitSolver::Run final : public IncrementEquations {
   std::string dir_;
   bool files_ = false;
   RunSink* sink_ = nullptr;
-  std::unique_ptr<VtkSeriesWriter> vtk_;
+  std::unique_ptr<FrameSeries> series_;
   std::vector<HistoryRecorder> histories_;
   std::optional<CsvHistory> energy_csv_, convergence_csv_, contact_csv_;
   std::int64_t frame_every_ = 1;
@@ -466,15 +466,16 @@ void ImplicitSolver::Run::write_output(std::int64_t increment, double t, bool fr
         e.kinetic += 0.5 * sys_.lumped_mass[d / 3] * v_host_[d] * v_host_[d];
     report_.energies.push_back(e);
     append_row(energy_csv_, sink_, "energy", t, increment, {e.kinetic, e.strain, e.hourglass});
-    if (vtk_ || sink_) {
+    if (series_ || sink_) {
       OutputFrame output = make_frame(spec_, increment, t, u_host_,
                                       integrator_.dynamic() ? &v_host_ : nullptr, results_);
       // Contact forces per node (the pressure times the tributary area), where contact is.
       if (contact_) output.point_fields.push_back({"contact_force", 3, contact_->nodal_forces()});
       if (sink_) sink_->frame(output);
-      if (vtk_) {
-        vtk_->write(output);
-        if (vtk_->frames_written() == 1) report_.files.push_back(vtk_->pvd_path());
+      if (series_) {
+        series_->write(output);
+        if (series_->frames_written() == 1)
+          for (const std::string& index : series_->index_paths()) report_.files.push_back(index);
       }
     }
   }
@@ -482,7 +483,8 @@ void ImplicitSolver::Run::write_output(std::int64_t increment, double t, bool fr
 }
 
 void ImplicitSolver::Run::write_summary(const std::string& status, const std::string& message) {
-  if (vtk_) vtk_->flush();  // the .pvd lists every frame before the summary says the run ended
+  if (series_)
+    series_->flush();  // the .pvd/.xdmf list every frame before the summary says the run ended
   report_.verbs = op_.times();
   report_.verbs += la_.times();
   report_.preconditioner_setup_s = preconditioner_setup_s_;
@@ -593,7 +595,7 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
   };
   if (files_) {
     std::filesystem::create_directories(dir_);
-    vtk_ = open_vtk_series(s_.model_, dir_);
+    series_ = open_frame_series(s_.model_, dir_);
   }
   // `name` is the table's: the CSV file's stem.
   const auto open_csv = [&](std::optional<CsvHistory>& csv, const std::string& name,
@@ -660,9 +662,9 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
     report_.first_increment = increment;
     report_.increments = increment;
     report_.time_reached = t;
-    if (vtk_) {
-      resume_series(*vtk_, *restart, dir_);
-      report_.files.push_back(vtk_->pvd_path());
+    if (series_) {
+      resume_series(*series_, *restart, dir_);
+      for (const std::string& index : series_->index_paths()) report_.files.push_back(index);
     }
     spdlog::info("continuing from increment {} (t = {}) of '{}'", increment, t,
                  options_.restart_file);
@@ -904,7 +906,7 @@ void ImplicitSolver::Run::write_checkpoint(std::int64_t increment, double t) {
     if (sys_.blocks[b].material->host.num_state > 0) op_.material_state(b, c.material_state[b]);
   c.values["implicit.increment_size"] = increments_.size();
   report_.checkpoint =
-      write_run_checkpoint(c, spec_, dir_, increment, vtk_.get(),
+      write_run_checkpoint(c, spec_, dir_, increment, series_.get(),
                            {&energy_csv_, &convergence_csv_, &contact_csv_}, histories_);
   report_.output_s += seconds_since(t0);
 }

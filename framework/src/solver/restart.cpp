@@ -36,24 +36,24 @@ Checkpoint checkpoint_header(const CheckpointedRun& run, std::int64_t step, doub
   return c;
 }
 
-void record_output(Checkpoint& c, const VtkSeriesWriter* vtk,
+void record_output(Checkpoint& c, const FrameSeries* series,
                    const std::vector<const CsvHistory*>& files) {
-  if (vtk) {
-    c.frames = vtk->frames();
-    c.next_frame_index = vtk->next_index();
+  if (series) {
+    c.frames = series->frames();
+    c.next_frame_index = series->next_index();
   }
   for (const CsvHistory* f : files)
     if (f) c.files.push_back({file_name(f->path()), f->bytes()});
 }
 
 std::string write_run_checkpoint(Checkpoint& c, const CaseSpec& spec, const std::string& directory,
-                                 std::int64_t step, const VtkSeriesWriter* vtk,
+                                 std::int64_t step, const FrameSeries* series,
                                  std::initializer_list<const std::optional<CsvHistory>*> csvs,
                                  const std::vector<HistoryRecorder>& histories) {
   std::vector<const CsvHistory*> files;
   for (const std::optional<CsvHistory>* csv : csvs) files.push_back(*csv ? &**csv : nullptr);
   for (const HistoryRecorder& h : histories) files.push_back(h.csv());
-  record_output(c, vtk, files);
+  record_output(c, series, files);
   const std::string path = checkpoint_path(directory, spec.name, step);
   write_checkpoint(path, c);
   remove_old_checkpoints(directory, spec.name, step,
@@ -134,14 +134,15 @@ void check_checkpoint(const Checkpoint& c, const std::string& path, const Checkp
                  FEM_VERSION);
 }
 
-void resume_series(VtkSeriesWriter& vtk, const Checkpoint& c, const std::string& directory) {
+void resume_series(FrameSeries& series, const Checkpoint& c, const std::string& directory) {
   std::vector<SeriesFrame> frames;
   for (const SeriesFrame& f : c.frames)
     if (fs::exists(fs::path(directory) / f.file)) frames.push_back(f);
   if (frames.size() < c.frames.size())
     spdlog::warn("{} of the {} frames the checkpoint lists are not in {}: {} lists the others",
-                 c.frames.size() - frames.size(), c.frames.size(), directory, vtk.pvd_path());
-  vtk.resume(std::move(frames), static_cast<int>(c.next_frame_index));
+                 c.frames.size() - frames.size(), c.frames.size(), directory,
+                 series.index_paths().front());
+  series.resume(std::move(frames), static_cast<int>(c.next_frame_index));
 }
 
 std::uint64_t resume_bytes(const Checkpoint* c, const std::string& path) {

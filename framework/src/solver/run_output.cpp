@@ -110,17 +110,25 @@ OutputFrame make_frame(const CaseSpec& spec, std::int64_t step, double time,
   return frame;
 }
 
-std::unique_ptr<VtkSeriesWriter> open_vtk_series(const Model& model, const std::string& directory,
-                                                 const OutputMesh* mesh, SeriesPiece piece) {
-  if (!model.spec.output.vtk) return nullptr;
-  if (!vtk_output_available()) {
+std::unique_ptr<FrameSeries> open_frame_series(const Model& model, const std::string& directory,
+                                               const OutputMesh* mesh, SeriesPiece piece) {
+  const OutputSpec& out = model.spec.output;
+  bool vtk = out.vtk;
+  if (vtk && !vtk_output_available()) {
     spdlog::warn(
         "this fem was built without VTK: no .vtu/.pvd output (set output.vtk: false to silence "
         "this)");
-    return nullptr;
+    vtk = false;
   }
-  return std::make_unique<VtkSeriesWriter>(directory, model.spec.name,
-                                           mesh ? *mesh : output_mesh(model), piece);
+  if (!vtk && !out.xdmf) return nullptr;
+  std::optional<OutputMesh> whole;
+  if (!mesh) mesh = &whole.emplace(output_mesh(model));
+  std::unique_ptr<VtkSeriesWriter> vtk_series;
+  std::unique_ptr<XdmfSeriesWriter> xdmf_series;
+  if (vtk) vtk_series = std::make_unique<VtkSeriesWriter>(directory, model.spec.name, *mesh, piece);
+  if (out.xdmf)
+    xdmf_series = std::make_unique<XdmfSeriesWriter>(directory, model.spec.name, *mesh, piece);
+  return std::make_unique<FrameSeries>(std::move(vtk_series), std::move(xdmf_series));
 }
 
 HistoryRecorder::HistoryRecorder(const Model& model, const HistorySpec& spec, std::int64_t every,

@@ -12,8 +12,8 @@
 #include "fem/backend.hpp"
 #include "fem/case.hpp"
 #include "fem/output/checkpoint.hpp"
+#include "fem/output/frame_series.hpp"
 #include "fem/output/history.hpp"
-#include "fem/output/vtk_series.hpp"
 #include "fem/solver/run_output.hpp"
 
 namespace fem {
@@ -35,9 +35,9 @@ struct CheckpointedRun {
 /// solver's to add.
 Checkpoint checkpoint_header(const CheckpointedRun& run, std::int64_t step, double time);
 
-/// Records the output written so far: the series' frames (vtk may be null) and the files'
+/// Records the output written so far: the series' frames (series may be null) and the files'
 /// lengths (null entries are skipped).
-void record_output(Checkpoint& c, const VtkSeriesWriter* vtk,
+void record_output(Checkpoint& c, const FrameSeries* series,
                    const std::vector<const CsvHistory*>& files);
 
 /// Finishes and writes a solver's checkpoint at `step`: records the output written so far (the
@@ -45,7 +45,7 @@ void record_output(Checkpoint& c, const VtkSeriesWriter* vtk,
 /// checkpoint_path(directory, spec.name, step) and keeps the newest output.checkpoint.keep
 /// (2 by default). Returns the path.
 std::string write_run_checkpoint(Checkpoint& c, const CaseSpec& spec, const std::string& directory,
-                                 std::int64_t step, const VtkSeriesWriter* vtk,
+                                 std::int64_t step, const FrameSeries* series,
                                  std::initializer_list<const std::optional<CsvHistory>*> csvs,
                                  const std::vector<HistoryRecorder>& histories);
 
@@ -63,9 +63,9 @@ void remove_old_checkpoints(const std::string& directory, const std::string& nam
 /// (the solver checks its own vectors); warns when the precision or the fem version differ.
 void check_checkpoint(const Checkpoint& c, const std::string& path, const CheckpointedRun& run);
 
-/// Continues `vtk` with the checkpoint's frames that are still in `directory` (warning about
+/// Continues `series` with the checkpoint's frames that are still in `directory` (warning about
 /// the others) and its frame numbering.
-void resume_series(VtkSeriesWriter& vtk, const Checkpoint& c, const std::string& directory);
+void resume_series(FrameSeries& series, const Checkpoint& c, const std::string& directory);
 
 /// The length `c` recorded for the output file `path`; 0 (start it afresh) when c is null or
 /// does not list it.

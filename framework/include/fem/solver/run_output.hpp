@@ -13,10 +13,10 @@
 #include "fem/backend.hpp"
 #include "fem/model.hpp"
 #include "fem/output/frame.hpp"
+#include "fem/output/frame_series.hpp"
 #include "fem/output/history.hpp"
 #include "fem/output/run_sink.hpp"
 #include "fem/output/summary.hpp"
-#include "fem/output/vtk_series.hpp"
 
 namespace fem {
 
@@ -78,13 +78,13 @@ OutputFrame make_frame(const CaseSpec& spec, std::int64_t step, double time,
                        const std::vector<double>& u, const std::vector<double>* velocity,
                        const std::vector<BlockResults>& results);
 
-/// The VTK series of a run (null when output.vtk is off or VTK is not built in, which is
-/// warned about once), created in `directory`.
-/// With `piece` (a run on several ranks), this rank's piece of a .pvtu series: `mesh` is the
-/// piece's mesh (fem/parallel/output_piece.hpp), and every rank of piece.comm calls this.
-std::unique_ptr<VtkSeriesWriter> open_vtk_series(const Model& model, const std::string& directory,
-                                                 const OutputMesh* mesh = nullptr,
-                                                 SeriesPiece piece = {});
+/// The frame files of a run, created in `directory`: the VTK series (output.vtk, unless VTK is
+/// not built in, which is warned about) and the XDMF series (output.xdmf). Null when neither is
+/// written. With `piece` (a run on several ranks), this rank's piece of each series: `mesh` is
+/// the piece's mesh (fem/parallel/output_piece.hpp), and every rank of piece.comm calls this.
+std::unique_ptr<FrameSeries> open_frame_series(const Model& model, const std::string& directory,
+                                               const OutputMesh* mesh = nullptr,
+                                               SeriesPiece piece = {});
 
 /// One history of output.histories: its node set, cadence and CSV file.
 class HistoryRecorder {

@@ -414,8 +414,8 @@ CorotationalRunReport run_corotational(const Model& model, Backend& backend,
                                           spec.solver.end_time / spec.solver.time_step)));
   const bool files = !options.output_directory.empty();
   if (files) std::filesystem::create_directories(options.output_directory);
-  std::unique_ptr<VtkSeriesWriter> series;
-  if (files) series = open_vtk_series(model, options.output_directory);
+  std::unique_ptr<FrameSeries> series;
+  if (files) series = open_frame_series(model, options.output_directory);
   const std::int64_t frame_every =
       output_cadence(spec.output.every_steps, spec.output.every_time, sim.time_step(),
                      std::max<std::int64_t>(1, steps / 20));
@@ -477,7 +477,7 @@ CorotationalRunReport run_corotational(const Model& model, Backend& backend,
     message = e.what();
     report.step_s = seconds_since(loop) - report.output_s;
     if (files) {
-      if (series) series->flush();  // the .pvd lists every frame before the summary
+      if (series) series->flush();  // the .pvd/.xdmf list every frame before the summary
       RunSummary s = summary_header(spec, status, message,
                                     {report.backend, report.execution_space, report.precision,
                                      report.nodes, report.elements, sim.total_mass(), 0.0});
@@ -499,7 +499,7 @@ CorotationalRunReport run_corotational(const Model& model, Backend& backend,
                  std::sqrt(u[i] * u[i] + u[i + 1] * u[i + 1] + u[i + 2] * u[i + 2]));
   report.total_s = seconds_since(start);
   if (files) {
-    if (series) series->flush();  // the .pvd lists every frame before the summary
+    if (series) series->flush();  // the .pvd/.xdmf list every frame before the summary
     const double volume = static_cast<double>(report.elements) * std::pow(sim.hierarchy().edge, 3);
     RunSummary s = summary_header(spec, status, message,
                                   {report.backend, report.execution_space, report.precision,

@@ -428,8 +428,8 @@ WaveRunReport WaveSolver::run(const WaveRunOptions& options) {
   };
 
   // Frames: displacement and the step's mean velocity; element results when asked for.
-  std::unique_ptr<VtkSeriesWriter> series;
-  if (files) series = open_vtk_series(model_, options.output_directory);
+  std::unique_ptr<FrameSeries> series;
+  if (files) series = open_frame_series(model_, options.output_directory);
   std::unique_ptr<LinearAlgebra> results_algebra;
   std::unique_ptr<NonlinearOperator> results_operator;
   const std::int64_t frame_every = output_cadence(spec.output.every_steps, spec.output.every_time,
@@ -531,7 +531,7 @@ WaveRunReport WaveSolver::run(const WaveRunOptions& options) {
   report.total_s = seconds_since(start) + setup_.setup_s;
 
   if (files) {
-    if (series) series->flush();  // the .pvd lists every frame before the summary
+    if (series) series->flush();  // the .pvd/.xdmf list every frame before the summary
     RunSummary s =
         summary_header(spec, report.interrupted ? "interrupted" : "completed", "",
                        {report.backend, report.execution_space, report.precision, report.num_nodes,
