@@ -41,7 +41,8 @@ class DeviceArray {
     if (n) FEM_CUDA_CHECK(cudaMalloc(&data_, n * sizeof(T)));
     size_ = n;
   }
-  /// Uploads host values, converting them to T (double -> float for single precision).
+  /// Uploads host values, converting them to T (double -> float for single precision). Returns
+  /// when they are on the device, for kernels on any stream to read.
   template <class U>
   void upload(const std::vector<U>& host) {
     resize(host.size());
@@ -54,6 +55,12 @@ class DeviceArray {
       FEM_CUDA_CHECK(
           cudaMemcpy(data_, converted.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
     }
+    // cudaMemcpy from pageable memory returns once the values are staged, before the DMA to
+    // the device has finished (CUDA's "API synchronization behavior"), and the backend's
+    // streams are non-blocking, so nothing orders a kernel on them after the copy: a 53,361-node
+    // history list uploaded this way was read before it arrived (cudaErrorIllegalAddress in
+    // nodal_displacements on the 73 M-element cube, issue 19). Wait for the copy's stream.
+    FEM_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
   }
   /// Downloads into `host` as U.
   template <class U>
