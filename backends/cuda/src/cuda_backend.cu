@@ -604,15 +604,10 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   }
 
   void element_results(const std::vector<double>& u, std::vector<BlockResults>& out) override {
-    DeviceArray<T> d_u;
-    d_u.upload(u);
-    pressure_passes(d_u.data(), nullptr, true);
-    out.resize(blocks_.size());
-    for (std::size_t b = 0; b < blocks_.size(); ++b) {
-      ElementPassArgs<T> args = pass_args(blocks_[b], d_u.data(), nullptr, nullptr);
-      args.nodal_volume_ratio = nodal_volume_ratio_.data_or_null();
-      blocks_[b].results(args, stream_, out[b]);
-    }
+    evaluate_elements(u, out, true);
+  }
+  void element_energies(const std::vector<double>& u, std::vector<BlockResults>& out) override {
+    evaluate_elements(u, out, false);
   }
 
   [[nodiscard]] PhaseTimes phase_times() const override {
@@ -632,6 +627,19 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   }
 
  private:
+  void evaluate_elements(const std::vector<double>& u, std::vector<BlockResults>& out,
+                         bool fields) {
+    DeviceArray<T> d_u;
+    d_u.upload(u);
+    pressure_passes(d_u.data(), nullptr, true);
+    out.resize(blocks_.size());
+    for (std::size_t b = 0; b < blocks_.size(); ++b) {
+      ElementPassArgs<T> args = pass_args(blocks_[b], d_u.data(), nullptr, nullptr);
+      args.nodal_volume_ratio = nodal_volume_ratio_.data_or_null();
+      blocks_[b].results(args, stream_, out[b], fields);
+    }
+  }
+
   /// Where an overlapped step splits block b's elements: after the halo's elements, rounded up
   /// to whole warps of elements, so that the interior's half reads its component-major rows from
   /// the start of a 128-byte line, as a whole pass does (elements after the halo's may go first).

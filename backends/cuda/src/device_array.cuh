@@ -86,12 +86,20 @@ class DeviceArray {
   /// download() after the work queued on `stream` (which it waits for).
   template <class U>
   void download(std::vector<U>& host, cudaStream_t stream) const {
-    std::vector<T> raw(size_);
-    if (size_)
-      FEM_CUDA_CHECK(
-          cudaMemcpyAsync(raw.data(), data_, size_ * sizeof(T), cudaMemcpyDeviceToHost, stream));
-    FEM_CUDA_CHECK(cudaStreamSynchronize(stream));
-    host.assign(raw.begin(), raw.end());
+    if constexpr (std::is_same_v<T, U>) {  // straight into `host`: no second copy on the host
+      host.resize(size_);
+      if (size_)
+        FEM_CUDA_CHECK(
+            cudaMemcpyAsync(host.data(), data_, size_ * sizeof(T), cudaMemcpyDeviceToHost, stream));
+      FEM_CUDA_CHECK(cudaStreamSynchronize(stream));
+    } else {
+      std::vector<T> raw(size_);
+      if (size_)
+        FEM_CUDA_CHECK(
+            cudaMemcpyAsync(raw.data(), data_, size_ * sizeof(T), cudaMemcpyDeviceToHost, stream));
+      FEM_CUDA_CHECK(cudaStreamSynchronize(stream));
+      host.assign(raw.begin(), raw.end());
+    }
   }
 
   [[nodiscard]] T* data() { return data_; }

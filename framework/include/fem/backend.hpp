@@ -359,6 +359,12 @@ class ExplicitProblem {
   virtual void internal_forces(const std::vector<double>& u, std::vector<double>& forces) = 0;
   /// Stress, strain and energies of every element at displacement u.
   virtual void element_results(const std::vector<double>& u, std::vector<BlockResults>& out) = 0;
+  /// What an energy record without a frame needs: BlockResults' strain_energy and
+  /// hourglass_energy at u, the same values element_results() gives (its other arrays may be
+  /// left empty). The default is element_results(); a GPU backend copies back only the two.
+  virtual void element_energies(const std::vector<double>& u, std::vector<BlockResults>& out) {
+    element_results(u, out);
+  }
 
   [[nodiscard]] virtual PhaseTimes phase_times() const { return {}; }
 

@@ -419,8 +419,21 @@ void PartitionedProblem::internal_forces(const std::vector<double>& u,
 
 void PartitionedProblem::element_results(const std::vector<double>& u,
                                          std::vector<BlockResults>& out) {
+  gather_element_results(u, out, true);
+}
+
+void PartitionedProblem::element_energies(const std::vector<double>& u,
+                                          std::vector<BlockResults>& out) {
+  gather_element_results(u, out, false);
+}
+
+void PartitionedProblem::gather_element_results(const std::vector<double>& u,
+                                                std::vector<BlockResults>& out, bool fields) {
   std::vector<BlockResults> part_results;
-  part_problem_->element_results(to_part(u, 3), part_results);
+  if (fields)
+    part_problem_->element_results(to_part(u, 3), part_results);
+  else
+    part_problem_->element_energies(to_part(u, 3), part_results);
   out.resize(part_results.size());
   for (std::size_t b = 0; b < part_results.size(); ++b) {
     const std::vector<std::int64_t>& owned = part_.owned_elements[b];
@@ -430,10 +443,16 @@ void PartitionedProblem::element_results(const std::vector<double>& u,
     };
     BlockResults& r = out[b];
     const BlockResults& p = part_results[b];
-    gather(p.cauchy_stress, 6, r.cauchy_stress);
-    gather(p.green_lagrange, 6, r.green_lagrange);
     gather(p.strain_energy, 1, r.strain_energy);
     gather(p.hourglass_energy, 1, r.hourglass_energy);
+    if (!fields) {  // only the energies cross the ranks
+      r.cauchy_stress.clear();
+      r.green_lagrange.clear();
+      r.min_jacobian.clear();
+      continue;
+    }
+    gather(p.cauchy_stress, 6, r.cauchy_stress);
+    gather(p.green_lagrange, 6, r.green_lagrange);
     gather(p.min_jacobian, 1, r.min_jacobian);
   }
 }

@@ -265,9 +265,13 @@ std::vector<double> ExplicitSolver::Run::velocity(const std::vector<double>& u_l
 void ExplicitSolver::Run::record_energy(std::int64_t k, const std::vector<double>& v) {
   EnergySample energy{static_cast<double>(k) * dt_ - 0.5 * dt_, 0.0, 0.0, 0.0};
   ElementEnergies elements;
-  problem_.element_results(u_prev_, results_);
+  problem_.element_energies(u_prev_, results_);
   add_element_energies(results_, 0.5, elements);
-  problem_.element_results(u_, results_);
+  // The frame written with this record (write_frame) takes its fields from u's results.
+  if (series_ || sink_)
+    problem_.element_results(u_, results_);
+  else
+    problem_.element_energies(u_, results_);
   add_element_energies(results_, 0.5, elements);
   energy.strain = elements.strain;
   energy.hourglass = elements.hourglass;

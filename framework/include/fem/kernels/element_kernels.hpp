@@ -106,6 +106,8 @@ struct ElementPassArgs {
 };
 
 /// Per-element results at a displacement (quadrature averages, double).
+/// Where element_evaluate writes; cauchy, green_lagrange and min_jacobian may be null (an
+/// energy record without a frame).
 struct ElementResultsOut {
   double* cauchy;            ///< [e][6]: xx yy zz xy yz xz
   double* green_lagrange;    ///< [e][6]
@@ -607,11 +609,12 @@ FEM_INLINE void element_evaluate(const ElementPassArgs<T>& a, std::int64_t e,
   for (int c = 0; c < 6; ++c) {
     // Symmetrise: P F^T / J is symmetric only up to round-off.
     const int i = voigt[c][0], j = voigt[c][1];
-    r.cauchy[6 * e + c] = 0.5 * (sigma[i][j] + sigma[j][i]) / volume;
-    r.green_lagrange[6 * e + c] = 0.5 * (strain[i][j] + strain[j][i]) / volume;
+    if (r.cauchy) r.cauchy[6 * e + c] = 0.5 * (sigma[i][j] + sigma[j][i]) / volume;
+    if (r.green_lagrange)
+      r.green_lagrange[6 * e + c] = 0.5 * (strain[i][j] + strain[j][i]) / volume;
   }
   r.strain_energy[e] = energy;
-  r.min_jacobian[e] = min_j;
+  if (r.min_jacobian) r.min_jacobian[e] = min_j;
   r.hourglass_energy[e] =
       HOURGLASS ? 0.5 * static_cast<double>(a.hourglass_stiffness[e]) * hourglass_sq : 0.0;
 }

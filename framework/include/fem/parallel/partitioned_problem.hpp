@@ -69,6 +69,7 @@ class PartitionedProblem final : public ExplicitProblem {
                              std::vector<double>& forces) const override;
   void internal_forces(const std::vector<double>& u, std::vector<double>& forces) override;
   void element_results(const std::vector<double>& u, std::vector<BlockResults>& out) override;
+  void element_energies(const std::vector<double>& u, std::vector<BlockResults>& out) override;
   [[nodiscard]] PhaseTimes phase_times() const override;
   [[nodiscard]] std::size_t memory_bytes() const override;
 
@@ -77,6 +78,9 @@ class PartitionedProblem final : public ExplicitProblem {
   [[nodiscard]] const MeshPartition& partition() const { return partition_; }
 
  private:
+  /// element_results (fields) or element_energies of the part, gathered in the global order.
+  void gather_element_results(const std::vector<double>& u, std::vector<BlockResults>& out,
+                              bool fields);
   /// Global per-node values (`per` per node) from each rank's owned nodes.
   [[nodiscard]] std::vector<double> gather_nodes(const std::vector<double>& part_values,
                                                  std::size_t per) const;
