@@ -175,7 +175,11 @@ class ExplicitSolver::Run {
   parallel::Communicator* comm_ = nullptr;  ///< several ranks, or null
   bool writes_ = false;
   RunSink* sink_ = nullptr;
-  std::unique_ptr<FrameSeries> series_;         ///< on rank 0, or on every rank writing pieces
+  std::unique_ptr<FrameSeries> series_;  ///< on rank 0, or on every rank writing pieces
+  /// Whether frames take element fields (a series or a sink on any rank): the energy record
+  /// then evaluates full element results, else the energies alone. The same on every rank,
+  /// since a partitioned run gathers either across the ranks.
+  bool frame_fields_ = false;
   std::optional<parallel::OutputPiece> piece_;  ///< this rank's piece of a partitioned run
   std::vector<HistoryRecorder> histories_;
   std::optional<CsvHistory> energy_csv_, contact_csv_, convergence_csv_;
@@ -211,6 +215,10 @@ void ExplicitSolver::Run::open_outputs() {
   } else if (writes_) {
     series_ = open_frame_series(s_.model_, dir_);
   }
+  frame_fields_ = series_ || sink_;
+  if (comm_)
+    frame_fields_ =
+        comm_->all_reduce(std::int64_t{frame_fields_ ? 1 : 0}, parallel::Reduction::Max) != 0;
   // Dynamic relaxation writes the start and the converged state, and more frames only when
   // asked (every_steps counts iterations); its histories follow the convergence checks.
   check_every_ = spec_.solver.check_every;
@@ -268,7 +276,7 @@ void ExplicitSolver::Run::record_energy(std::int64_t k, const std::vector<double
   problem_.element_energies(u_prev_, results_);
   add_element_energies(results_, 0.5, elements);
   // The frame written with this record (write_frame) takes its fields from u's results.
-  if (series_ || sink_)
+  if (frame_fields_)
     problem_.element_results(u_, results_);
   else
     problem_.element_energies(u_, results_);
