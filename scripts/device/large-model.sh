@@ -3,7 +3,8 @@
 # VTK or tests; build-lib.sh) in build-large, then runs the compression cube as tet4 at each of
 # $DIVISIONS (default 230: 73,002,000 elements, 12,326,391 nodes, issue 19's largest) for a few
 # steps on the CUDA backend, single precision, deterministic, no VTK output, and prints the
-# exit code and the wall-time lines. SANITIZE=1 runs them under compute-sanitizer (memcheck).
+# exit code, the wall-time lines and the setup's split (summary.json). SANITIZE=1 runs them
+# under compute-sanitizer (memcheck).
 # EXTRA: more fem options. Logs go to $OUT (or ./gpu-out).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -25,4 +26,5 @@ for n in ${DIVISIONS:-230}; do
   echo "exit code $?"
   grep -E "elements|wall time|throughput|error|Error|hint|Maximum resident|Elapsed" \
     "$out/cube$n.log" | head -30
+  grep -o '"setup[a-z_]*": [0-9.e+-]*' "$build/cube$n/summary.json" 2>/dev/null
 done

@@ -260,16 +260,19 @@ class ElementBlocks {
   }
 
   /// Results of every block at u (output frames).
-  void evaluate(const T* u, std::vector<BlockResults>& out) {
+  /// Every element's results at u; with `fields` false the energies only (the other arrays
+  /// of `out` left empty: an energy record without a frame).
+  void evaluate(const T* u, std::vector<BlockResults>& out, bool fields = true) {
     pressure_passes(u, nullptr, true);  // every step recomputes the nodal pressures it uses
     out.resize(blocks_.size());
     for (std::size_t b = 0; b < blocks_.size(); ++b) {
       const auto ne = static_cast<std::size_t>(blocks_[b].system->num_elements);
-      View<Space, double> cauchy("fem::cauchy", 6 * ne), strain("fem::strain", 6 * ne),
+      const std::size_t nf = fields ? ne : 0;
+      View<Space, double> cauchy("fem::cauchy", 6 * nf), strain("fem::strain", 6 * nf),
           energy("fem::energy", ne), hourglass("fem::hourglass_energy", ne),
-          min_j("fem::min_jacobian", ne);
-      const ElementResultsOut r{cauchy.data(), strain.data(), energy.data(), hourglass.data(),
-                                min_j.data()};
+          min_j("fem::min_jacobian", nf);
+      const ElementResultsOut r{fields ? cauchy.data() : nullptr, fields ? strain.data() : nullptr,
+                                energy.data(), hourglass.data(), fields ? min_j.data() : nullptr};
       ElementPassArgs<T> args = pass_args(blocks_[b], u, nullptr);
       args.nodal_volume_ratio = data_or_null(nodal_volume_ratio_);
       blocks_[b].evaluate(args, r);

@@ -155,6 +155,10 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     const auto d_u = upload<Space, T>("fem::u", u);
     blocks_.evaluate(d_u.data(), out);
   }
+  void element_energies(const std::vector<double>& u, std::vector<BlockResults>& out) override {
+    const auto d_u = upload<Space, T>("fem::u", u);
+    blocks_.evaluate(d_u.data(), out, false);
+  }
 
   [[nodiscard]] PhaseTimes phase_times() const override { return times_; }
 

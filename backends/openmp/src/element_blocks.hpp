@@ -207,20 +207,24 @@ class ElementBlocks {
   }
 
   /// Results of every block at u (output frames).
-  void evaluate(const T* u, std::vector<BlockResults>& out) {
+  /// Every element's results at u; with `fields` false the energies only (the other arrays
+  /// of `out` left empty: an energy record without a frame).
+  void evaluate(const T* u, std::vector<BlockResults>& out, bool fields = true) {
     pressure_passes(u, true);  // every step recomputes the nodal pressures it uses
     out.resize(blocks_.size());
     for (std::size_t b = 0; b < blocks_.size(); ++b) {
       const std::int64_t ne = blocks_[b].system->num_elements;
+      const std::int64_t nf = fields ? ne : 0;
       BlockResults& r = out[b];
-      r.cauchy_stress.assign(6 * ne, 0.0);
-      r.green_lagrange.assign(6 * ne, 0.0);
+      r.cauchy_stress.assign(6 * nf, 0.0);
+      r.green_lagrange.assign(6 * nf, 0.0);
       r.strain_energy.assign(ne, 0.0);
       r.hourglass_energy.assign(ne, 0.0);
-      r.min_jacobian.assign(ne, 0.0);
-      const ElementResultsOut results{r.cauchy_stress.data(), r.green_lagrange.data(),
+      r.min_jacobian.assign(nf, 0.0);
+      const ElementResultsOut results{fields ? r.cauchy_stress.data() : nullptr,
+                                      fields ? r.green_lagrange.data() : nullptr,
                                       r.strain_energy.data(), r.hourglass_energy.data(),
-                                      r.min_jacobian.data()};
+                                      fields ? r.min_jacobian.data() : nullptr};
       ElementPassArgs<T> args = pass_args(blocks_[b], u, nullptr);
       args.nodal_volume_ratio = nodal_volume_ratio_.empty() ? nullptr : nodal_volume_ratio_.data();
       blocks_[b].evaluate(args, results);

@@ -154,6 +154,10 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     const std::vector<T> ut(u.begin(), u.end());
     blocks_.evaluate(ut.data(), out);
   }
+  void element_energies(const std::vector<double>& u, std::vector<BlockResults>& out) override {
+    const std::vector<T> ut(u.begin(), u.end());
+    blocks_.evaluate(ut.data(), out, false);
+  }
 
   [[nodiscard]] PhaseTimes phase_times() const override { return times_; }
 

@@ -8,7 +8,10 @@
 #include <limits>
 #include <map>
 #include <numbers>
+#include <optional>
 #include <sstream>
+#include <string>
+#include <vector>
 
 namespace fem {
 namespace {
@@ -105,7 +108,22 @@ BlockGeometry precompute_block(const Model& model, const ModelBlock& b, BlockSys
     out.hourglass_base.assign(el.hourglass_base_vectors, el.hourglass_base_vectors + 32);
     out.hourglass_stiffness.resize(static_cast<std::size_t>(ne));
   }
-  BlockGeometry g;
+  // Each element's geometry in parallel (every element writes only its own entries, and its
+  // arithmetic does not depend on the thread); the sums over elements and the scattered masses
+  // after it, in element order, so that the system has the same bits on any thread count.
+  std::vector<double> element_volume(static_cast<std::size_t>(ne)),
+      element_dt(static_cast<std::size_t>(ne));
+  struct BadCell {
+    std::int64_t element;
+    double det_j;
+    std::string where;
+  };
+  std::optional<BadCell> bad;  // the first bad element, reported as a serial pass would
+  const auto record_bad = [&bad](std::int64_t e, double det_j, std::string where) {
+#pragma omp critical(fem_precompute_bad_cell)
+    if (!bad || e < bad->element) bad = BadCell{e, det_j, std::move(where)};
+  };
+#pragma omp parallel for schedule(dynamic, 4096) if (ne >= 16384)
   for (std::int64_t e = 0; e < ne; ++e) {
     const std::int32_t* conn = b.connectivity.data() + e * npe;
     Eigen::MatrixXd X(npe, 3);
@@ -118,8 +136,10 @@ BlockGeometry precompute_block(const Model& model, const ModelBlock& b, BlockSys
       // exact volume replace the centroid values. They coincide for parallelepipeds; on
       // distorted hexahedra only the mean gradients pass the patch test.
       const HexMeanGradients mean = hex_mean_gradients(el, X);
-      if (!(mean.min_det_j > 1e-12 * size * size * size))
-        throw_bad_cell(model, b, e, mean.min_det_j, "at its worst 2x2x2 Gauss point");
+      if (!(mean.min_det_j > 1e-12 * size * size * size)) {
+        record_bad(e, mean.min_det_j, "at its worst 2x2x2 Gauss point");
+        continue;
+      }
       volume = mean.volume;
       for (int a = 0; a < 8; ++a)
         for (int k = 0; k < 3; ++k) out.shape_gradients[(e * 8 + a) * 3 + k] = mean.gradients(a, k);
@@ -135,7 +155,8 @@ BlockGeometry precompute_block(const Model& model, const ModelBlock& b, BlockSys
       out.hourglass_stiffness[e] =
           b.spec->hourglass_coefficient * modulus * volume * mean.gradients.squaredNorm() / 3.0;
     } else {
-      for (int q = 0; q < nqp; ++q) {
+      bool good = true;
+      for (int q = 0; q < nqp && good; ++q) {
         Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor>> dxi(
             el.shape_gradients + q * npe * 3, npe, 3);
         Mat3d J = X.transpose() * dxi;  // J_ij = dX_i / dxi_j
@@ -143,8 +164,11 @@ BlockGeometry precompute_block(const Model& model, const ModelBlock& b, BlockSys
         // itself, so det J is the area's and dN/dZ = 0 (plane strain: F_zz = 1).
         if (plane) J.col(2) = Eigen::Vector3d::UnitZ();
         const double detJ = J.determinant();
-        if (!(detJ > 1e-12 * size * size * (plane ? 1.0 : size)))
-          throw_bad_cell(model, b, e, detJ, "at quadrature point " + std::to_string(q));
+        if (!(detJ > 1e-12 * size * size * (plane ? 1.0 : size))) {
+          record_bad(e, detJ, "at quadrature point " + std::to_string(q));
+          good = false;
+          break;
+        }
         const Eigen::MatrixXd dX = dxi * J.inverse();  // dN_a/dX_k
         for (int a = 0; a < npe; ++a)
           for (int k = 0; k < 3; ++k)
@@ -153,12 +177,21 @@ BlockGeometry precompute_block(const Model& model, const ModelBlock& b, BlockSys
         out.quadrature_volumes[e * nqp + q] = v;
         volume += v;
       }
+      if (!good) continue;
     }
     double max_area = 0.0;
     for (int f = 0; f < el.num_faces; ++f)
       max_area = std::max(max_area, face_area(model.mesh, conn, el, f));
     const double length = el.length_factor * volume / max_area;
-    const double dt = length / wave_speed;
+    element_volume[static_cast<std::size_t>(e)] = volume;
+    element_dt[static_cast<std::size_t>(e)] = length / wave_speed;
+  }
+  if (bad) throw_bad_cell(model, b, bad->element, bad->det_j, bad->where);
+  BlockGeometry g;
+  for (std::int64_t e = 0; e < ne; ++e) {
+    const std::int32_t* conn = b.connectivity.data() + e * npe;
+    const double volume = element_volume[static_cast<std::size_t>(e)];
+    const double dt = element_dt[static_cast<std::size_t>(e)];
     // The critical step scales with sqrt(mass): mass * (h / dt)^2 has critical step h.
     const double scale =
         relaxation_step > 0.0 ? (relaxation_step / dt) * (relaxation_step / dt) : 0;
