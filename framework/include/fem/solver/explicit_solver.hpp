@@ -45,7 +45,7 @@ struct ExplicitRunReport {
   double end_time = 0.0;
   std::int64_t num_elements = 0;
   std::int64_t num_nodes = 0;
-  double setup_s = 0.0;         ///< geometry precompute + upload to the backend
+  double setup_s = 0.0;  ///< geometry precompute + upload to the backend
   /// Of setup_s: the system on the host (geometry, masses, time step, incidence); the rest is
   /// the backend's (its arrays, uploads to a device) and, on several ranks, the partition.
   double setup_system_s = 0.0;
