@@ -12,7 +12,7 @@
 #include "waves/wave_cases.hpp"
 
 #if FEM_WITH_HDF5
-#include <hdf5.h>
+#include "support/hdf5_dataset.hpp"
 #endif
 
 namespace fem::test {
@@ -77,48 +77,32 @@ TEST(WaveOutput, CsvTracesHoldTheSamplesOfTheRun) {
 }
 
 #if FEM_WITH_HDF5
-/// A whole dataset of doubles.
-std::vector<double> read_doubles(hid_t file, const std::string& path, std::vector<hsize_t>& dims) {
-  const hid_t d = H5Dopen2(file, path.c_str(), H5P_DEFAULT);
-  EXPECT_GE(d, 0) << path;
-  const hid_t space = H5Dget_space(d);
-  dims.assign(static_cast<std::size_t>(H5Sget_simple_extent_ndims(space)), 0);
-  H5Sget_simple_extent_dims(space, dims.data(), nullptr);
-  hsize_t count = 1;
-  for (const hsize_t x : dims) count *= x;
-  std::vector<double> out(count);
-  H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data());
-  H5Sclose(space);
-  H5Dclose(d);
-  return out;
-}
-
 TEST(WaveOutput, Hdf5TracesHoldTheSamplesOfTheRun) {
   ASSERT_TRUE(hdf5_output_available());
   fs::path dir;
   const WaveRunReport r = run_with_files("hdf5", dir);
-  const hid_t file = H5Fopen((dir / "receivers.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-  ASSERT_GE(file, 0);
-  std::vector<hsize_t> dims;
-  const std::vector<double> time = read_doubles(file, "/probe/time", dims);
-  ASSERT_EQ(dims.size(), 1u);
-  EXPECT_EQ(time, r.trace_times[0]);
-  const std::vector<double> u = read_doubles(file, "/probe/displacement", dims);
-  ASSERT_EQ(dims.size(), 3u);
-  EXPECT_EQ(dims[0], time.size());
-  EXPECT_EQ(dims[1], 4u);  // nodes
-  EXPECT_EQ(dims[2], 3u);
-  const std::vector<double> v = read_doubles(file, "/probe/velocity", dims);
+  const std::string file = (dir / "receivers.h5").string();
+  ASSERT_TRUE(test::has_link(file, "/probe"));
+  const test::Dataset<double> time = test::read_dataset<double>(file, "/probe/time");
+  ASSERT_EQ(time.dims.size(), 1u);
+  EXPECT_EQ(time.values, r.trace_times[0]);
+  const test::Dataset<double> displacement =
+      test::read_dataset<double>(file, "/probe/displacement");
+  ASSERT_EQ(displacement.dims.size(), 3u);
+  EXPECT_EQ(displacement.dims[0], time.values.size());
+  EXPECT_EQ(displacement.dims[1], 4u);  // nodes
+  EXPECT_EQ(displacement.dims[2], 3u);
+  const std::vector<double>& u = displacement.values;
+  const std::vector<double> v = test::read_dataset<double>(file, "/probe/velocity").values;
   // The report keeps [sample][quantity][node][3]; the file one dataset per quantity.
-  for (std::size_t s = 0; s < time.size(); ++s)
+  for (std::size_t s = 0; s < time.values.size(); ++s)
     for (std::size_t k = 0; k < 12; ++k) {
       EXPECT_EQ(u[12 * s + k], r.traces[0][24 * s + k]);
       EXPECT_EQ(v[12 * s + k], r.traces[0][24 * s + 12 + k]);
     }
-  const std::vector<double> xyz = read_doubles(file, "/tip/coordinates", dims);
+  const std::vector<double> xyz = test::read_dataset<double>(file, "/tip/coordinates").values;
   ASSERT_EQ(xyz.size(), 3u);
   EXPECT_DOUBLE_EQ(xyz[0], 0.5);
-  H5Fclose(file);
   fs::remove_all(dir);
 }
 #endif

@@ -12,7 +12,7 @@
 #include "fem/output/history.hpp"
 
 #if FEM_WITH_HDF5
-#include <hdf5.h>
+#include "hdf5_support.hpp"
 #endif
 
 namespace fem {
@@ -47,16 +47,6 @@ struct ReceiverTraces::Impl {
 #if FEM_WITH_HDF5
   hid_t file = -1;
 
-  static void check(herr_t status, const std::string& what, const std::string& path) {
-    if (status < 0)
-      throw Error("could not " + what + " in " + path +
-                  "\n  hint: check the disk space and that no other program holds the file");
-  }
-  static hid_t check_id(hid_t id, const std::string& what, const std::string& path) {
-    if (id < 0) check(-1, what, path);
-    return id;
-  }
-
   std::string h5_path() const {
     return directory + "/receivers.h5";
   }
@@ -80,7 +70,7 @@ struct ReceiverTraces::Impl {
     const hid_t d = H5Dcreate2(where, name, type, space, H5P_DEFAULT, props, H5P_DEFAULT);
     H5Pclose(props);
     H5Sclose(space);
-    return check_id(d, std::string("create dataset ") + name, h5_path());
+    return detail::hdf5_checked_id(d, std::string("create dataset ") + name, h5_path());
   }
 
   /// Appends `count` rows to a growing dataset that holds `before` rows.
@@ -91,7 +81,7 @@ struct ReceiverTraces::Impl {
     H5Sget_simple_extent_dims(space0, dims.data(), nullptr);
     H5Sclose(space0);
     dims[0] = before + count;
-    check(H5Dset_extent(d, dims.data()), "grow a dataset", h5_path());
+    detail::hdf5_checked(H5Dset_extent(d, dims.data()), "grow a dataset", h5_path());
     const hid_t space = H5Dget_space(d);
     std::vector<hsize_t> start(dims.size(), 0), size = dims;
     start[0] = before;
@@ -101,18 +91,7 @@ struct ReceiverTraces::Impl {
     const herr_t status = H5Dwrite(d, type, memory, space, H5P_DEFAULT, data);
     H5Sclose(memory);
     H5Sclose(space);
-    check(status, "write receiver samples", h5_path());
-  }
-
-  void write_fixed(hid_t where, const char* name, hid_t type, const std::vector<hsize_t>& dims,
-                   const void* data) {
-    const hid_t space = H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr);
-    const hid_t d = H5Dcreate2(where, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    H5Sclose(space);
-    check_id(d, std::string("create dataset ") + name, h5_path());
-    const herr_t status = H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data);
-    H5Dclose(d);
-    check(status, std::string("write ") + name, h5_path());
+    detail::hdf5_checked(status, "write receiver samples", h5_path());
   }
 #endif
 };
@@ -131,7 +110,7 @@ ReceiverTraces::ReceiverTraces(std::string directory, std::vector<std::string> f
 #if FEM_WITH_HDF5
   if (impl_->hdf5) {
     impl_->file = H5Fcreate(impl_->h5_path().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    Impl::check_id(impl_->file, "create the file", impl_->h5_path());
+    detail::hdf5_checked_id(impl_->file, "create the file", impl_->h5_path());
     impl_->files.push_back(impl_->h5_path());
   }
 #endif
@@ -168,12 +147,13 @@ int ReceiverTraces::add(const std::string& name, const std::vector<std::int32_t>
 #if FEM_WITH_HDF5
   if (impl_->hdf5) {
     const std::string& path = impl_->h5_path();
-    r.group =
-        Impl::check_id(H5Gcreate2(impl_->file, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-                       "create group " + name, path);
+    r.group = detail::hdf5_checked_id(
+        H5Gcreate2(impl_->file, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+        "create group " + name, path);
     const hsize_t n = node_ids.size();
-    impl_->write_fixed(r.group, "node_ids", H5T_NATIVE_INT32, {n}, node_ids.data());
-    impl_->write_fixed(r.group, "coordinates", H5T_NATIVE_DOUBLE, {n, 3}, coordinates.data());
+    detail::write_dataset(r.group, "node_ids", H5T_NATIVE_INT32, {n}, node_ids.data(), path);
+    detail::write_dataset(r.group, "coordinates", H5T_NATIVE_DOUBLE, {n, 3}, coordinates.data(),
+                          path);
     r.time = impl_->growing(r.group, "time", H5T_NATIVE_DOUBLE, {});
     r.step = impl_->growing(r.group, "step", H5T_NATIVE_INT64, {});
     for (const std::string& q : quantities)

@@ -25,7 +25,7 @@
 #include "xdmf_document.hpp"
 
 #if FEM_WITH_HDF5
-#include <hdf5.h>
+#include "hdf5_support.hpp"
 #endif
 
 namespace fem {
@@ -40,81 +40,25 @@ bool xdmf_output_available() {
 
 namespace {
 
-/// An HDF5 identifier, closed with its own close function when the handle goes.
-class H5Id {
- public:
-  H5Id() = default;
-  H5Id(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
-  ~H5Id() { reset(); }
-  H5Id(H5Id&& other) noexcept : id_(std::exchange(other.id_, -1)), close_(other.close_) {}
-  H5Id& operator=(H5Id&& other) noexcept {
-    if (this != &other) {
-      reset();
-      id_ = std::exchange(other.id_, -1);
-      close_ = other.close_;
-    }
-    return *this;
-  }
-  H5Id(const H5Id&) = delete;
-  H5Id& operator=(const H5Id&) = delete;
-  void reset() {
-    if (id_ >= 0 && close_) close_(id_);
-    id_ = -1;
-  }
-  [[nodiscard]] hid_t get() const { return id_; }
-  explicit operator bool() const { return id_ >= 0; }
+using detail::H5Id;
+using detail::hdf5_checked_id;
+using detail::hdf5_failed;
+using detail::QuietHdf5;
+using detail::write_dataset;
 
- private:
-  hid_t id_ = -1;
-  herr_t (*close_)(hid_t) = nullptr;
-};
-
-/// HDF5 prints its error stack on every failed call; fem reports failures itself.
-class QuietHdf5 {
- public:
-  QuietHdf5() {
-    H5Eget_auto2(H5E_DEFAULT, &function_, &data_);
-    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  }
-  ~QuietHdf5() { H5Eset_auto2(H5E_DEFAULT, function_, data_); }
-  QuietHdf5(const QuietHdf5&) = delete;
-  QuietHdf5& operator=(const QuietHdf5&) = delete;
-
- private:
-  H5E_auto2_t function_ = nullptr;
-  void* data_ = nullptr;
-};
-
-[[noreturn]] void fail(const std::string& what, const std::string& path) {
-  throw Error("could not " + what + " in " + path +
-              "\n  hint: check the disk space and that no other program holds the file");
-}
-
-hid_t checked(hid_t id, const std::string& what, const std::string& path) {
-  if (id < 0) fail(what, path);
-  return id;
-}
-
-void write_dataset(hid_t where, const std::string& name, hid_t type,
-                   const std::vector<hsize_t>& dims, const void* data, const std::string& path) {
-  const H5Id space(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose);
-  const H5Id d(checked(H5Dcreate2(where, name.c_str(), type, space.get(), H5P_DEFAULT, H5P_DEFAULT,
-                                  H5P_DEFAULT),
-                       "create the dataset " + name, path),
-               H5Dclose);
-  hsize_t count = 1;
-  for (const hsize_t n : dims) count *= n;
-  if (count > 0 && H5Dwrite(d.get(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
-    fail("write the dataset " + name, path);
+/// Deletes the link `name` of `where` if there is one.
+void remove_link(hid_t where, const std::string& name) {
+  if (H5Lexists(where, name.c_str(), H5P_DEFAULT) > 0) H5Ldelete(where, name.c_str(), H5P_DEFAULT);
 }
 
 template <class T>
 void write_attribute(hid_t where, const char* name, hid_t type, T value, const std::string& path) {
   const H5Id space(H5Screate(H5S_SCALAR), H5Sclose);
-  const H5Id a(checked(H5Acreate2(where, name, type, space.get(), H5P_DEFAULT, H5P_DEFAULT),
-                       std::string("create the attribute ") + name, path),
+  const H5Id a(hdf5_checked_id(H5Acreate2(where, name, type, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+                               std::string("create the attribute ") + name, path),
                H5Aclose);
-  if (H5Awrite(a.get(), type, &value) < 0) fail(std::string("write the attribute ") + name, path);
+  if (H5Awrite(a.get(), type, &value) < 0)
+    hdf5_failed(std::string("write the attribute ") + name, path);
 }
 
 template <class T>
@@ -193,15 +137,16 @@ struct XdmfSeriesWriter::Impl {
     fs::create_directories(directory);
     const std::string path = fresh_path();
     const QuietHdf5 quiet;
-    file = H5Id(checked(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
-                        "create the file", path),
+    file = H5Id(hdf5_checked_id(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
+                                "create the file", path),
                 H5Fclose);
-    const H5Id group(checked(H5Gcreate2(file.get(), "/mesh", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-                             "create the group /mesh", path),
-                     H5Gclose);
+    const H5Id group(
+        hdf5_checked_id(H5Gcreate2(file.get(), "/mesh", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                        "create the group /mesh", path),
+        H5Gclose);
     const H5Id frames_group(
-        checked(H5Gcreate2(file.get(), "/frames", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-                "create the group /frames", path),
+        hdf5_checked_id(H5Gcreate2(file.get(), "/frames", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                        "create the group /frames", path),
         H5Gclose);
     write_dataset(group.get(), "points", H5T_NATIVE_DOUBLE, {static_cast<hsize_t>(points), 3},
                   mesh.points.data(), path);
@@ -217,9 +162,10 @@ struct XdmfSeriesWriter::Impl {
     const auto add_flags = [&](const char* folder, const char* prefix,
                                const std::vector<NamedFlags>& sets, bool cell) {
       if (sets.empty()) return;
-      const H5Id sub(checked(H5Gcreate2(group.get(), folder, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-                             std::string("create the group /mesh/") + folder, path),
-                     H5Gclose);
+      const H5Id sub(
+          hdf5_checked_id(H5Gcreate2(group.get(), folder, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                          std::string("create the group /mesh/") + folder, path),
+          H5Gclose);
       for (std::size_t s = 0; s < sets.size(); ++s) {
         // Set names may hold any character: the dataset is numbered, the attribute named.
         const std::string name = std::to_string(s);
@@ -239,7 +185,7 @@ struct XdmfSeriesWriter::Impl {
     };
     add_ids("GlobalNodeId", mesh.point_ids, false);
     add_ids("GlobalElementId", mesh.cell_ids, true);
-    if (H5Fflush(file.get(), H5F_SCOPE_LOCAL) < 0) fail("flush the file", path);
+    if (H5Fflush(file.get(), H5F_SCOPE_LOCAL) < 0) hdf5_failed("flush the file", path);
     return detail::format_piece_mesh(h5_name, points, topology, arrays);
   }
 
@@ -266,14 +212,13 @@ struct XdmfSeriesWriter::Impl {
     const std::string path = h5_path();
     const std::string group_name = detail::xdmf_frame_group(next);
     const QuietHdf5 quiet;
-    if (H5Lexists(file.get(), group_name.c_str(), H5P_DEFAULT) > 0)
-      H5Ldelete(file.get(), group_name.c_str(), H5P_DEFAULT);
+    remove_link(file.get(), group_name);
     // Creation order is tracked so that a restart lists the fields in the order written.
     const H5Id properties(H5Pcreate(H5P_GROUP_CREATE), H5Pclose);
     H5Pset_link_creation_order(properties.get(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED);
-    const H5Id group(checked(H5Gcreate2(file.get(), group_name.c_str(), H5P_DEFAULT,
-                                        properties.get(), H5P_DEFAULT),
-                             "create the group " + group_name, path),
+    const H5Id group(hdf5_checked_id(H5Gcreate2(file.get(), group_name.c_str(), H5P_DEFAULT,
+                                                properties.get(), H5P_DEFAULT),
+                                     "create the group " + group_name, path),
                      H5Gclose);
     detail::XdmfFrame entry{next, frame.time, {}};
     const auto write_fields = [&](const std::vector<Field>& fields, bool cell) {
@@ -285,8 +230,8 @@ struct XdmfSeriesWriter::Impl {
                                   f.components));
         std::vector<hsize_t> dims{static_cast<hsize_t>(rows)};
         if (f.components != 1) dims.push_back(static_cast<hsize_t>(f.components));
-        write_dataset(group.get(), f.name, H5T_NATIVE_DOUBLE, dims, f.values.data(), path);
-        const H5Id d(H5Dopen2(group.get(), f.name.c_str(), H5P_DEFAULT), H5Dclose);
+        const H5Id d =
+            write_dataset(group.get(), f.name, H5T_NATIVE_DOUBLE, dims, f.values.data(), path);
         write_attribute(d.get(), "cell", H5T_NATIVE_INT, cell ? 1 : 0, path);
         entry.fields.push_back({f.name, cell, f.components});
       }
@@ -296,16 +241,14 @@ struct XdmfSeriesWriter::Impl {
     // The time last: a frame group without it is incomplete, and a restart drops it.
     write_attribute(group.get(), "step", H5T_NATIVE_INT64, frame.step, path);
     write_attribute(group.get(), "time", H5T_NATIVE_DOUBLE, frame.time, path);
-    if (H5Fflush(file.get(), H5F_SCOPE_LOCAL) < 0) fail("flush the file", path);
+    if (H5Fflush(file.get(), H5F_SCOPE_LOCAL) < 0) hdf5_failed("flush the file", path);
     frames.push_back(std::move(entry));
   }
 
   void remove_frame(int index) {
     if (!file) return;
     const QuietHdf5 quiet;
-    const std::string name = detail::xdmf_frame_group(index);
-    if (H5Lexists(file.get(), name.c_str(), H5P_DEFAULT) > 0)
-      H5Ldelete(file.get(), name.c_str(), H5P_DEFAULT);
+    remove_link(file.get(), detail::xdmf_frame_group(index));
     if (!frames.empty() && frames.back().index == index) frames.pop_back();
   }
 
@@ -344,7 +287,7 @@ struct XdmfSeriesWriter::Impl {
     }
     std::sort(kept.begin(), kept.end(),
               [](const auto& a, const auto& b) { return a.index < b.index; });
-    if (H5Fflush(old.get(), H5F_SCOPE_LOCAL) < 0) fail("flush the file", path);
+    if (H5Fflush(old.get(), H5F_SCOPE_LOCAL) < 0) hdf5_failed("flush the file", path);
     remove_fresh();
     file = std::move(old);
     frames = std::move(kept);
