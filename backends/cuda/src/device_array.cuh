@@ -4,13 +4,27 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 #include <vector>
 
 #include <fem/cuda/check.hpp>
 
 namespace fem::cuda {
+
+/// dst[(i % width) * stride + first + i / width] = T(src[i]) for i < count: `count` values of
+/// records `width` long, starting at record `first`, converted and stored as rows of `stride`
+/// (width 1: a plain converting copy to dst[first + i]).
+template <class T, class U>
+__global__ void convert_records_kernel(std::int64_t count, int width, std::int64_t stride,
+                                       std::int64_t first, const U* src, T* dst) {
+  const std::int64_t step = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
+       i += step)
+    dst[(i % width) * stride + first + i / width] = static_cast<T>(src[i]);
+}
 
 template <class T>
 class DeviceArray {
@@ -41,26 +55,34 @@ class DeviceArray {
     if (n) FEM_CUDA_CHECK(cudaMalloc(&data_, n * sizeof(T)));
     size_ = n;
   }
-  /// Uploads host values, converting them to T (double -> float for single precision). Returns
-  /// when they are on the device, for kernels on any stream to read.
-  template <class U>
-  void upload(const std::vector<U>& host) {
+  /// Uploads host values, converting them to T (double -> float for single precision, 64- to
+  /// 32-bit indices) on the device. Returns when they are there, for kernels on any stream.
+  template <class U, class Allocator>
+  void upload(const std::vector<U, Allocator>& host) {
     resize(host.size());
     if (host.empty()) return;
-    if constexpr (std::is_same_v<T, U>) {
+    if constexpr (std::is_same_v<T, U>)
       FEM_CUDA_CHECK(
           cudaMemcpy(data_, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
-    } else {
-      const std::vector<T> converted(host.begin(), host.end());
-      FEM_CUDA_CHECK(
-          cudaMemcpy(data_, converted.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+    else
+      upload_records(host, 1, 0);
+    finish_upload();
+  }
+  /// Uploads `records` ([e][c], the same number of entries per record) as rows [c][e] of
+  /// `stride` >= the record count (the padding zero), converted to T: the component-major
+  /// element layout, rearranged by the device rather than by one host thread.
+  template <class U, class Allocator>
+  void upload_rows(const std::vector<U, Allocator>& records, std::int64_t count,
+                   std::int64_t stride) {
+    if (records.empty() || count == 0) {
+      upload(records);
+      return;
     }
-    // cudaMemcpy from pageable memory returns once the values are staged, before the DMA to
-    // the device has finished (CUDA's "API synchronization behavior"), and the backend's
-    // streams are non-blocking, so nothing orders a kernel on them after the copy: a 53,361-node
-    // history list uploaded this way was read before it arrived (cudaErrorIllegalAddress in
-    // nodal_displacements on the 73 M-element cube, issue 19). Wait for the copy's stream.
-    FEM_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
+    const auto width = static_cast<std::int64_t>(records.size()) / count;
+    resize(static_cast<std::size_t>(width * stride));
+    FEM_CUDA_CHECK(cudaMemsetAsync(data_, 0, bytes(), cudaStreamLegacy));
+    upload_records(records, static_cast<int>(width), stride);
+    finish_upload();
   }
   /// Downloads into `host` as U.
   template <class U>
@@ -112,6 +134,38 @@ class DeviceArray {
   [[nodiscard]] const T* data_or_null() const { return size_ ? data_ : nullptr; }
 
  private:
+  /// Copies `host` (records of `width` values) to the device a chunk of whole records at a time
+  /// and stores it converted (convert_records_kernel), all on the legacy stream, which orders
+  /// each chunk's kernel after its copy and the next copy after the kernel.
+  template <class U, class Allocator>
+  void upload_records(const std::vector<U, Allocator>& host, int width, std::int64_t stride) {
+    constexpr std::int64_t kChunkBytes = std::int64_t{256} << 20;
+    const auto total = static_cast<std::int64_t>(host.size());
+    const std::int64_t chunk =
+        std::min(total, std::max<std::int64_t>(1, kChunkBytes / sizeof(U) / width) * width);
+    U* staging = nullptr;
+    FEM_CUDA_CHECK(cudaMalloc(&staging, static_cast<std::size_t>(chunk) * sizeof(U)));
+    cudaError_t status = cudaSuccess;
+    for (std::int64_t begin = 0; begin < total && status == cudaSuccess; begin += chunk) {
+      const std::int64_t count = std::min(chunk, total - begin);
+      status = cudaMemcpy(staging, host.data() + begin, static_cast<std::size_t>(count) * sizeof(U),
+                          cudaMemcpyHostToDevice);
+      if (status != cudaSuccess) break;
+      const auto blocks = static_cast<unsigned>(std::min<std::int64_t>((count + 255) / 256, 65536));
+      convert_records_kernel<T, U><<<blocks, 256, 0, cudaStreamLegacy>>>(
+          count, width, stride, begin / width, staging, data_);
+      status = cudaGetLastError();
+    }
+    cudaFree(staging);
+    FEM_CUDA_CHECK(status);
+  }
+  /// cudaMemcpy from pageable memory returns once the values are staged, before the DMA to the
+  /// device has finished (CUDA's "API synchronization behavior"), and the backend's streams are
+  /// non-blocking, so nothing orders a kernel on them after the copy: a 53,361-node history
+  /// list uploaded this way was read before it arrived (cudaErrorIllegalAddress in
+  /// nodal_displacements on the 73 M-element cube, issue 19). Wait for the copy's stream.
+  static void finish_upload() { FEM_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy)); }
+
   void release() {
     if (data_) cudaFree(data_);
     data_ = nullptr;

@@ -30,18 +30,6 @@ inline std::int64_t element_row_stride(std::int64_t elements) {
   return (elements + 31) / 32 * 32;
 }
 
-/// Records [e][c] (the same number of entries per element) rearranged as rows [c][e] of `stride`.
-template <class V>
-std::vector<V> component_major(const std::vector<V>& records, std::int64_t elements,
-                               std::int64_t stride) {
-  if (records.empty() || elements == 0) return records;
-  const auto size = static_cast<std::int64_t>(records.size()) / elements;
-  std::vector<V> rows(static_cast<std::size_t>(size * stride), V(0));
-  for (std::int64_t e = 0; e < elements; ++e)
-    for (std::int64_t c = 0; c < size; ++c) rows[c * stride + e] = records[e * size + c];
-  return rows;
-}
-
 /// Elements [first, first + count) of the pass `a`: every per-element array offset (records or
 /// component-major rows alike; material state and per-slot forces are records).
 template <class T>
@@ -88,11 +76,10 @@ struct DeviceBlock {
     d.passes = &table.passes.template of<T>();
     if (component_major_layout) {
       d.element_stride = element_row_stride(b.num_elements);
-      d.connectivity.upload(component_major(b.connectivity, b.num_elements, d.element_stride));
-      d.gradients.upload(component_major(b.shape_gradients, b.num_elements, d.element_stride));
-      d.volumes.upload(component_major(b.quadrature_volumes, b.num_elements, d.element_stride));
-      d.hourglass_vectors.upload(
-          component_major(b.hourglass_vectors, b.num_elements, d.element_stride));
+      d.connectivity.upload_rows(b.connectivity, b.num_elements, d.element_stride);
+      d.gradients.upload_rows(b.shape_gradients, b.num_elements, d.element_stride);
+      d.volumes.upload_rows(b.quadrature_volumes, b.num_elements, d.element_stride);
+      d.hourglass_vectors.upload_rows(b.hourglass_vectors, b.num_elements, d.element_stride);
     } else {
       d.connectivity.upload(b.connectivity);
       d.gradients.upload(b.shape_gradients);
@@ -102,7 +89,11 @@ struct DeviceBlock {
     d.hourglass_base.upload(b.hourglass_base);
     d.hourglass_stiffness.upload(b.hourglass_stiffness);
     d.params.upload(b.material_params);
-    d.state.upload(std::vector<T>(static_cast<std::size_t>(d.state_entries()), T(0)));
+    d.state.resize(static_cast<std::size_t>(d.state_entries()));
+    if (!d.state.empty()) {
+      FEM_CUDA_CHECK(cudaMemset(d.state.data(), 0, d.state.bytes()));
+      FEM_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy));  // before any stream reads it
+    }
     d.shape = kernel_shape(b.family, b.nodes_per_element, b.quadrature_points);
     d.forces = kernels::required_kernel(d.passes->forces[d.shape], b);
     d.evaluate = kernels::required_kernel(d.passes->evaluate[d.shape], b);
@@ -173,8 +164,8 @@ inline void upload_slot_incidence(const System& s, DeviceArray<std::int32_t>& of
         "the CUDA backend's deterministic assembly indexes element-node forces in 32 bits: "
         "this model has " +
         std::to_string(s.num_force_slots) + " (elements x nodes per element); " + hint);
-  offsets.upload(std::vector<std::int32_t>(s.incidence_offsets.begin(), s.incidence_offsets.end()));
-  slots.upload(std::vector<std::int32_t>(s.incidence_slots.begin(), s.incidence_slots.end()));
+  offsets.upload(s.incidence_offsets);
+  slots.upload(s.incidence_slots);
 }
 
 /// Averaged nodal pressure, pass 2: every node's volume-weighted mean of its ANP elements' values.

@@ -26,8 +26,8 @@ template <class Space>
 inline constexpr int kTableRow = std::is_same_v<Space, DeviceSpace> ? kDeviceSpace : kHostSpace;
 
 /// d = src, converted to d's value type (sizes must match).
-template <class V, class S>
-void copy_in(const V& d, const std::vector<S>& src) {
+template <class V, class S, class Allocator>
+void copy_in(const V& d, const std::vector<S, Allocator>& src) {
   const auto h = Kokkos::create_mirror_view(d);
   for (std::size_t i = 0; i < src.size(); ++i)
     h(i) = static_cast<typename V::non_const_value_type>(src[i]);
@@ -35,8 +35,8 @@ void copy_in(const V& d, const std::vector<S>& src) {
 }
 
 /// A new View of Space holding src, converted to T.
-template <class Space, class T, class S>
-View<Space, T> upload(const std::string& label, const std::vector<S>& src) {
+template <class Space, class T, class S, class Allocator>
+View<Space, T> upload(const std::string& label, const std::vector<S, Allocator>& src) {
   View<Space, T> d(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), src.size());
   copy_in(d, src);
   return d;

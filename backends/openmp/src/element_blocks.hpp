@@ -16,8 +16,8 @@
 
 namespace fem::openmp {
 
-template <class T>
-std::vector<T> convert(const std::vector<double>& v) {
+template <class T, class Allocator>
+std::vector<T> convert(const std::vector<double, Allocator>& v) {
   return std::vector<T>(v.begin(), v.end());
 }
 

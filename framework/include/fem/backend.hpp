@@ -19,6 +19,7 @@
 #include "fem/contact/rigid_surface.hpp"
 #include "fem/element.hpp"
 #include "fem/error.hpp"
+#include "fem/host_array.hpp"
 #include "fem/material.hpp"
 #include "fem/operator.hpp"
 #include "fem/voxel/voxel_operator.hpp"
@@ -33,8 +34,9 @@ struct BlockSystem {
   int quadrature_points = 0;
   std::int64_t num_elements = 0;
   std::vector<std::int32_t> connectivity;  ///< [e][a]
-  std::vector<double> shape_gradients;     ///< [e][q][a][k]: dN_a/dX_k in the reference config
-  std::vector<double> quadrature_volumes;  ///< [e][q]: w_q det J_q
+  /// [e][q][a][k]: dN_a/dX_k in the reference config (HostArray: filled by every core)
+  HostArray<double> shape_gradients;
+  HostArray<double> quadrature_volumes;  ///< [e][q]: w_q det J_q
   /// Hex8Hourglass: [e][mode][j] = h_mode . X_j, the base vectors projected on the reference
   /// coordinates; with the gradients they give the Flanagan-Belytschko gamma vectors
   /// gamma = (h - (h . X_j) b_j) / 8 (12 numbers per element instead of 32).
@@ -66,7 +68,7 @@ struct System {
   std::int64_t num_force_slots = 0;  ///< sum over blocks of elements * nodes_per_element
   /// Node-to-slot incidence (CSR): the deterministic gather of element forces into nodes.
   std::vector<std::int64_t> incidence_offsets;  ///< num_nodes + 1
-  std::vector<std::int64_t> incidence_slots;
+  HostArray<std::int64_t> incidence_slots;
   /// Averaged nodal pressure (AveragedNodalPressureTet blocks; empty without them): node-to-
   /// element incidence over the ANP elements of all blocks (CSR; entries index the global
   /// per-element pressure buffer, in block order) and each node's inverse reference volume

@@ -9,9 +9,10 @@ namespace fem::parallel::detail {
 
 /// `per` values per listed item of `from`, in list order; empty when `from` is (a field that
 /// nobody fills).
-template <class T, class Index>
-std::vector<T> pick(const std::vector<T>& from, const std::vector<Index>& items, std::size_t per) {
-  std::vector<T> out;
+template <class T, class Allocator, class Index>
+std::vector<T, Allocator> pick(const std::vector<T, Allocator>& from,
+                               const std::vector<Index>& items, std::size_t per) {
+  std::vector<T, Allocator> out;
   if (from.empty()) return out;
   out.reserve(items.size() * per);
   for (const Index i : items) {

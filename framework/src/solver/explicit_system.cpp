@@ -4,6 +4,7 @@
 
 #include <Eigen/Dense>
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -13,10 +14,17 @@
 #include <string>
 #include <vector>
 
+#include "fem/kernels/element_kernels.hpp"
+#include "wall_clock.hpp"
+
 namespace fem {
 namespace {
 
 using Mat3d = Eigen::Matrix3d;
+/// An element's node coordinates (rows) or its per-node values: sized at run time, held on the
+/// stack (no allocation per element while every core walks the elements).
+using NodeRows =
+    Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::ColMajor, kernels::kMaxNodesPerElement, 3>;
 
 /// Area of a planar or warped polygon face (vector area of its fan triangulation). Quadratic
 /// faces (6-node triangles, 8-node quadrilaterals) list their corners first: their corner polygon.
@@ -54,7 +62,7 @@ struct HexMeanGradients {
 
 /// Mean shape-function gradients and volume of a trilinear hexahedron, integrated exactly with
 /// the 2x2x2 Gauss rule (the integrand grad N det J is polynomial of low enough degree).
-HexMeanGradients hex_mean_gradients(const ElementData& el, const Eigen::MatrixXd& X) {
+HexMeanGradients hex_mean_gradients(const ElementData& el, const NodeRows& X) {
   HexMeanGradients r;
   r.gradients.setZero();
   r.min_det_j = std::numeric_limits<double>::max();
@@ -83,21 +91,25 @@ struct BlockGeometry {
   double volume = 0.0;
   double min_dt = std::numeric_limits<double>::max();
   std::int64_t min_dt_element = -1;
+  HostArray<double> element_volume, element_dt;  ///< per element, for the masses
 };
 
 /// Reference-configuration data of one block: dN/dX and w det J per quadrature point, hourglass
-/// vectors and stiffness, lumped masses, and the block's critical time step.
-/// With `relaxation_step` > 0 (dynamic relaxation) it also adds to `iteration_mass` the
-/// fictitious mass that makes every element's critical step equal to that step.
-BlockGeometry precompute_block(const Model& model, const ModelBlock& b, BlockSystem& out,
-                               std::vector<double>& mass, std::vector<double>& iteration_mass,
-                               double relaxation_step) {
+/// vectors and stiffness, each element's volume and critical time step, and the block's.
+BlockGeometry precompute_block(const Model& model, const ModelBlock& b, BlockSystem& out) {
   const ElementData& el = *b.element;
   const int npe = el.num_nodes, nqp = el.num_quadrature_points;
   const std::int64_t ne = b.num_elements();
-  const double density = b.material_spec->density;
+  BlockGeometry g;
+  if (npe > kernels::kMaxNodesPerElement)
+    throw InputError(
+        b.spec->where,
+        "block '" + b.spec->name + "': element '" + b.spec->element + "' has " +
+            std::to_string(npe) + " nodes, more than the " +
+            std::to_string(kernels::kMaxNodesPerElement) + " fem's kernels take",
+        "use an element of at most " + std::to_string(kernels::kMaxNodesPerElement) + " nodes");
   const double modulus = b.material->host.dilatational_modulus(b.params.data());
-  const double wave_speed = std::sqrt(modulus / density);
+  const double wave_speed = std::sqrt(modulus / b.material_spec->density);
   const bool hourglass = el.family == Family::Hex8Hourglass;
   const bool plane = cell_dimension(static_cast<CellShape>(el.cell_shape)) == 2;
 
@@ -111,8 +123,10 @@ BlockGeometry precompute_block(const Model& model, const ModelBlock& b, BlockSys
   // Each element's geometry in parallel (every element writes only its own entries, and its
   // arithmetic does not depend on the thread); the sums over elements and the scattered masses
   // after it, in element order, so that the system has the same bits on any thread count.
-  std::vector<double> element_volume(static_cast<std::size_t>(ne)),
-      element_dt(static_cast<std::size_t>(ne));
+  HostArray<double>& element_volume = g.element_volume;
+  HostArray<double>& element_dt = g.element_dt;
+  element_volume.resize(static_cast<std::size_t>(ne));
+  element_dt.resize(static_cast<std::size_t>(ne));
   struct BadCell {
     std::int64_t element;
     double det_j;
@@ -126,7 +140,7 @@ BlockGeometry precompute_block(const Model& model, const ModelBlock& b, BlockSys
 #pragma omp parallel for schedule(dynamic, 4096) if (ne >= 16384)
   for (std::int64_t e = 0; e < ne; ++e) {
     const std::int32_t* conn = b.connectivity.data() + e * npe;
-    Eigen::MatrixXd X(npe, 3);
+    NodeRows X(npe, 3);
     for (int a = 0; a < npe; ++a)
       for (int k = 0; k < 3; ++k) X(a, k) = model.mesh.coords[3 * conn[a] + k];
     const double size = (X.colwise().maxCoeff() - X.colwise().minCoeff()).norm();
@@ -147,11 +161,14 @@ BlockGeometry precompute_block(const Model& model, const ModelBlock& b, BlockSys
       // gamma = (h - (h . X_j) b_j) / 8 is orthogonal to every linear field, so the hourglass
       // force vanishes for all deformations the one-point rule sees. The kernels rebuild it from
       // the 12 projections h . X_j stored here and the gradients.
-      const Eigen::MatrixXd H =
-          Eigen::Map<const Eigen::Matrix<double, 4, 8, Eigen::RowMajor>>(el.hourglass_base_vectors);
-      const Eigen::MatrixXd projections = H * X;  // 4 x 3
+      // Summed node by node in order (a product of fixed-size Eigen types may sum in vector
+      // lanes, which changes the last bits and every result downstream).
       for (int m = 0; m < 4; ++m)
-        for (int j = 0; j < 3; ++j) out.hourglass_vectors[e * 12 + 3 * m + j] = projections(m, j);
+        for (int j = 0; j < 3; ++j) {
+          double projection = 0.0;
+          for (int a = 0; a < 8; ++a) projection += el.hourglass_base_vectors[8 * m + a] * X(a, j);
+          out.hourglass_vectors[e * 12 + 3 * m + j] = projection;
+        }
       out.hourglass_stiffness[e] =
           b.spec->hourglass_coefficient * modulus * volume * mean.gradients.squaredNorm() / 3.0;
     } else {
@@ -169,7 +186,7 @@ BlockGeometry precompute_block(const Model& model, const ModelBlock& b, BlockSys
           good = false;
           break;
         }
-        const Eigen::MatrixXd dX = dxi * J.inverse();  // dN_a/dX_k
+        const NodeRows dX = dxi * J.inverse();  // dN_a/dX_k
         for (int a = 0; a < npe; ++a)
           for (int k = 0; k < 3; ++k)
             out.shape_gradients[((e * nqp + q) * npe + a) * 3 + k] = dX(a, k);
@@ -187,19 +204,9 @@ BlockGeometry precompute_block(const Model& model, const ModelBlock& b, BlockSys
     element_dt[static_cast<std::size_t>(e)] = length / wave_speed;
   }
   if (bad) throw_bad_cell(model, b, bad->element, bad->det_j, bad->where);
-  BlockGeometry g;
   for (std::int64_t e = 0; e < ne; ++e) {
-    const std::int32_t* conn = b.connectivity.data() + e * npe;
     const double volume = element_volume[static_cast<std::size_t>(e)];
     const double dt = element_dt[static_cast<std::size_t>(e)];
-    // The critical step scales with sqrt(mass): mass * (h / dt)^2 has critical step h.
-    const double scale =
-        relaxation_step > 0.0 ? (relaxation_step / dt) * (relaxation_step / dt) : 0;
-    for (int a = 0; a < npe; ++a) {
-      mass[conn[a]] += density * volume * el.lumped_mass_weights[a];
-      if (scale > 0.0)
-        iteration_mass[conn[a]] += scale * density * volume * el.lumped_mass_weights[a];
-    }
     if (dt < g.min_dt) {
       g.min_dt = dt;
       g.min_dt_element = b.first_element + e;
@@ -209,19 +216,73 @@ BlockGeometry precompute_block(const Model& model, const ModelBlock& b, BlockSys
   return g;
 }
 
+/// Lumped masses, and with `relaxation_step` > 0 (dynamic relaxation) the fictitious iteration
+/// masses that make every element's critical step equal to that step. Each node gathers its
+/// element slots in slot order (the force incidence), which adds the same terms in the same
+/// order as a pass over the elements would: the same bits on any number of threads.
+void lump_masses(const Model& model, const std::vector<BlockGeometry>& geometry,
+                 double relaxation_step, System& sys) {
+  const std::int64_t nn = sys.num_nodes;
+  sys.lumped_mass.assign(static_cast<std::size_t>(nn), 0.0);
+  if (relaxation_step > 0.0) sys.iteration_mass.assign(static_cast<std::size_t>(nn), 0.0);
+  std::vector<std::int64_t> block_ends;  // the slot after each block's last
+  for (const BlockSystem& b : sys.blocks)
+    block_ends.push_back(b.force_offset + b.num_elements * b.nodes_per_element);
+#pragma omp parallel for schedule(static, 4096) if (sys.num_force_slots >= 65536)
+  for (std::int64_t n = 0; n < nn; ++n) {
+    double mass = 0.0, iteration_mass = 0.0;
+    std::size_t k = 0;  // the block of the slot; slots ascend, so it only moves forward
+    for (std::int64_t i = sys.incidence_offsets[n]; i < sys.incidence_offsets[n + 1]; ++i) {
+      const std::int64_t slot = sys.incidence_slots[static_cast<std::size_t>(i)];
+      while (slot >= block_ends[k]) ++k;
+      const BlockSystem& b = sys.blocks[k];
+      const std::int64_t e = (slot - b.force_offset) / b.nodes_per_element;
+      const std::int64_t a = slot - b.force_offset - e * b.nodes_per_element;
+      const double density = model.blocks[k].material_spec->density;
+      const double weight = model.blocks[k].element->lumped_mass_weights[a];
+      const double volume = geometry[k].element_volume[static_cast<std::size_t>(e)];
+      mass += density * volume * weight;
+      if (relaxation_step <= 0.0) continue;
+      // The critical step scales with sqrt(mass): mass * (h / dt)^2 has critical step h.
+      const double dt = geometry[k].element_dt[static_cast<std::size_t>(e)];
+      const double scale = (relaxation_step / dt) * (relaxation_step / dt);
+      if (scale > 0.0) iteration_mass += scale * density * volume * weight;
+    }
+    sys.lumped_mass[static_cast<std::size_t>(n)] = mass;
+    if (relaxation_step > 0.0) sys.iteration_mass[static_cast<std::size_t>(n)] = iteration_mass;
+  }
+}
+
 }  // namespace
 
 void build_force_incidence(System& sys) {
   const std::int64_t nn = sys.num_nodes;
-  sys.incidence_offsets.assign(nn + 1, 0);
+  std::vector<std::int64_t>& offsets = sys.incidence_offsets;
+  offsets.assign(static_cast<std::size_t>(nn + 1), 0);
+  const bool parallel = sys.num_force_slots >= 65536;
+  const auto slot_count = [](const BlockSystem& b) {
+    return static_cast<std::int64_t>(b.connectivity.size());
+  };
   for (const BlockSystem& b : sys.blocks)
-    for (const std::int32_t n : b.connectivity) ++sys.incidence_offsets[n + 1];
-  for (std::int64_t n = 0; n < nn; ++n) sys.incidence_offsets[n + 1] += sys.incidence_offsets[n];
+#pragma omp parallel for if (parallel)
+    for (std::int64_t s = 0; s < slot_count(b); ++s)
+      std::atomic_ref<std::int64_t>(offsets[static_cast<std::size_t>(b.connectivity[s]) + 1])
+          .fetch_add(1, std::memory_order_relaxed);
+  for (std::int64_t n = 0; n < nn; ++n) offsets[n + 1] += offsets[n];
   sys.incidence_slots.resize(static_cast<std::size_t>(sys.num_force_slots));
-  std::vector<std::int64_t> fill(sys.incidence_offsets.begin(), sys.incidence_offsets.end() - 1);
+  std::vector<std::int64_t> fill(offsets.begin(), offsets.end() - 1);
   for (const BlockSystem& b : sys.blocks)
-    for (std::int64_t s = 0; s < static_cast<std::int64_t>(b.connectivity.size()); ++s)
-      sys.incidence_slots[fill[b.connectivity[s]]++] = b.force_offset + s;
+#pragma omp parallel for if (parallel)
+    for (std::int64_t s = 0; s < slot_count(b); ++s) {
+      const std::int64_t at = std::atomic_ref<std::int64_t>(fill[b.connectivity[s]])
+                                  .fetch_add(1, std::memory_order_relaxed);
+      sys.incidence_slots[static_cast<std::size_t>(at)] = b.force_offset + s;
+    }
+    // Threads fill a node's list in any order; the gathers sum in slot order, so sort each list.
+#pragma omp parallel for schedule(static, 4096) if (parallel)
+  for (std::int64_t n = 0; n < nn; ++n)
+    std::sort(sys.incidence_slots.begin() + offsets[n],
+              sys.incidence_slots.begin() + offsets[n + 1]);
 }
 
 // The improved ANP of seed 003 takes the nodal pressure constant over the nodal volume: every ANP
@@ -284,20 +345,20 @@ double relaxation_rate(double damping, double h) {
 }
 
 ExplicitSetup setup_explicit(const Model& model) {
+  PhaseLog phases("explicit setup");
   ExplicitSetup setup;
   System& sys = setup.system;
   const CaseSpec& spec = model.spec;
   const std::int64_t nn = model.mesh.num_nodes();
   sys.num_nodes = nn;
-  sys.lumped_mass.assign(nn, 0.0);
   const bool relaxation = spec.solver.type == SolverType::DynamicRelaxation;
   // Dynamic relaxation iterates with the fictitious step h = 1 (time counts iterations) and a
   // mass that puts every element's critical step at h / safety_factor (seed 003, 3.7-3.8).
   const double relaxation_step = relaxation ? 1.0 / spec.solver.safety_factor : 0.0;
-  if (relaxation) sys.iteration_mass.assign(nn, 0.0);
 
   double critical = std::numeric_limits<double>::max();
   std::int64_t slots = 0;
+  std::vector<BlockGeometry> geometry;
   for (const ModelBlock& b : model.blocks) {
     BlockSystem bs;
     bs.name = b.spec->name;
@@ -310,8 +371,8 @@ ExplicitSetup setup_explicit(const Model& model) {
     bs.material_params = b.params;
     bs.force_offset = slots;
     slots += bs.num_elements * bs.nodes_per_element;
-    const BlockGeometry g =
-        precompute_block(model, b, bs, sys.lumped_mass, sys.iteration_mass, relaxation_step);
+    geometry.push_back(precompute_block(model, b, bs));
+    const BlockGeometry& g = geometry.back();
     setup.total_volume += g.volume;
     if (g.min_dt < critical) {
       critical = g.min_dt;
@@ -320,6 +381,12 @@ ExplicitSetup setup_explicit(const Model& model) {
     sys.blocks.push_back(std::move(bs));
   }
   sys.num_force_slots = slots;
+  phases.done("element geometry");
+  build_force_incidence(sys);
+  build_pressure_incidence(sys);
+  phases.done("incidence");
+  lump_masses(model, geometry, relaxation_step, sys);
+  geometry.clear();
   for (std::int64_t n = 0; n < nn; ++n) {
     setup.total_mass += sys.lumped_mass[n];
     if (!(sys.lumped_mass[n] > 0.0))
@@ -327,8 +394,7 @@ ExplicitSetup setup_explicit(const Model& model) {
                        "remove unused nodes from the mesh or assign their cells to a block");
   }
 
-  build_force_incidence(sys);
-  build_pressure_incidence(sys);
+  phases.done("masses");
   // Rate-dependent laws see no time in a static solve or dynamic relaxation (their step is
   // +infinity, set below and in the implicit solver): say what such a run computes.
   if (relaxation || spec.solver.type == SolverType::Static)
@@ -482,6 +548,7 @@ ExplicitSetup setup_explicit(const Model& model) {
   setup_contact(model, sys, [&](const std::string& name, const SourceLocation& where) {
     return std::make_pair(amplitude(name, where), amp_scale.at(name));
   });
+  phases.done("time step, amplitudes and conditions");
   return setup;
 }
 

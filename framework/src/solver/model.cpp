@@ -7,6 +7,7 @@
 #include "fem/mesh/regions.hpp"
 #include "fem/mesh/selectors.hpp"
 #include "fem/param_reader.hpp"
+#include "wall_clock.hpp"
 
 namespace fem {
 
@@ -108,11 +109,14 @@ std::vector<std::int32_t> to_element_order(const CellRegion& region, const Eleme
 }
 
 Model build_model(const CaseSpec& spec, const PluginRegistry& plugins) {
+  PhaseLog phases("model");
   Model model;
   model.spec = spec;
   model.mesh = generate_mesh(model.spec.mesh);
+  phases.done("mesh (generated or read)");
   // Sets are resolved in the input numbering (explicit node ids refer to it), then renumbered.
   resolve_node_sets(model.spec.node_sets, model.mesh);
+  phases.done("node sets");
   const std::string& ordering = model.spec.solver.node_ordering;
   const bool generated = model.spec.mesh.file.empty();
   // The wave step's rows are stored in slices padded to their longest row: rows of one length
@@ -123,6 +127,7 @@ Model build_model(const CaseSpec& spec, const PluginRegistry& plugins) {
                       ordering == "auto" ? (generated ? NodeOrdering::Input : NodeOrdering::Rcm)
                                          : parse_node_ordering(ordering),
                       group ? 256 : 0);
+  phases.done("node ordering");
 
   std::int64_t first = 0;
   for (const BlockSpec& bs : model.spec.blocks) {
@@ -167,6 +172,7 @@ Model build_model(const CaseSpec& spec, const PluginRegistry& plugins) {
   }
   check_blocks_do_not_overlap(model);
   if (model.mesh.dimension() == 2) check_plane_model(model);
+  phases.done("blocks");
   return model;
 }
 

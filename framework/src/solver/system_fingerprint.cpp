@@ -19,8 +19,8 @@ class Fnv1a {
     static_assert(std::is_arithmetic_v<T> || std::is_enum_v<T>);
     bytes(&value, sizeof value);
   }
-  template <class T>
-  void add(const std::vector<T>& v) {
+  template <class T, class Allocator>
+  void add(const std::vector<T, Allocator>& v) {
     add<std::uint64_t>(v.size());
     bytes(v.data(), v.size() * sizeof(T));
   }

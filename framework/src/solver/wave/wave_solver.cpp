@@ -123,13 +123,9 @@ WaveSetup setup_waves(const Model& model, Backend& backend) {
   const CaseSpec& spec = model.spec;
   refuse_families(model);
   WaveSetup w;
-  Clock::time_point phase = start;
-  const auto done = [&phase](const char* what) {
-    spdlog::debug("elastodynamic setup: {} {:.3f} s", what, seconds_since(phase));
-    phase = Clock::now();
-  };
+  PhaseLog phases("elastodynamic setup");
   w.explicit_setup = setup_explicit(model);
-  done("geometry and conditions");
+  phases.done("geometry and conditions");
   const System& sys = w.explicit_setup.system;
   const std::int64_t nn = sys.num_nodes;
   for (std::size_t b = 0; b < model.blocks.size(); ++b) {
@@ -137,7 +133,7 @@ WaveSetup setup_waves(const Model& model, Backend& backend) {
     w.wave_speeds.push_back(
         largest_wave_speed(w.tangents.back(), model.blocks[b].material_spec->density));
   }
-  done("material tangents");
+  phases.done("material tangents");
   const NodeGraph graph = tangent_graph(sys);
   const AbsorbingProfile layers = absorbing_profile(model, graph);
   w.matrix = assemble_wave_stiffness(sys, w.tangents, graph, layers.stiffness_scale);
@@ -145,10 +141,10 @@ WaveSetup setup_waves(const Model& model, Backend& backend) {
   // needed again unless frames ask for stress or strain: the largest models need the memory.
   if (!wants_cell_fields(spec))
     for (BlockSystem& b : w.explicit_setup.system.blocks) {
-      std::vector<double>().swap(b.shape_gradients);
-      std::vector<double>().swap(b.quadrature_volumes);
+      HostArray<double>().swap(b.shape_gradients);
+      HostArray<double>().swap(b.quadrature_volumes);
     }
-  done("stiffness");
+  phases.done("stiffness");
 
   // A plane-strain model moves in x and y: its z dofs are held (plane strain), left out of the
   // stability limit and of the step's vectors.
@@ -162,7 +158,7 @@ WaveSetup setup_waves(const Model& model, Backend& backend) {
   // Position of 3-component dof d in the step's vectors (dim components a node).
   const auto packed = [dim](std::int64_t d) { return dim * (d / 3) + d % 3; };
   w.limit = stability_limit(w.matrix, sys.lumped_mass, free_dof);
-  done(fmt::format("stability limit ({} Lanczos iterations)", w.limit.iterations).c_str());
+  phases.done(fmt::format("stability limit ({} Lanczos iterations)", w.limit.iterations));
   const double critical = w.limit.critical_time_step;
   double dt =
       spec.solver.time_step > 0.0 ? spec.solver.time_step : spec.solver.safety_factor * critical;
@@ -236,7 +232,7 @@ WaveSetup setup_waves(const Model& model, Backend& backend) {
     }
   }
   for (auto& [key, s] : sources) w.sources.push_back(std::move(s));
-  done("step matrix, damping and sources");
+  phases.done("step matrix, damping and sources");
 
   // The explicit setup's u_{-1} = u_0 - dt_explicit v_0: the increment scales with the step.
   w.initial_displacement.assign(static_cast<std::size_t>(dim * nn), 0.0);
