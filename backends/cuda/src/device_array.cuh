@@ -26,6 +26,16 @@ __global__ void convert_records_kernel(std::int64_t count, int width, std::int64
     dst[(i % width) * stride + first + i / width] = static_cast<T>(src[i]);
 }
 
+/// Launches convert_records_kernel on the legacy stream; returns its launch status.
+template <class T, class U>
+cudaError_t convert_records(std::int64_t count, int width, std::int64_t stride, std::int64_t first,
+                            const U* src, T* dst) {
+  const auto blocks = static_cast<unsigned>(std::min<std::int64_t>((count + 255) / 256, 65536));
+  convert_records_kernel<T, U>
+      <<<blocks, 256, 0, cudaStreamLegacy>>>(count, width, stride, first, src, dst);
+  return cudaGetLastError();
+}
+
 template <class T>
 class DeviceArray {
  public:
@@ -84,13 +94,21 @@ class DeviceArray {
     upload_records(records, static_cast<int>(width), stride);
     finish_upload();
   }
-  /// Downloads into `host` as U.
+  /// Downloads into `host` as U, converted on the device (float -> double): one copy straight
+  /// into `host`, whose pages a caller reusing it has already touched.
   template <class U>
   void download(std::vector<U>& host) const {
-    std::vector<T> raw(size_);
-    if (size_)
-      FEM_CUDA_CHECK(cudaMemcpy(raw.data(), data_, size_ * sizeof(T), cudaMemcpyDeviceToHost));
-    host.assign(raw.begin(), raw.end());
+    host.resize(size_);
+    if (size_ == 0) return;
+    if constexpr (std::is_same_v<T, U>) {
+      FEM_CUDA_CHECK(cudaMemcpy(host.data(), data_, bytes(), cudaMemcpyDeviceToHost));
+    } else {
+      DeviceArray<U> converted(size_);
+      FEM_CUDA_CHECK(
+          convert_records(static_cast<std::int64_t>(size_), 1, 0, 0, data_, converted.data()));
+      FEM_CUDA_CHECK(
+          cudaMemcpy(host.data(), converted.data(), converted.bytes(), cudaMemcpyDeviceToHost));
+    }
   }
 
   /// upload() ordered on `stream` with the work queued there before it (a kernel still reading
@@ -151,10 +169,7 @@ class DeviceArray {
       status = cudaMemcpy(staging, host.data() + begin, static_cast<std::size_t>(count) * sizeof(U),
                           cudaMemcpyHostToDevice);
       if (status != cudaSuccess) break;
-      const auto blocks = static_cast<unsigned>(std::min<std::int64_t>((count + 255) / 256, 65536));
-      convert_records_kernel<T, U><<<blocks, 256, 0, cudaStreamLegacy>>>(
-          count, width, stride, begin / width, staging, data_);
-      status = cudaGetLastError();
+      status = convert_records(count, width, stride, begin / width, staging, data_);
     }
     cudaFree(staging);
     FEM_CUDA_CHECK(status);

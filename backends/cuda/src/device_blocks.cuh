@@ -138,9 +138,12 @@ struct DeviceBlock {
                bool fields = true) {
     const auto ne = static_cast<std::size_t>(system->num_elements);
     const std::size_t nf = fields ? ne : 0;
-    DeviceArray<double> cauchy(6 * nf), strain(6 * nf), energy(ne), hourglass(ne), min_j(nf);
+    // Without hourglass control the energies alone leave hourglass_energy empty (all zero):
+    // half of what a tetrahedral model's energy record copies back.
+    const std::size_t nh = fields || system->family == Family::Hex8Hourglass ? ne : 0;
+    DeviceArray<double> cauchy(6 * nf), strain(6 * nf), energy(ne), hourglass(nh), min_j(nf);
     const ElementResultsOut r{cauchy.data_or_null(), strain.data_or_null(), energy.data(),
-                              hourglass.data(), min_j.data_or_null()};
+                              hourglass.data_or_null(), min_j.data_or_null()};
     evaluate(args, r, stream);
     cauchy.download(out.cauchy_stress, stream);
     strain.download(out.green_lagrange, stream);

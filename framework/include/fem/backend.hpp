@@ -363,7 +363,9 @@ class ExplicitProblem {
   virtual void element_results(const std::vector<double>& u, std::vector<BlockResults>& out) = 0;
   /// What an energy record without a frame needs: BlockResults' strain_energy and
   /// hourglass_energy at u, the same values element_results() gives (its other arrays may be
-  /// left empty). The default is element_results(); a GPU backend copies back only the two.
+  /// left empty, and hourglass_energy too for a block whose family has no hourglass control:
+  /// its values are zero). The default is element_results(); a GPU backend copies back only
+  /// the energies.
   virtual void element_energies(const std::vector<double>& u, std::vector<BlockResults>& out) {
     element_results(u, out);
   }

@@ -444,7 +444,12 @@ void PartitionedProblem::gather_element_results(const std::vector<double>& u,
     BlockResults& r = out[b];
     const BlockResults& p = part_results[b];
     gather(p.strain_energy, 1, r.strain_energy);
-    gather(p.hourglass_energy, 1, r.hourglass_energy);
+    // Without hourglass control the energies alone may leave hourglass_energy empty (zero):
+    // decided by the block's family, the same on every rank, so that all ranks gather alike.
+    if (fields || global_.blocks[b].family == Family::Hex8Hourglass)
+      gather(p.hourglass_energy, 1, r.hourglass_energy);
+    else
+      r.hourglass_energy.clear();
     if (!fields) {  // only the energies cross the ranks
       r.cauchy_stress.clear();
       r.green_lagrange.clear();

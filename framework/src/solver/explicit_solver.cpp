@@ -117,6 +117,9 @@ class ExplicitSolver::Run {
                       const std::array<double, 3>& internal);
   [[nodiscard]] std::vector<double> velocity(const std::vector<double>& u_late,
                                              const std::vector<double>& u_early) const;
+  /// The same into `v` (a frame's, reused: its pages are touched once per run).
+  void velocity(const std::vector<double>& u_late, const std::vector<double>& u_early,
+                std::vector<double>& v) const;
   void write_frame(std::int64_t k);
   void record_energy(std::int64_t k, const std::vector<double>& v);
   void fail_to_converge();
@@ -185,7 +188,7 @@ class ExplicitSolver::Run {
   std::optional<parallel::OutputPiece> piece_;  ///< this rank's piece of a partitioned run
   std::vector<HistoryRecorder> histories_;
   std::optional<CsvHistory> energy_csv_, contact_csv_, convergence_csv_;
-  std::vector<double> u_, u_prev_, forces_, set_u_, set_u_prev_;
+  std::vector<double> u_, u_prev_, frame_velocity_, forces_, set_u_, set_u_prev_;
   LazyFingerprint model_hash_{sys_};  ///< computed when a checkpoint is first written or read
   std::vector<BlockResults> results_;
 };
@@ -263,9 +266,18 @@ void ExplicitSolver::Run::open_outputs() {
 
 std::vector<double> ExplicitSolver::Run::velocity(const std::vector<double>& u_late,
                                                   const std::vector<double>& u_early) const {
-  std::vector<double> v(u_late.size());
-  for (std::size_t i = 0; i < v.size(); ++i) v[i] = (u_late[i] - u_early[i]) / dt_;
+  std::vector<double> v;
+  velocity(u_late, u_early, v);
   return v;
+}
+
+void ExplicitSolver::Run::velocity(const std::vector<double>& u_late,
+                                   const std::vector<double>& u_early,
+                                   std::vector<double>& v) const {
+  v.resize(u_late.size());
+  const auto n = static_cast<std::int64_t>(v.size());
+#pragma omp parallel for schedule(static) if (n >= 65536)
+  for (std::int64_t i = 0; i < n; ++i) v[i] = (u_late[i] - u_early[i]) / dt_;
 }
 
 // Energies at t_{k-1/2}: the kinetic energy of the half-step velocity v with the mean of the
@@ -295,14 +307,20 @@ void ExplicitSolver::Run::record_energy(std::int64_t k, const std::vector<double
 
 void ExplicitSolver::Run::write_frame(std::int64_t k) {
   const auto t0 = Clock::now();
+  PhaseLog phases("frame at step " + std::to_string(k));
   problem_.displacement(u_);
   problem_.previous_displacement(u_prev_);
-  report_.max_displacement = 0.0;
+  phases.done("displacements copied");
+  double largest = 0.0;  // a maximum: the same on any number of threads
+#pragma omp parallel for schedule(static) reduction(max : largest) if (sys_.num_nodes >= 65536)
   for (std::int64_t i = 0; i < sys_.num_nodes; ++i)
-    report_.max_displacement =
-        std::max(report_.max_displacement, std::hypot(u_[3 * i], u_[3 * i + 1], u_[3 * i + 2]));
-  const std::vector<double> v = velocity(u_, u_prev_);
+    largest = std::max(largest, std::hypot(u_[3 * i], u_[3 * i + 1], u_[3 * i + 2]));
+  report_.max_displacement = largest;
+  velocity(u_, u_prev_, frame_velocity_);
+  const std::vector<double>& v = frame_velocity_;
+  phases.done("largest displacement and velocities");
   record_energy(k, v);
+  phases.done("energy record");
   const double time = static_cast<double>(k) * dt_;
   if (series_ || sink_) {
     const OutputFrame frame = make_frame(spec_, k, time, u_, &v, results_);
@@ -313,6 +331,7 @@ void ExplicitSolver::Run::write_frame(std::int64_t k) {
         for (const std::string& index : series_->index_paths()) report_.files.push_back(index);
     }
   }
+  phases.done("frame written");
   last_frame_ = k;
   report_.output_s += seconds_since(t0);
   if (options_.progress) options_.progress(k, n_, time);
@@ -834,9 +853,12 @@ ExplicitRunReport ExplicitSolver::Run::execute() {
                                                : "; the last checkpoint is " + report_.checkpoint));
   }
   if (report_.interrupted) return report_;
+  PhaseLog phases("end of run");
   finish_histories();
+  phases.done("last history samples");
   if (relaxation_ && !rel_.converged) fail_to_converge();
   write_summary("completed", "");
+  phases.done("summary");
   return report_;
 }
 

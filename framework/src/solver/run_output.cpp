@@ -74,8 +74,20 @@ ElementEnergies element_energies(const std::vector<BlockResults>& results) {
 void add_element_energies(const std::vector<BlockResults>& results, double weight,
                           ElementEnergies& sum) {
   for (const BlockResults& r : results) {
-    for (const double x : r.strain_energy) sum.strain += weight * x;
-    for (const double x : r.hourglass_energy) sum.hourglass += weight * x;
+    // Both sums in one pass where both arrays are there (two independent chains of additions,
+    // each in element order: the same bits as one loop per array).
+    const std::size_t both = std::min(r.strain_energy.size(), r.hourglass_energy.size());
+    double strain = sum.strain, hourglass = sum.hourglass;
+    for (std::size_t e = 0; e < both; ++e) {
+      strain += weight * r.strain_energy[e];
+      hourglass += weight * r.hourglass_energy[e];
+    }
+    for (std::size_t e = both; e < r.strain_energy.size(); ++e)
+      strain += weight * r.strain_energy[e];
+    for (std::size_t e = both; e < r.hourglass_energy.size(); ++e)
+      hourglass += weight * r.hourglass_energy[e];
+    sum.strain = strain;
+    sum.hourglass = hourglass;
   }
 }
 

@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <string>
 #include <string_view>
 
 namespace fem {
@@ -27,7 +28,7 @@ class PhaseLog {
   }
 
  private:
-  std::string_view what_;
+  std::string what_;
   Clock::time_point start_ = Clock::now();
 };
 

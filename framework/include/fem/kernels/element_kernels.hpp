@@ -107,7 +107,8 @@ struct ElementPassArgs {
 
 /// Per-element results at a displacement (quadrature averages, double).
 /// Where element_evaluate writes; cauchy, green_lagrange and min_jacobian may be null (an
-/// energy record without a frame).
+/// energy record without a frame), and hourglass_energy too where the family has no hourglass
+/// control (its values are zero).
 struct ElementResultsOut {
   double* cauchy;            ///< [e][6]: xx yy zz xy yz xz
   double* green_lagrange;    ///< [e][6]
@@ -615,8 +616,9 @@ FEM_INLINE void element_evaluate(const ElementPassArgs<T>& a, std::int64_t e,
   }
   r.strain_energy[e] = energy;
   if (r.min_jacobian) r.min_jacobian[e] = min_j;
-  r.hourglass_energy[e] =
-      HOURGLASS ? 0.5 * static_cast<double>(a.hourglass_stiffness[e]) * hourglass_sq : 0.0;
+  if (r.hourglass_energy)
+    r.hourglass_energy[e] =
+        HOURGLASS ? 0.5 * static_cast<double>(a.hourglass_stiffness[e]) * hourglass_sq : 0.0;
 }
 
 }  // namespace fem::kernels
