@@ -105,8 +105,8 @@ BlockGeometry precompute_block(const Model& model, const ModelBlock& b, BlockSys
     throw InputError(
         b.spec->where,
         "block '" + b.spec->name + "': element '" + b.spec->element + "' has " +
-            std::to_string(npe) + " nodes, more than the " +
-            std::to_string(kernels::kMaxNodesPerElement) + " fem's kernels take",
+            std::to_string(npe) + " nodes; fem's kernels take at most " +
+            std::to_string(kernels::kMaxNodesPerElement),
         "use an element of at most " + std::to_string(kernels::kMaxNodesPerElement) + " nodes");
   const double modulus = b.material->host.dilatational_modulus(b.params.data());
   const double wave_speed = std::sqrt(modulus / b.material_spec->density);
@@ -121,8 +121,9 @@ BlockGeometry precompute_block(const Model& model, const ModelBlock& b, BlockSys
     out.hourglass_stiffness.resize(static_cast<std::size_t>(ne));
   }
   // Each element's geometry in parallel (every element writes only its own entries, and its
-  // arithmetic does not depend on the thread); the sums over elements and the scattered masses
-  // after it, in element order, so that the system has the same bits on any thread count.
+  // arithmetic does not depend on the thread); the sums over elements after it, in element
+  // order, and the masses by a per-node gather (lump_masses), so that the system has the same
+  // bits on any thread count.
   HostArray<double>& element_volume = g.element_volume;
   HostArray<double>& element_dt = g.element_dt;
   element_volume.resize(static_cast<std::size_t>(ne));
