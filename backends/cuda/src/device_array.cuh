@@ -26,13 +26,12 @@ __global__ void convert_records_kernel(std::int64_t count, int width, std::int64
     dst[(i % width) * stride + first + i / width] = static_cast<T>(src[i]);
 }
 
-/// Launches convert_records_kernel on the legacy stream; returns its launch status.
+/// Launches convert_records_kernel on `stream`; returns its launch status.
 template <class T, class U>
 cudaError_t convert_records(std::int64_t count, int width, std::int64_t stride, std::int64_t first,
-                            const U* src, T* dst) {
+                            const U* src, T* dst, cudaStream_t stream) {
   const auto blocks = static_cast<unsigned>(std::min<std::int64_t>((count + 255) / 256, 65536));
-  convert_records_kernel<T, U>
-      <<<blocks, 256, 0, cudaStreamLegacy>>>(count, width, stride, first, src, dst);
+  convert_records_kernel<T, U><<<blocks, 256, 0, stream>>>(count, width, stride, first, src, dst);
   return cudaGetLastError();
 }
 
@@ -66,17 +65,19 @@ class DeviceArray {
     size_ = n;
   }
   /// Uploads host values, converting them to T (double -> float for single precision, 64- to
-  /// 32-bit indices) on the device. Returns when they are there, for kernels on any stream.
+  /// 32-bit indices) on the device, ordered on `stream` after the work queued there before it
+  /// (a kernel still reading the old values, say). Returns when they are there, for kernels on
+  /// any stream.
   template <class U, class Allocator>
-  void upload(const std::vector<U, Allocator>& host) {
+  void upload(const std::vector<U, Allocator>& host, cudaStream_t stream = cudaStreamLegacy) {
     resize(host.size());
     if (host.empty()) return;
     if constexpr (std::is_same_v<T, U>)
-      FEM_CUDA_CHECK(
-          cudaMemcpy(data_, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+      FEM_CUDA_CHECK(cudaMemcpyAsync(data_, host.data(), host.size() * sizeof(T),
+                                     cudaMemcpyHostToDevice, stream));
     else
-      upload_records(host, 1, 0);
-    finish_upload();
+      upload_records(host, 1, 0, stream);
+    finish_upload(stream);
   }
   /// Uploads `records` ([e][c], the same number of entries per record) as rows [c][e] of
   /// `stride` >= the record count (the padding zero), converted to T: the component-major
@@ -91,54 +92,26 @@ class DeviceArray {
     const auto width = static_cast<std::int64_t>(records.size()) / count;
     resize(static_cast<std::size_t>(width * stride));
     FEM_CUDA_CHECK(cudaMemsetAsync(data_, 0, bytes(), cudaStreamLegacy));
-    upload_records(records, static_cast<int>(width), stride);
-    finish_upload();
+    upload_records(records, static_cast<int>(width), stride, cudaStreamLegacy);
+    finish_upload(cudaStreamLegacy);
   }
-  /// Downloads into `host` as U, converted on the device (float -> double): one copy straight
-  /// into `host`, whose pages a caller reusing it has already touched.
+  /// Downloads into `host` as U after the work queued on `stream`, converted on the device
+  /// (float -> double): one copy straight into `host`, whose pages a caller reusing it has
+  /// already touched.
   template <class U>
-  void download(std::vector<U>& host) const {
+  void download(std::vector<U>& host, cudaStream_t stream = cudaStreamLegacy) const {
     host.resize(size_);
     if (size_ == 0) return;
     if constexpr (std::is_same_v<T, U>) {
-      FEM_CUDA_CHECK(cudaMemcpy(host.data(), data_, bytes(), cudaMemcpyDeviceToHost));
+      FEM_CUDA_CHECK(cudaMemcpyAsync(host.data(), data_, bytes(), cudaMemcpyDeviceToHost, stream));
+      FEM_CUDA_CHECK(cudaStreamSynchronize(stream));
     } else {
       DeviceArray<U> converted(size_);
-      FEM_CUDA_CHECK(
-          convert_records(static_cast<std::int64_t>(size_), 1, 0, 0, data_, converted.data()));
-      FEM_CUDA_CHECK(
-          cudaMemcpy(host.data(), converted.data(), converted.bytes(), cudaMemcpyDeviceToHost));
-    }
-  }
-
-  /// upload() ordered on `stream` with the work queued there before it (a kernel still reading
-  /// the old values, say), which the plain upload's copy on the legacy stream is not when the
-  /// stream is non-blocking. Returns when the copy is done.
-  template <class U>
-  void upload(const std::vector<U>& host, cudaStream_t stream) {
-    resize(host.size());
-    if (host.empty()) return;
-    const std::vector<T> converted(host.begin(), host.end());
-    FEM_CUDA_CHECK(cudaMemcpyAsync(data_, converted.data(), host.size() * sizeof(T),
-                                   cudaMemcpyHostToDevice, stream));
-    FEM_CUDA_CHECK(cudaStreamSynchronize(stream));
-  }
-  /// download() after the work queued on `stream` (which it waits for).
-  template <class U>
-  void download(std::vector<U>& host, cudaStream_t stream) const {
-    if constexpr (std::is_same_v<T, U>) {  // straight into `host`: no second copy on the host
-      host.resize(size_);
-      if (size_)
-        FEM_CUDA_CHECK(
-            cudaMemcpyAsync(host.data(), data_, size_ * sizeof(T), cudaMemcpyDeviceToHost, stream));
+      FEM_CUDA_CHECK(convert_records(static_cast<std::int64_t>(size_), 1, 0, 0, data_,
+                                     converted.data(), stream));
+      FEM_CUDA_CHECK(cudaMemcpyAsync(host.data(), converted.data(), converted.bytes(),
+                                     cudaMemcpyDeviceToHost, stream));
       FEM_CUDA_CHECK(cudaStreamSynchronize(stream));
-    } else {
-      std::vector<T> raw(size_);
-      if (size_)
-        FEM_CUDA_CHECK(
-            cudaMemcpyAsync(raw.data(), data_, size_ * sizeof(T), cudaMemcpyDeviceToHost, stream));
-      FEM_CUDA_CHECK(cudaStreamSynchronize(stream));
-      host.assign(raw.begin(), raw.end());
     }
   }
 
@@ -153,10 +126,11 @@ class DeviceArray {
 
  private:
   /// Copies `host` (records of `width` values) to the device a chunk of whole records at a time
-  /// and stores it converted (convert_records_kernel), all on the legacy stream, which orders
-  /// each chunk's kernel after its copy and the next copy after the kernel.
+  /// and stores it converted (convert_records_kernel), all on `stream`, which orders each
+  /// chunk's kernel after its copy and the next copy after the kernel.
   template <class U, class Allocator>
-  void upload_records(const std::vector<U, Allocator>& host, int width, std::int64_t stride) {
+  void upload_records(const std::vector<U, Allocator>& host, int width, std::int64_t stride,
+                      cudaStream_t stream) {
     constexpr std::int64_t kChunkBytes = std::int64_t{256} << 20;
     const auto total = static_cast<std::int64_t>(host.size());
     const std::int64_t chunk =
@@ -166,20 +140,24 @@ class DeviceArray {
     cudaError_t status = cudaSuccess;
     for (std::int64_t begin = 0; begin < total && status == cudaSuccess; begin += chunk) {
       const std::int64_t count = std::min(chunk, total - begin);
-      status = cudaMemcpy(staging, host.data() + begin, static_cast<std::size_t>(count) * sizeof(U),
-                          cudaMemcpyHostToDevice);
+      status =
+          cudaMemcpyAsync(staging, host.data() + begin, static_cast<std::size_t>(count) * sizeof(U),
+                          cudaMemcpyHostToDevice, stream);
       if (status != cudaSuccess) break;
-      status = convert_records(count, width, stride, begin / width, staging, data_);
+      status = convert_records(count, width, stride, begin / width, staging, data_, stream);
     }
+    // The last chunk's kernel reads the staging buffer: free it only after the stream.
+    const cudaError_t finished = cudaStreamSynchronize(stream);
     cudaFree(staging);
     FEM_CUDA_CHECK(status);
+    FEM_CUDA_CHECK(finished);
   }
   /// cudaMemcpy from pageable memory returns once the values are staged, before the DMA to the
   /// device has finished (CUDA's "API synchronization behavior"), and the backend's streams are
   /// non-blocking, so nothing orders a kernel on them after the copy: a 53,361-node history
   /// list uploaded this way was read before it arrived (cudaErrorIllegalAddress in
   /// nodal_displacements on the 73 M-element cube, issue 19). Wait for the copy's stream.
-  static void finish_upload() { FEM_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy)); }
+  static void finish_upload(cudaStream_t stream) { FEM_CUDA_CHECK(cudaStreamSynchronize(stream)); }
 
   void release() {
     if (data_) cudaFree(data_);

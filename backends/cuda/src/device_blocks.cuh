@@ -140,7 +140,7 @@ struct DeviceBlock {
     const std::size_t nf = fields ? ne : 0;
     // Without hourglass control the energies alone leave hourglass_energy empty (all zero):
     // half of what a tetrahedral model's energy record copies back.
-    const std::size_t nh = fields || system->family == Family::Hex8Hourglass ? ne : 0;
+    const std::size_t nh = fields || energies_include_hourglass(system->family) ? ne : 0;
     DeviceArray<double> cauchy(6 * nf), strain(6 * nf), energy(ne), hourglass(nh), min_j(nf);
     const ElementResultsOut r{cauchy.data_or_null(), strain.data_or_null(), energy.data(),
                               hourglass.data_or_null(), min_j.data_or_null()};

@@ -79,11 +79,11 @@ struct System {
   std::vector<double> pressure_inverse_volume;  ///< num_nodes
   /// Per dof (3 * num_nodes). prescribed_amplitude < 0: free; otherwise
   /// u = prescribed_value * amplitude(t).
-  std::vector<std::int32_t> prescribed_amplitude;
-  std::vector<double> prescribed_value;
+  HostArray<std::int32_t> prescribed_amplitude;
+  HostArray<double> prescribed_value;
   /// Per dof external nodal force: load_value * amplitude(t); load_amplitude < 0: none.
-  std::vector<std::int32_t> load_amplitude;
-  std::vector<double> load_value;
+  HostArray<std::int32_t> load_amplitude;
+  HostArray<double> load_value;
   /// Body acceleration: f_i = m_i * gravity * amplitude(t); gravity_amplitude < 0: none.
   std::array<double, 3> gravity = {0, 0, 0};
   std::int32_t gravity_amplitude = -1;
@@ -165,6 +165,13 @@ struct BlockResults {
   std::vector<double> hourglass_energy;  ///< [e]: joules
   std::vector<double> min_jacobian;      ///< [e]: smallest det F over quadrature points
 };
+
+/// Whether an energy record without a frame (ExplicitProblem::element_energies) fills a
+/// block's hourglass_energy: only hourglass control gives it values other than zero, and every
+/// backend and rank decides alike from the family.
+[[nodiscard]] constexpr bool energies_include_hourglass(Family family) {
+  return family == Family::Hex8Hourglass;
+}
 
 /// Cumulative wall time a backend spent in each fused operation.
 struct PhaseTimes {

@@ -224,11 +224,15 @@ Mesh build_mesh(const MeshSpec& spec) {
   region.name = "domain";
   region.shape = tets ? CellShape::Tet4 : CellShape::Hex8;
   region.nodes_per_cell = nodes_per_cell(region.shape);
-  region.connectivity = tets ? detail::split_hexes_into_tets(grid.hexes) : grid.hexes;
+  if (tets)
+    region.connectivity = detail::split_hexes_into_tets(grid.hexes);
+  else
+    region.connectivity = std::move(grid.hexes);
+  const std::vector<std::int32_t>& hexes = tets ? grid.hexes : region.connectivity;
 
   if (spec.distortion > 0)
-    detail::distort_interior_nodes(grid.coords, grid.on_boundary, grid.hexes, region,
-                                   spec.distortion, spec.seed);
+    detail::distort_interior_nodes(grid.coords, grid.on_boundary, hexes, region, spec.distortion,
+                                   spec.seed);
   if (spec.cells == CellShape::Tet10 || spec.cells == CellShape::Hex20) {
     region.shape = spec.cells;
     region.nodes_per_cell = nodes_per_cell(spec.cells);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "../core/host_loops.hpp"
+
 namespace fem {
 
 int nodes_per_cell(CellShape s) {
@@ -54,17 +56,24 @@ int Mesh::dimension() const {
 }
 
 std::array<std::array<double, 3>, 2> Mesh::bounds() const {
-  std::array<std::array<double, 3>, 2> b;
+  // Smallest and largest are exact whatever the order, so every core may take a part.
+  double lo[3], hi[3];
   for (int k = 0; k < 3; ++k) {
-    b[0][k] = std::numeric_limits<double>::max();
-    b[1][k] = std::numeric_limits<double>::lowest();
+    lo[k] = std::numeric_limits<double>::max();
+    hi[k] = std::numeric_limits<double>::lowest();
   }
-  for (std::int64_t i = 0; i < num_nodes(); ++i)
+  const std::int64_t n = num_nodes();
+  const double* x = coords.data();
+#pragma omp parallel for reduction(min       \
+                                   : lo[:3]) \
+    reduction(max                            \
+              : hi[:3]) if (n >= detail::kParallelHostLoopMinimum)
+  for (std::int64_t i = 0; i < n; ++i)
     for (int k = 0; k < 3; ++k) {
-      b[0][k] = std::min(b[0][k], coords[3 * i + k]);
-      b[1][k] = std::max(b[1][k], coords[3 * i + k]);
+      lo[k] = std::min(lo[k], x[3 * i + k]);
+      hi[k] = std::max(hi[k], x[3 * i + k]);
     }
-  return b;
+  return {{{lo[0], lo[1], lo[2]}, {hi[0], hi[1], hi[2]}}};
 }
 
 }  // namespace fem

@@ -8,6 +8,8 @@
 #include <set>
 #include <string>
 
+#include "../core/host_loops.hpp"
+
 namespace fem {
 
 namespace {
@@ -39,10 +41,8 @@ double tolerance_for(const NodeSetSpec& spec, const Mesh& mesh) {
 
 template <class Pick>
 std::vector<std::int32_t> nodes_where(const Mesh& mesh, Pick pick) {
-  std::vector<std::int32_t> ids;
-  for (std::int64_t i = 0; i < mesh.num_nodes(); ++i)
-    if (pick(mesh.node(i))) ids.push_back(static_cast<std::int32_t>(i));
-  return ids;
+  return detail::indices_where<std::int32_t>(mesh.num_nodes(),
+                                             [&](std::int64_t i) { return pick(mesh.node(i)); });
 }
 
 std::vector<std::string> names_of(const std::map<std::string, std::vector<std::int32_t>>& sets) {

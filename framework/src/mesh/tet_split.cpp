@@ -33,10 +33,14 @@ constexpr int kHexFaces[6][4] = {{0, 3, 2, 1}, {4, 5, 6, 7}, {0, 1, 5, 4},
 }  // namespace
 
 std::vector<std::int32_t> split_hexes_into_tets(const std::vector<std::int32_t>& hexes) {
-  std::vector<std::int32_t> tets;
-  tets.reserve(hexes.size() / 8 * 24);
-  for (std::size_t h = 0; h + 8 <= hexes.size(); h += 8) {
-    const std::int32_t* hex = hexes.data() + h;
+  // Every hexahedron gives exactly 6 tetrahedra (24 ids), so each one's place is known and the
+  // hexahedra split on every core, in the same order as one thread would.
+  const auto num_hexes = static_cast<std::int64_t>(hexes.size() / 8);
+  std::vector<std::int32_t> tets(static_cast<std::size_t>(num_hexes) * 24);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t h = 0; h < num_hexes; ++h) {
+    const std::int32_t* hex = hexes.data() + 8 * h;
+    std::int32_t* out = tets.data() + 24 * h;
     const std::int32_t apex = *std::min_element(hex, hex + 8);
     for (const auto& face : kHexFaces) {
       const std::int32_t q[4] = {hex[face[0]], hex[face[1]], hex[face[2]], hex[face[3]]};
@@ -48,7 +52,7 @@ std::vector<std::int32_t> split_hexes_into_tets(const std::vector<std::int32_t>&
       // cell, (apex, a, b, c) then has positive volume.
       const std::array<int, 3> fan[2] = {{s, s + 1, s + 2}, {s, s + 2, (s + 3) % 4}};
       for (const auto& tri : fan)
-        for (std::int32_t n : {apex, q[tri[0]], q[tri[1]], q[tri[2]]}) tets.push_back(n);
+        for (std::int32_t n : {apex, q[tri[0]], q[tri[1]], q[tri[2]]}) *out++ = n;
     }
   }
   return tets;

@@ -446,7 +446,7 @@ void PartitionedProblem::gather_element_results(const std::vector<double>& u,
     gather(p.strain_energy, 1, r.strain_energy);
     // Without hourglass control the energies alone may leave hourglass_energy empty (zero):
     // decided by the block's family, the same on every rank, so that all ranks gather alike.
-    if (fields || global_.blocks[b].family == Family::Hex8Hourglass)
+    if (fields || energies_include_hourglass(global_.blocks[b].family))
       gather(p.hourglass_energy, 1, r.hourglass_energy);
     else
       r.hourglass_energy.clear();

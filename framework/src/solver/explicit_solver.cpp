@@ -11,6 +11,7 @@
 #include <optional>
 #include <sstream>
 
+#include "../core/host_loops.hpp"
 #include "fem/output/checkpoint.hpp"
 #include "fem/output/frame_series.hpp"
 #include "fem/output/history.hpp"
@@ -276,7 +277,7 @@ void ExplicitSolver::Run::velocity(const std::vector<double>& u_late,
                                    std::vector<double>& v) const {
   v.resize(u_late.size());
   const auto n = static_cast<std::int64_t>(v.size());
-#pragma omp parallel for schedule(static) if (n >= 65536)
+#pragma omp parallel for schedule(static) if (n >= detail::kParallelHostLoopMinimum)
   for (std::int64_t i = 0; i < n; ++i) v[i] = (u_late[i] - u_early[i]) / dt_;
 }
 
@@ -312,7 +313,9 @@ void ExplicitSolver::Run::write_frame(std::int64_t k) {
   problem_.previous_displacement(u_prev_);
   phases.done("displacements copied");
   double largest = 0.0;  // a maximum: the same on any number of threads
-#pragma omp parallel for schedule(static) reduction(max : largest) if (sys_.num_nodes >= 65536)
+#pragma omp parallel for schedule(static) \
+    reduction(max                         \
+              : largest) if (sys_.num_nodes >= detail::kParallelHostLoopMinimum)
   for (std::int64_t i = 0; i < sys_.num_nodes; ++i)
     largest = std::max(largest, std::hypot(u_[3 * i], u_[3 * i + 1], u_[3 * i + 2]));
   report_.max_displacement = largest;

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "../core/host_loops.hpp"
 #include "fem/kernels/element_kernels.hpp"
 #include "wall_clock.hpp"
 
@@ -229,7 +230,8 @@ void lump_masses(const Model& model, const std::vector<BlockGeometry>& geometry,
   std::vector<std::int64_t> block_ends;  // the slot after each block's last
   for (const BlockSystem& b : sys.blocks)
     block_ends.push_back(b.force_offset + b.num_elements * b.nodes_per_element);
-#pragma omp parallel for schedule(static, 4096) if (sys.num_force_slots >= 65536)
+#pragma omp parallel for schedule( \
+    static, 4096) if (sys.num_force_slots >= detail::kParallelHostLoopMinimum)
   for (std::int64_t n = 0; n < nn; ++n) {
     double mass = 0.0, iteration_mass = 0.0;
     std::size_t k = 0;  // the block of the slot; slots ascend, so it only moves forward
@@ -260,26 +262,28 @@ void build_force_incidence(System& sys) {
   const std::int64_t nn = sys.num_nodes;
   std::vector<std::int64_t>& offsets = sys.incidence_offsets;
   offsets.assign(static_cast<std::size_t>(nn + 1), 0);
-  const bool parallel = sys.num_force_slots >= 65536;
+  const bool parallel = sys.num_force_slots >= detail::kParallelHostLoopMinimum;
   const auto slot_count = [](const BlockSystem& b) {
     return static_cast<std::int64_t>(b.connectivity.size());
   };
-  for (const BlockSystem& b : sys.blocks)
+  for (const BlockSystem& b : sys.blocks) {
 #pragma omp parallel for if (parallel)
     for (std::int64_t s = 0; s < slot_count(b); ++s)
       std::atomic_ref<std::int64_t>(offsets[static_cast<std::size_t>(b.connectivity[s]) + 1])
           .fetch_add(1, std::memory_order_relaxed);
+  }
   for (std::int64_t n = 0; n < nn; ++n) offsets[n + 1] += offsets[n];
   sys.incidence_slots.resize(static_cast<std::size_t>(sys.num_force_slots));
   std::vector<std::int64_t> fill(offsets.begin(), offsets.end() - 1);
-  for (const BlockSystem& b : sys.blocks)
+  for (const BlockSystem& b : sys.blocks) {
 #pragma omp parallel for if (parallel)
     for (std::int64_t s = 0; s < slot_count(b); ++s) {
       const std::int64_t at = std::atomic_ref<std::int64_t>(fill[b.connectivity[s]])
                                   .fetch_add(1, std::memory_order_relaxed);
       sys.incidence_slots[static_cast<std::size_t>(at)] = b.force_offset + s;
     }
-    // Threads fill a node's list in any order; the gathers sum in slot order, so sort each list.
+  }
+  // Threads fill a node's list in any order; the gathers sum in slot order, so sort each list.
 #pragma omp parallel for schedule(static, 4096) if (parallel)
   for (std::int64_t n = 0; n < nn; ++n)
     std::sort(sys.incidence_slots.begin() + offsets[n],
@@ -367,7 +371,7 @@ ExplicitSetup setup_explicit(const Model& model) {
     bs.nodes_per_element = b.element->num_nodes;
     bs.quadrature_points = b.element->num_quadrature_points;
     bs.num_elements = b.num_elements();
-    bs.connectivity = b.connectivity;
+    detail::copy_in_parallel(b.connectivity, bs.connectivity);
     bs.material = b.material;
     bs.material_params = b.params;
     bs.force_offset = slots;
@@ -483,9 +487,20 @@ ExplicitSetup setup_explicit(const Model& model) {
     return it->second;
   };
 
+  // The per-dof arrays are first written here by every core (HostArray: resize does not write);
+  // at 73 M tetrahedra one thread zeroing them took over a second.
   const std::int64_t ndof = 3 * nn;
-  sys.prescribed_amplitude.assign(ndof, -1);
-  sys.prescribed_value.assign(ndof, 0.0);
+  sys.prescribed_amplitude.resize(static_cast<std::size_t>(ndof));
+  sys.prescribed_value.resize(static_cast<std::size_t>(ndof));
+  sys.load_amplitude.resize(static_cast<std::size_t>(ndof));
+  sys.load_value.resize(static_cast<std::size_t>(ndof));
+#pragma omp parallel for schedule(static) if (ndof >= detail::kParallelHostLoopMinimum)
+  for (std::int64_t d = 0; d < ndof; ++d) {
+    sys.prescribed_amplitude[static_cast<std::size_t>(d)] = -1;
+    sys.prescribed_value[static_cast<std::size_t>(d)] = 0.0;
+    sys.load_amplitude[static_cast<std::size_t>(d)] = -1;
+    sys.load_value[static_cast<std::size_t>(d)] = 0.0;
+  }
   for (const BoundaryConditionSpec& bc : spec.boundary_conditions) {
     const std::int32_t amp = amplitude(bc.amplitude, bc.where);
     const double scale = amp_scale.at(bc.amplitude);
@@ -506,8 +521,6 @@ ExplicitSetup setup_explicit(const Model& model) {
         sys.prescribed_value[d] = value;
       }
   }
-  sys.load_amplitude.assign(ndof, -1);
-  sys.load_value.assign(ndof, 0.0);
   for (const NodalLoadSpec& load : spec.loads) {
     const std::int32_t amp = amplitude(load.amplitude, load.where);
     for (const std::int32_t n : model.mesh.node_sets.at(load.set))
@@ -529,23 +542,23 @@ ExplicitSetup setup_explicit(const Model& model) {
     for (double& g : sys.gravity) g *= amp_scale.at(spec.gravity->amplitude);
     sys.gravity_amplitude = amplitude(spec.gravity->amplitude, spec.gravity->where);
   }
-  std::vector<double> velocity(ndof, 0.0);
+  // u_{-1} = -dt v_0 at free dofs (a later set's velocity replaces an earlier one's); -dt * 0,
+  // a negative zero, where no initial velocity is given.
+  sys.initial_displacement.assign(static_cast<std::size_t>(ndof), 0.0);
+  sys.initial_previous_displacement.assign(static_cast<std::size_t>(ndof), -sys.time_step * 0.0);
   for (const InitialVelocitySpec& iv : spec.initial_velocities)
     for (const std::int32_t n : model.mesh.node_sets.at(iv.set))
-      for (int k = 0; k < 3; ++k) velocity[3 * n + k] = iv.velocity[k];
-  sys.initial_displacement.assign(ndof, 0.0);
-  sys.initial_previous_displacement.assign(ndof, 0.0);
+      for (int k = 0; k < 3; ++k)
+        sys.initial_previous_displacement[3 * n + k] = -sys.time_step * iv.velocity[k];
+#pragma omp parallel for schedule(static) if (ndof >= detail::kParallelHostLoopMinimum)
   for (std::int64_t d = 0; d < ndof; ++d) {
-    const std::int32_t amp = sys.prescribed_amplitude[d];
-    if (amp >= 0) {
-      sys.initial_displacement[d] = sys.prescribed_value[d] * evaluate(sys.amplitudes[amp], 0.0);
-      sys.initial_previous_displacement[d] =
-          sys.prescribed_value[d] * evaluate(sys.amplitudes[amp], -sys.time_step);
-    } else {
-      sys.initial_previous_displacement[d] = -sys.time_step * velocity[d];
-    }
+    const std::int32_t amp = sys.prescribed_amplitude[static_cast<std::size_t>(d)];
+    if (amp < 0) continue;
+    const double value = sys.prescribed_value[static_cast<std::size_t>(d)];
+    sys.initial_displacement[d] = value * evaluate(sys.amplitudes[amp], 0.0);
+    sys.initial_previous_displacement[d] = value * evaluate(sys.amplitudes[amp], -sys.time_step);
   }
-  sys.coordinates = model.mesh.coords;
+  detail::copy_in_parallel(model.mesh.coords, sys.coordinates);
   setup_contact(model, sys, [&](const std::string& name, const SourceLocation& where) {
     return std::make_pair(amplitude(name, where), amp_scale.at(name));
   });

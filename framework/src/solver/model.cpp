@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "../core/host_loops.hpp"
 #include "fem/mesh/generators.hpp"
 #include "fem/mesh/ordering.hpp"
 #include "fem/mesh/regions.hpp"
@@ -99,10 +100,16 @@ void check_plane_model(const Model& model) {
 }  // namespace
 
 std::vector<std::int32_t> to_element_order(const CellRegion& region, const ElementData& element) {
-  if (element.vtk_node_order == nullptr) return region.connectivity;
+  std::vector<std::int32_t> conn;
+  if (element.vtk_node_order == nullptr) {
+    detail::copy_in_parallel(region.connectivity, conn);
+    return conn;
+  }
   const int npe = element.num_nodes;
-  std::vector<std::int32_t> conn(region.connectivity.size());
-  for (std::int64_t e = 0; e < region.num_cells(); ++e)
+  conn.resize(region.connectivity.size());
+  const std::int64_t cells = region.num_cells();
+#pragma omp parallel for schedule(static) if (cells >= detail::kParallelHostLoopMinimum)
+  for (std::int64_t e = 0; e < cells; ++e)
     for (int i = 0; i < npe; ++i)
       conn[e * npe + element.vtk_node_order[i]] = region.connectivity[e * npe + i];
   return conn;
