@@ -8,6 +8,7 @@
 #include <string>
 
 #include <fem/case.hpp>
+#include <fem/output/xdmf_series.hpp>
 
 #include "case/case_test_support.hpp"
 
@@ -48,6 +49,30 @@ solver: {end_time: 1}
     EXPECT_AT(e, 1, 9);
     EXPECT_SAYS(e, "'device'");
   }
+}
+
+TEST(CaseErrors, FrameCompressionIsOneOfTheNamedOnes) {
+  const InputError e = case_error(R"(mesh: {}
+materials: {brain: {type: neo_hookean}}
+blocks: [{element: hex8r, material: brain}]
+solver: {end_time: 1}
+output: {compression: gzip}
+)");
+  EXPECT_AT(e, 5, 23);
+  EXPECT_SAYS(e, "zlib");
+  EXPECT_SAYS(e, "lz4");
+}
+
+TEST(CaseErrors, TheXdmfSeriesIsNotWrittenInTheBackground) {
+  if (!xdmf_output_available()) GTEST_SKIP() << "fem built without HDF5: xdmf itself is refused";
+  const InputError e = case_error(R"(mesh: {}
+materials: {brain: {type: neo_hookean}}
+blocks: [{element: hex8r, material: brain}]
+solver: {end_time: 1}
+output: {xdmf: true, background: true}
+)");
+  EXPECT_AT(e, 5, 34);
+  EXPECT_SAYS(e, "HDF5");
 }
 
 TEST(CaseErrors, UnknownNestedKeyNamesItsSectionAndValidKeys) {

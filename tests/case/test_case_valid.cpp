@@ -288,6 +288,21 @@ solver: {end_time: 2}
   EXPECT_TRUE(c.output.vtk);
   EXPECT_EQ(c.output.fields.size(), 6u);
   EXPECT_TRUE(c.output.histories.empty());
+  EXPECT_EQ(c.output.compression, "zlib");
+  EXPECT_FALSE(c.output.background.has_value());  // decided by the backend
+}
+
+TEST(CaseValid, FrameCompressionAndBackgroundWriting) {
+  const CaseSpec c = parse_case(R"(mesh: {}
+materials: {brain: {type: neo_hookean}}
+blocks: [{element: hex8r, material: brain}]
+solver: {end_time: 1}
+output: {compression: lz4, background: false}
+)",
+                                "case.yaml");
+  EXPECT_EQ(c.output.compression, "lz4");
+  ASSERT_TRUE(c.output.background.has_value());
+  EXPECT_FALSE(*c.output.background);
 }
 
 TEST(CaseValid, CylinderAndExplicitAutoTimeStep) {

@@ -326,6 +326,11 @@ struct OutputSpec {
   bool xdmf = false;
   /// The named node sets and the blocks' regions in every frame, as 0/1 arrays (OutputMesh).
   bool sets = true;
+  /// Frames written by a thread of their own while the run goes on; unset: where the backend
+  /// computes on a device (frame_writing(), fem/solver/run_output.hpp).
+  std::optional<bool> background;
+  /// Of the .vtu files' arrays: zlib, lz4 or none (fem/output/vtk_series.hpp).
+  std::string compression = "zlib";
   std::vector<HistorySpec> histories;
   std::vector<ReceiverSpec> receivers;  ///< elastodynamic only
   /// Receiver trace files: csv, hdf5 (fem built with HDF5), or both; empty: hdf5 where fem has

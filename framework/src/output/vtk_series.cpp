@@ -77,16 +77,28 @@ class FrameOnGrid {
   vtkUnstructuredGrid* grid_;
 };
 
-void write_vtu(vtkUnstructuredGrid* grid, const std::string& path) {
+void write_vtu(vtkUnstructuredGrid* grid, const std::string& path, VtkCompression compression) {
   vtkNew<vtkXMLUnstructuredGridWriter> writer;
   vtkNew<detail::VtkErrorCapture> errors;
   errors->watch(writer);
   writer->SetInputData(grid);
   writer->SetFileName(path.c_str());
-  // Raw appended binary is the fastest to write and read; zlib roughly halves field data.
+  // Raw appended binary is the fastest to write and read. zlib roughly halves field data at a
+  // tenth of the speed; LZ4 keeps about 60 % of the bytes at nearly the speed of none
+  // (docs/performance.md, "Writing frames").
   writer->SetDataModeToAppended();
   writer->EncodeAppendedDataOff();
-  writer->SetCompressorTypeToZLib();
+  switch (compression) {
+    case VtkCompression::Zlib:
+      writer->SetCompressorTypeToZLib();
+      break;
+    case VtkCompression::Lz4:
+      writer->SetCompressorTypeToLZ4();
+      break;
+    case VtkCompression::None:
+      writer->SetCompressorTypeToNone();
+      break;
+  }
   // 64-bit block headers: a large mesh's arrays can pass the 4 GiB a 32-bit header can describe.
   writer->SetHeaderTypeToUInt64();
   if (writer->Write() == 0 || !errors->empty()) {
@@ -136,6 +148,7 @@ struct VtkSeriesWriter::Impl {
   vtkSmartPointer<vtkIdTypeArray> cell_ids;
   SetArrays point_sets, cell_sets;         // named sets, the same in every frame
   parallel::Communicator* comm = nullptr;  ///< set only for a piece of several
+  VtkCompression compression = VtkCompression::Zlib;
   std::vector<detail::PvdEntry> entries;
   int next_index = 0;                                 ///< number of the next frame's file
   std::size_t pvd_listed = 0;                         ///< entries the .pvd on disk lists
@@ -148,7 +161,7 @@ struct VtkSeriesWriter::Impl {
   void open(const OutputMesh& mesh);
   void write_grid(const OutputFrame& frame, const std::string& path) {
     const FrameOnGrid on_grid(grid, frame, point_ids, cell_ids, point_sets, cell_sets);
-    write_vtu(grid, path);
+    write_vtu(grid, path, compression);
   }
   /// Rewrites the .pvd with every entry.
   void write_pvd() {
@@ -239,8 +252,9 @@ bool vtk_output_available() {
 }
 
 VtkSeriesWriter::VtkSeriesWriter(std::string directory, std::string basename, OutputMesh mesh,
-                                 SeriesPiece piece)
+                                 SeriesPiece piece, VtkCompression compression)
     : impl_(std::make_unique<Impl>()) {
+  impl_->compression = compression;
   if (piece.comm != nullptr && piece.comm->size() > 1) impl_->comm = piece.comm;
   const auto open = [&] {
     if (basename.empty() || basename.find('/') != std::string::npos) {

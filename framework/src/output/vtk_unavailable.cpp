@@ -15,7 +15,8 @@ bool vtk_output_available() {
 }
 
 VtkSeriesWriter::VtkSeriesWriter(std::string /*directory*/, std::string /*basename*/,
-                                 OutputMesh /*mesh*/, SeriesPiece /*piece*/) {
+                                 OutputMesh /*mesh*/, SeriesPiece /*piece*/,
+                                 VtkCompression /*compression*/) {
   // Every rank of a partitioned run throws this same message: no rank waits for another.
   throw Error(
       "fem was built without VTK (FEM_WITH_VTK=OFF): field output is unavailable; rebuild with "

@@ -218,9 +218,9 @@ void ExplicitSolver::Run::open_outputs() {
     const OutputMesh mesh = output_mesh(s_.model_);
     piece_ = parallel::output_piece(mesh, partitioned.partition().element_part, comm_->rank());
     const OutputMesh piece = parallel::piece_mesh(mesh, *piece_);
-    series_ = open_frame_series(s_.model_, dir_, &piece, SeriesPiece{comm_});
+    series_ = open_frame_series(s_.model_, dir_, &piece, SeriesPiece{comm_}, &s_.backend_);
   } else if (writes_) {
-    series_ = open_frame_series(s_.model_, dir_);
+    series_ = open_frame_series(s_.model_, dir_, nullptr, {}, &s_.backend_);
   }
   frame_fields_ = series_ || sink_;
   if (comm_)
@@ -326,10 +326,11 @@ void ExplicitSolver::Run::write_frame(std::int64_t k) {
   phases.done("energy record");
   const double time = static_cast<double>(k) * dt_;
   if (series_ || sink_) {
-    const OutputFrame frame = make_frame(spec_, k, time, u_, &v, results_);
+    OutputFrame frame = make_frame(spec_, k, time, u_, &v, results_);
     if (sink_) sink_->frame(frame);
     if (series_) {
-      series_->write(piece_ ? parallel::piece_frame(frame, *piece_) : frame);
+      // Moved: in the background the series owns the frame until its file is written.
+      series_->write(piece_ ? parallel::piece_frame(frame, *piece_) : std::move(frame));
       if (series_->frames_written() == 1)
         for (const std::string& index : series_->index_paths()) report_.files.push_back(index);
     }

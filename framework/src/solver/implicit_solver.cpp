@@ -473,7 +473,7 @@ void ImplicitSolver::Run::write_output(std::int64_t increment, double t, bool fr
       if (contact_) output.point_fields.push_back({"contact_force", 3, contact_->nodal_forces()});
       if (sink_) sink_->frame(output);
       if (series_) {
-        series_->write(output);
+        series_->write(std::move(output));  // in the background the series owns it
         if (series_->frames_written() == 1)
           for (const std::string& index : series_->index_paths()) report_.files.push_back(index);
       }
@@ -595,7 +595,7 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
   };
   if (files_) {
     std::filesystem::create_directories(dir_);
-    series_ = open_frame_series(s_.model_, dir_);
+    series_ = open_frame_series(s_.model_, dir_, nullptr, {}, &s_.backend_);
   }
   // `name` is the table's: the CSV file's stem.
   const auto open_csv = [&](std::optional<CsvHistory>& csv, const std::string& name,

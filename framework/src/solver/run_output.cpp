@@ -6,6 +6,8 @@
 #include <cmath>
 #include <filesystem>
 
+#include "fem/parallel/communicator.hpp"
+
 namespace fem {
 
 RunSummary summary_header(const CaseSpec& spec, const std::string& status,
@@ -123,7 +125,8 @@ OutputFrame make_frame(const CaseSpec& spec, std::int64_t step, double time,
 }
 
 std::unique_ptr<FrameSeries> open_frame_series(const Model& model, const std::string& directory,
-                                               const OutputMesh* mesh, SeriesPiece piece) {
+                                               const OutputMesh* mesh, SeriesPiece piece,
+                                               const Backend* backend) {
   const OutputSpec& out = model.spec.output;
   bool vtk = out.vtk;
   if (vtk && !vtk_output_available()) {
@@ -137,10 +140,23 @@ std::unique_ptr<FrameSeries> open_frame_series(const Model& model, const std::st
   if (!mesh) mesh = &whole.emplace(output_mesh(model));
   std::unique_ptr<VtkSeriesWriter> vtk_series;
   std::unique_ptr<XdmfSeriesWriter> xdmf_series;
-  if (vtk) vtk_series = std::make_unique<VtkSeriesWriter>(directory, model.spec.name, *mesh, piece);
+  const VtkCompression compression = out.compression == "lz4"    ? VtkCompression::Lz4
+                                     : out.compression == "none" ? VtkCompression::None
+                                                                 : VtkCompression::Zlib;
+  if (vtk)
+    vtk_series =
+        std::make_unique<VtkSeriesWriter>(directory, model.spec.name, *mesh, piece, compression);
   if (out.xdmf)
     xdmf_series = std::make_unique<XdmfSeriesWriter>(directory, model.spec.name, *mesh, piece);
-  return std::make_unique<FrameSeries>(std::move(vtk_series), std::move(xdmf_series));
+  const bool several_ranks = piece.comm != nullptr && piece.comm->size() > 1;
+  return std::make_unique<FrameSeries>(std::move(vtk_series), std::move(xdmf_series),
+                                       frame_writing(out, backend, several_ranks));
+}
+
+FrameWriting frame_writing(const OutputSpec& output, const Backend* backend, bool several_ranks) {
+  if (several_ranks || output.xdmf) return FrameWriting::OnCaller;
+  const bool on_device = backend != nullptr && !backend->devices().empty();
+  return output.background.value_or(on_device) ? FrameWriting::Background : FrameWriting::OnCaller;
 }
 
 HistoryRecorder::HistoryRecorder(const Model& model, const HistorySpec& spec, std::int64_t every,

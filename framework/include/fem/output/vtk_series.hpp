@@ -36,6 +36,10 @@ struct SeriesPiece {
   parallel::Communicator* comm = nullptr;  ///< not owned; must outlive the writer
 };
 
+/// How the arrays in a .vtu are compressed (output.compression): zlib writes the smallest files,
+/// LZ4 files about 1.75x as large 7x faster, none about 3x as large, fastest.
+enum class VtkCompression { Zlib, Lz4, None };
+
 class VtkSeriesWriter {
  public:
   /// Creates `directory` if needed. Files are `<directory>/<basename>_<NNNNNN>.vtu` and
@@ -55,7 +59,7 @@ class VtkSeriesWriter {
   /// removed, so that no rank waits for another and the .pvd lists only complete frames. The
   /// ranks must write the same fields, in the same order.
   VtkSeriesWriter(std::string directory, std::string basename, OutputMesh mesh,
-                  SeriesPiece piece = {});
+                  SeriesPiece piece = {}, VtkCompression compression = VtkCompression::Zlib);
   ~VtkSeriesWriter();
   VtkSeriesWriter(const VtkSeriesWriter&) = delete;
   VtkSeriesWriter& operator=(const VtkSeriesWriter&) = delete;

@@ -82,9 +82,18 @@ OutputFrame make_frame(const CaseSpec& spec, std::int64_t step, double time,
 /// not built in, which is warned about) and the XDMF series (output.xdmf). Null when neither is
 /// written. With `piece` (a run on several ranks), this rank's piece of each series: `mesh` is
 /// the piece's mesh (fem/parallel/output_piece.hpp), and every rank of piece.comm calls this.
+/// `backend`: the run's, whose devices() decide where frames are written (frame_writing()).
 std::unique_ptr<FrameSeries> open_frame_series(const Model& model, const std::string& directory,
                                                const OutputMesh* mesh = nullptr,
-                                               SeriesPiece piece = {});
+                                               SeriesPiece piece = {},
+                                               const Backend* backend = nullptr);
+
+/// Where a run's frames are written: in the background when the backend computes on a device
+/// (its host cores wait on it between frames; on a CPU backend a writing thread would take a
+/// core from the steps), the run is one process (several ranks write each frame collectively)
+/// and no XDMF series is written (HDF5 is not thread-safe here); output.background overrides
+/// the first condition.
+FrameWriting frame_writing(const OutputSpec& output, const Backend* backend, bool several_ranks);
 
 /// One history of output.histories: its node set, cadence and CSV file.
 class HistoryRecorder {

@@ -415,7 +415,7 @@ CorotationalRunReport run_corotational(const Model& model, Backend& backend,
   const bool files = !options.output_directory.empty();
   if (files) std::filesystem::create_directories(options.output_directory);
   std::unique_ptr<FrameSeries> series;
-  if (files) series = open_frame_series(model, options.output_directory);
+  if (files) series = open_frame_series(model, options.output_directory, nullptr, {}, &backend);
   const std::int64_t frame_every =
       output_cadence(spec.output.every_steps, spec.output.every_time, sim.time_step(),
                      std::max<std::int64_t>(1, steps / 20));

@@ -425,7 +425,7 @@ WaveRunReport WaveSolver::run(const WaveRunOptions& options) {
 
   // Frames: displacement and the step's mean velocity; element results when asked for.
   std::unique_ptr<FrameSeries> series;
-  if (files) series = open_frame_series(model_, options.output_directory);
+  if (files) series = open_frame_series(model_, options.output_directory, nullptr, {}, &backend_);
   std::unique_ptr<LinearAlgebra> results_algebra;
   std::unique_ptr<NonlinearOperator> results_operator;
   const std::int64_t frame_every = output_cadence(spec.output.every_steps, spec.output.every_time,
