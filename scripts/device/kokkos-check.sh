@@ -31,6 +31,16 @@ cmake --build $build -j "$(nproc)" --target fem_cli fem_tests_physics fem_tests_
 fem=$build/bin/fem
 $fem plugins 2>&1 | grep -E "backend.so" | tee "$out/plugins.txt"
 
+stamp "--device N on Kokkos-CUDA (the GPU test KokkosBackend.GpusAreListedAndChosenByNumber runs below)"
+gpus=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)
+$fem plugins | sed -n '/kokkos.backend/,/^  [a-z]/p' | head -8 | tee "$out/plugins-kokkos.txt"
+for d in 0 "$gpus"; do
+  $fem run tests/data/small_cube.yaml --backend kokkos --device "$d" --output $build/kdevice$d \
+    > $build/kdevice.log 2>&1
+  echo "kokkos --device $d: exit $?: $(grep -o 'backend kokkos (.*)' $build/kdevice.log | head -1)$(
+    grep -m1 -iE 'error' $build/kdevice.log)"
+done | tee "$out/kokkos-devices.txt"
+
 stamp "physics suite on kokkos"
 FEM_TEST_BACKEND=kokkos timeout 300 $build/bin/fem_tests_physics > "$out/physics-kokkos.log" 2>&1
 grep -E "^\[  (PASSED|FAILED) |tests ran|FAILED  \]" "$out/physics-kokkos.log"

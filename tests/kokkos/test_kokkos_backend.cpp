@@ -3,8 +3,11 @@
 // space). The whole physics suite also runs on it: ctest -L kokkos.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
+#include <vector>
 
 #include <fem/solver/explicit_system.hpp>
 
@@ -43,6 +46,59 @@ TEST(KokkosBackend, UnknownSpaceSelectionIsRefusedWithTheChoices) {
   EXPECT_EQ(kokkos, nullptr);
   EXPECT_NE(why.find("FEM_KOKKOS_SPACE='gpu0'"), std::string::npos) << why;
   EXPECT_NE(why.find("'host'"), std::string::npos) << why;
+}
+
+/// On a CUDA-enabled Kokkos, `device: N` picks the GPU as it does on the CUDA backend: every
+/// visible GPU listed once with the one in use marked, one past the last refused at the key's
+/// place, the run on the chosen GPU naming it; Kokkos runs on one GPU per process, so another
+/// GPU in the same process is refused with the reason.
+TEST(KokkosBackend, GpusAreListedAndChosenByNumber) {
+  const PluginRegistry plugins;
+  std::string why;
+  const auto kokkos = backend_here(plugins, "kokkos", why);
+  if (!kokkos) GTEST_SKIP() << why;
+  const std::vector<ComputeDevice> devices = kokkos->devices();
+  if (devices.empty())
+    GTEST_SKIP() << "Kokkos runs on " << kokkos->execution_space() << ": no GPU to choose";
+  const int count = static_cast<int>(devices.size());
+  int in_use = 0;
+  for (int d = 0; d < count; ++d) {
+    EXPECT_EQ(devices[d].index, d);
+    EXPECT_NE(devices[d].details.find("sm_"), std::string::npos) << devices[d].details;
+    in_use += devices[d].in_use ? 1 : 0;
+  }
+  EXPECT_EQ(in_use, 1);
+  try {
+    (void)plugins.create_backend("kokkos", count, {}, {"case.yaml", 2, 9});
+    ADD_FAILURE() << "device " << count << " of " << count << " was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where().line, 2) << e.what();
+    EXPECT_NE(std::string(e.what()).find("only " + std::to_string(count) + " CUDA device(s)"),
+              std::string::npos)
+        << e.what();
+  }
+  const int chosen = static_cast<int>(
+      std::find_if(devices.begin(), devices.end(), [](const auto& d) { return d.in_use; }) -
+      devices.begin());
+  PreparedRun r = prepare_file(FEM_TEST_DATA_DIR "/small_cube.yaml",
+                               {{"backend", "kokkos"}, {"device", std::to_string(chosen)}});
+  const std::string space = r.backend->execution_space();
+  EXPECT_EQ(space.substr(space.rfind(", ") + 2), "device " + std::to_string(chosen)) << space;
+  (void)run_in_memory(r);
+  const std::vector<double> u = displacement(r);
+  ASSERT_FALSE(u.empty());
+  EXPECT_GT(*std::max_element(u.begin(), u.end()), 0.0);
+  std::printf("[ kokkos devices ] device %d of %d: %s (%s)\n", chosen, count,
+              devices[chosen].name.c_str(), devices[chosen].details.c_str());
+  if (count > 1) {
+    const int other = chosen == 0 ? 1 : 0;
+    try {
+      (void)plugins.create_backend("kokkos", other, {}, {"case.yaml", 3, 9});
+      ADD_FAILURE() << "device " << other << " was accepted beside device " << chosen;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("cannot move to device"), std::string::npos) << e.what();
+    }
+  }
 }
 
 class KokkosAgreement : public ::testing::TestWithParam<AgreementCase> {};

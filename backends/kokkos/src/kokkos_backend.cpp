@@ -436,6 +436,8 @@ std::string describe() {
     if (cudaGetDeviceProperties(&p, Space().cuda_device()) == cudaSuccess)
       s += ", " + std::string(p.name) + " (sm_" + std::to_string(p.major) +
            std::to_string(p.minor) + ")";
+    // Which GPU, as the CUDA backend says it: what `--device N` chose.
+    s += ", device " + std::to_string(Space().cuda_device());
   }
 #endif
   if constexpr (kRunsOnHost<Space>)
