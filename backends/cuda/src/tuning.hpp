@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include <fem/error.hpp>
+#include <fem/kernels/element_kernels.hpp>
 #include <fem/solver/explicit_system.hpp>
 
 namespace fem::cuda {
@@ -115,7 +116,7 @@ inline bool streaming_wave_loads() {
 template <class T>
 inline bool warp_aggregated_atomics(AtomicMode mode, const BlockSystem& block) {
   if (mode != AtomicMode::Auto) return mode == AtomicMode::Warp;
-  return block.nodes_per_element == 4 || std::is_same_v<T, double>;
+  return kernels::warp_aggregation_pays<T>(block.nodes_per_element);
 }
 
 }  // namespace fem::cuda

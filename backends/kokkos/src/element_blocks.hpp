@@ -166,6 +166,10 @@ class ElementBlocks {
         data_or_null(nodal_pressure_),
         nullptr};
     a.dt = time_step_;
+    // Atomic assembly on a GPU: a warp's lanes that add to one node sum first where that
+    // measured faster (the CUDA backend's rule, kernels::warp_aggregation_pays).
+    a.warp_aggregated_atomics = node_forces != nullptr && !kRunsOnHost<Space> &&
+                                kernels::warp_aggregation_pays<T>(s.nodes_per_element);
     return a;
   }
 

@@ -166,6 +166,15 @@ FEM_INLINE void atomic_add(T* x, T v) {
 #endif
 }
 
+/// Where warp aggregation pays in atomic assembly on a GPU, as measured on the H100
+/// (docs/performance.md, v9): tetrahedra and double precision; single-precision hexahedra spend
+/// more on the aggregation than the atomics it saves. The CUDA backend's `auto` and the Kokkos
+/// backend on a device both take this rule.
+template <class T>
+constexpr bool warp_aggregation_pays(int nodes_per_element) {
+  return nodes_per_element == 4 || sizeof(T) == sizeof(double);
+}
+
 namespace detail {
 
 /// The displacements of an element's nodes (conn: its connectivity record) in the scalar S of

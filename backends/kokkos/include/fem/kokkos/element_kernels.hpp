@@ -69,13 +69,25 @@ template <class Space>
 struct Launch {
   template <class M, class T, int NPE, int NQP, Family FAMILY>
   static void forces(const ElementPassArgs<T>& args, int block, FailureSlot* failure) {
+    // Warp-aggregated atomics (ElementPassArgs::warp_aggregated_atomics) exist only on a GPU;
+    // host spaces do not instantiate them.
+    if constexpr (!kRunsOnHost<Space>)
+      if (args.warp_aggregated_atomics && args.node_forces != nullptr) {
+        forces_as<M, T, NPE, NQP, FAMILY, true>(args, block, failure);
+        return;
+      }
+    forces_as<M, T, NPE, NQP, FAMILY, false>(args, block, failure);
+  }
+
+  template <class M, class T, int NPE, int NQP, Family FAMILY, bool WARP_AGGREGATED>
+  static void forces_as(const ElementPassArgs<T>& args, int block, FailureSlot* failure) {
     const ElementPassArgs<T> a = args;
     const unsigned long long base = static_cast<unsigned long long>(block) << kBlockShift;
     Kokkos::parallel_for(
         "fem::kokkos::element_forces", Range<Space>(0, a.num_elements),
         KOKKOS_LAMBDA(const std::int64_t e) {
           if (failure->step != kNoFailure) return;  // frozen after a failed step
-          const T j = kernels::element_forces<M, T, NPE, NQP, FAMILY>(a, e);
+          const T j = kernels::element_forces<M, T, NPE, NQP, FAMILY, WARP_AGGREGATED>(a, e);
           if (!(j > T(0)) || !kernels::is_finite(j))
             Kokkos::atomic_fetch_min(&failure->key, base + static_cast<unsigned long long>(e));
         });
