@@ -14,6 +14,7 @@
 #include "support/backend_agreement.hpp"
 #include "support/backend_here.hpp"
 #include "support/case_runner.hpp"
+#include "support/device_listing.hpp"
 
 namespace fem::test {
 namespace {
@@ -61,25 +62,7 @@ TEST(KokkosBackend, GpusAreListedAndChosenByNumber) {
   if (devices.empty())
     GTEST_SKIP() << "Kokkos runs on " << kokkos->execution_space() << ": no GPU to choose";
   const int count = static_cast<int>(devices.size());
-  int in_use = 0;
-  for (int d = 0; d < count; ++d) {
-    EXPECT_EQ(devices[d].index, d);
-    EXPECT_NE(devices[d].details.find("sm_"), std::string::npos) << devices[d].details;
-    in_use += devices[d].in_use ? 1 : 0;
-  }
-  EXPECT_EQ(in_use, 1);
-  try {
-    (void)plugins.create_backend("kokkos", count, {}, {"case.yaml", 2, 9});
-    ADD_FAILURE() << "device " << count << " of " << count << " was accepted";
-  } catch (const InputError& e) {
-    EXPECT_EQ(e.where().line, 2) << e.what();
-    EXPECT_NE(std::string(e.what()).find("only " + std::to_string(count) + " CUDA device(s)"),
-              std::string::npos)
-        << e.what();
-  }
-  const int chosen = static_cast<int>(
-      std::find_if(devices.begin(), devices.end(), [](const auto& d) { return d.in_use; }) -
-      devices.begin());
+  const int chosen = expect_gpus_listed_and_one_past_refused(plugins, "kokkos", devices);
   PreparedRun r = prepare_file(FEM_TEST_DATA_DIR "/small_cube.yaml",
                                {{"backend", "kokkos"}, {"device", std::to_string(chosen)}});
   const std::string space = r.backend->execution_space();
