@@ -274,7 +274,7 @@ class Bench {
   void time_waves(const Model& model, Backend& backend, BenchRow& row,
                   std::vector<double>& u_out) const {
     const auto t0 = Clock::now();
-    WaveSolver solver(model, backend, model.spec.backend);
+    WaveSolver solver(model, backend, model.spec.backend, &parallel::world());
     row.setup_s = seconds_since(t0);
     const WaveSetup& w = solver.setup();
     row.time_step = w.time_step;
@@ -520,7 +520,7 @@ int bench_command(const BenchOptions& options) {
     report.date_utc = utc_now();
     report.machine = machine_description();
     if (parallel::world().size() > 1) {
-      if (is_implicit(base.solver.type) || base.solver.type == SolverType::Elastodynamic)
+      if (is_implicit(base.solver.type) || base.solver.type == SolverType::Corotational)
         throw InputError(base.solver.where,
                          fmt::format("fem bench of a {} case runs on one process, and this run "
                                      "has {}",

@@ -101,15 +101,15 @@ int run_implicit(const Model& model, Backend& backend, bool time_verbs, const Ca
 }
 
 /// Linear waves (seed 002): the stability limit, the step, throughput and effective bandwidth.
-/// The solvers that run on one process and start from the beginning (elastodynamic,
-/// corotational) refuse mpirun and --restart, each at the case's solver key.
-void require_one_fresh_process(const CaseSpec& spec, const parallel::Communicator& world,
-                               const std::string& restart_file) {
+/// The solvers that start from the beginning (elastodynamic, corotational) refuse --restart, and
+/// those that run on one process (corotational) refuse mpirun, each at the case's solver key.
+void require_fresh_start(const CaseSpec& spec, const parallel::Communicator* world,
+                         const std::string& restart_file) {
   const char* type = to_string(spec.solver.type);
-  if (world.size() > 1)
+  if (world && world->size() > 1)
     throw InputError(spec.solver.where,
                      fmt::format("solver.type {} runs on one process, and this run has {}", type,
-                                 world.description()),
+                                 world->description()),
                      "run it without mpirun");
   if (!restart_file.empty())
     throw InputError(spec.solver.where, fmt::format("solver type {} does not restart", type),
@@ -128,9 +128,9 @@ std::function<void(std::int64_t, std::int64_t, double)> step_progress() {
   };
 }
 
-int run_waves(const Model& model, Backend& backend) {
+int run_waves(const Model& model, Backend& backend, parallel::Communicator& world) {
   const CaseSpec& spec = model.spec;
-  WaveSolver solver(model, backend, spec.backend);
+  WaveSolver solver(model, backend, spec.backend, &world);
   const WaveSetup& w = solver.setup();
   spdlog::info(
       "elastodynamic: time step {:.4g} s (stability limit {:.4g} s x {:.3g}), {} steps to t = {} "
@@ -140,25 +140,33 @@ int run_waves(const Model& model, Backend& backend) {
       spec.output.receivers.size());
   WaveRunOptions run;
   run.output_directory = output_directory(spec);
-  install_interrupt_handlers();
+  const bool speaks = world.rank() == 0;  // rank 0 reports for every rank
+  install_interrupt_handlers(speaks);
   run.stop_requested = interrupt_requested;
   run.progress = step_progress();
   set_activity("running the elastodynamic solver");
   const WaveRunReport r = solver.run(run);
   if (r.interrupted) {
-    fmt::print("interrupted at step {} (t = {} s); results so far in {}/\n", r.steps,
-               static_cast<double>(r.steps) * r.time_step, run.output_directory);
+    if (speaks)
+      fmt::print("interrupted at step {} (t = {} s); results so far in {}/\n", r.steps,
+                 static_cast<double>(r.steps) * r.time_step, run.output_directory);
+    leave_together();
     return kInterrupted;
   }
+  if (!speaks) return kOk;
+  const std::string ranks =
+      r.ranks > 1
+          ? fmt::format(", {} ranks, halo exchanges {:.3f} s (rank 0)", r.ranks, r.exchange_s)
+          : std::string();
   fmt::print(
-      "completed {} steps of {:.4g} s to t = {} s on {} ({}, {} precision)\n"
+      "completed {} steps of {:.4g} s to t = {} s on {} ({}, {} precision{})\n"
       "  elements {}, nodes {}, dofs {}, stiffness blocks {}\n"
       "  wall time: setup {:.3f} s, time steps {:.3f} s, output {:.3f} s, total {:.3f} s\n"
       "  throughput: {:.4g} dof updates/s, effective bandwidth {:.4g} GB/s ({:.0f} bytes/step)\n"
       "  results in {}/ ({}summary.json{})\n",
-      r.steps, r.time_step, r.end_time, r.backend, r.execution_space, r.precision, r.num_elements,
-      r.num_nodes, r.dofs, r.matrix_blocks, r.setup_s, r.step_s, r.output_s, r.total_s,
-      r.dof_updates_per_second(), r.effective_bandwidth() / 1e9, r.bytes_per_step,
+      r.steps, r.time_step, r.end_time, r.backend, r.execution_space, r.precision, ranks,
+      r.num_elements, r.num_nodes, r.dofs, r.matrix_blocks, r.setup_s, r.step_s, r.output_s,
+      r.total_s, r.dof_updates_per_second(), r.effective_bandwidth() / 1e9, r.bytes_per_step,
       run.output_directory, frame_indexes(spec),
       spec.output.receivers.empty() ? "" : ", receiver traces");
   return kOk;
@@ -229,11 +237,11 @@ int run_command(const CaseOptions& options, bool quiet, bool time_verbs,
       return run_implicit(model, *backend, time_verbs, options, restart_file);
     }
     if (spec.solver.type == SolverType::Elastodynamic) {
-      require_one_fresh_process(spec, world, restart_file);
-      return run_waves(model, *backend);
+      require_fresh_start(spec, nullptr, restart_file);
+      return run_waves(model, *backend, world);
     }
     if (spec.solver.type == SolverType::Corotational) {
-      require_one_fresh_process(spec, world, restart_file);
+      require_fresh_start(spec, &world, restart_file);
       return run_voxels(model, *backend, time_verbs);
     }
     ExplicitSolver solver(model, *backend, spec.backend, &world);

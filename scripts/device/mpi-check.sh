@@ -13,6 +13,9 @@
 #   relax:  dynamic relaxation (brain_shift_mixed refined) on 1..G GPUs (not in the default PARTS);
 #   openmp: strong scaling of a 2 M-element cube on the CPU cores: 1 rank x 16 threads, then
 #           2, 4, 8, 16 ranks x (16 / ranks) threads;
+#   waves:  the elastodynamic solver (not in the default PARTS): wave_plane at 5.8 M dofs on
+#           1..G GPUs in single and double, receiver traces compared byte for byte with 1 GPU,
+#           and wave_block (1.2 M dofs) on the CPU cores as 1..16 ranks;
 # PARTS selects (default "tests cuda weak openmp"); OVERLAPS="on off" runs weak and strong16 with
 # FEM_HALO_OVERLAP on and off side by side and compares their outputs (default "on"). Logs go to
 # $OUT.
@@ -159,6 +162,36 @@ if [[ " $parts " == *" relax "* ]]; then
     line "relax $g GPUs (differing from 1 GPU: ${differing:-none})" $build/r.log $build/r$g
     grep -E "error|relaxation" $build/r.log | head -3
   done | tee "$out/relax.txt"
+fi
+
+if [[ " $parts " == *" waves "* ]]; then
+  stamp "waves: wave_plane at 5.8 M dofs on 1..$gpus GPUs, wave_block on $(nproc) cores"
+  traces() {  # dir_a dir_b: the receiver files that differ
+    for f in "$1"/*.csv; do cmp -s "$f" "$2/$(basename "$f")" || echo -n "$(basename "$f") "; done
+  }
+  {
+    cores=$(nproc)  # every rank sets up the whole model: give each its share of the cores
+    plane=(cases/wave_plane.yaml -q --set output.vtk=false --set output.receiver_formats=[csv]
+           --set 'mesh.divisions=[2400,1200]' --end-time 5e-6)
+    for precision in single double; do
+      for g in ${GPU_COUNTS:-1 2 4 8}; do
+        [ "$g" -le "$gpus" ] || continue
+        run_mpi "$g" $((cores / g)) "${plane[@]}" --backend cuda --precision $precision --output $build/v$g \
+          > $build/v.log 2>&1
+        line "waves plane cuda $precision $g GPUs (differing from 1 GPU: $(traces $build/v1 $build/v$g))" \
+          $build/v.log $build/v$g
+        grep -E "error" $build/v.log | head -3
+      done
+    done
+    for ranks in 1 2 4 8 16; do
+      [ "$ranks" -le "$cores" ] || continue
+      run_mpi "$ranks" $((cores / ranks)) cases/wave_block.yaml -q --set output.vtk=false \
+        --set output.receiver_formats=[csv] --end-time 1e-5 --output $build/vo$ranks \
+        > $build/vo.log 2>&1
+      line "waves block openmp $ranks ranks x $((cores / ranks)) threads (differing from 1 rank: $(traces $build/vo1 $build/vo$ranks))" \
+        $build/vo.log $build/vo$ranks
+    done
+  } | tee "$out/waves.txt"
 fi
 
 if [[ " $parts " == *" openmp "* ]]; then

@@ -287,6 +287,34 @@ TEST_F(Mpirun, AnInvertedElementOnAnyRankStopsEveryRankWithOneMessageAndExitCode
   fs::remove_all(fs::temp_directory_path() / "fem_mpirun_fail");
 }
 
+// Waves (seed 002): each rank steps the rows of its nodes and receives its ghosts' values after
+// every step; a row sums over the same columns in the same order on any number of ranks, so the
+// frames (VTK pieces) and the receiver traces are the one-process bytes.
+TEST_F(Mpirun, PlaneWavesWriteTheSameBytesOnOneToFourRanks) {
+  expect_same_files_on_any_rank_count(
+      "waves_plane", "run " + std::string(FEM_SOURCE_DIR) +
+                         "/cases/wave_plane.yaml --set 'mesh.divisions=[48,24]' --set "
+                         "output.receiver_formats=[csv] --backend openmp");
+}
+
+TEST_F(Mpirun, WavesInABlockWriteTheSameBytesOnOneToFourRanksWithStressesInDouble) {
+  expect_same_files_on_any_rank_count(
+      "waves_block",
+      "run " + std::string(FEM_SOURCE_DIR) +
+          "/cases/wave_block.yaml --set 'mesh.divisions=[24,24,5]' --set "
+          "output.receiver_formats=[csv] --set precision=double --set "
+          "'output.fields=[displacement,velocity,cauchy_stress]' --end-time 2e-5 --backend openmp");
+}
+
+TEST_F(Mpirun, WavesOnKokkosWriteTheSameBytesOnOneToFourRanks) {
+  if (fem::test::run_fem("plugins").output.find("kokkos") == std::string::npos)
+    GTEST_SKIP() << "this fem was built without the Kokkos backend";
+  expect_same_files_on_any_rank_count(
+      "waves_kokkos", "run " + std::string(FEM_SOURCE_DIR) +
+                          "/cases/wave_plane.yaml --set 'mesh.divisions=[48,24]' --set "
+                          "output.receiver_formats=[csv] --backend kokkos");
+}
+
 TEST_F(Mpirun, AnImplicitCaseOnSeveralRanksIsRefusedOnceWithAHint) {
   const FemResult r = mpirun(2, "run " + std::string(FEM_SOURCE_DIR) +
                                     "/cases/cube_barrelling_static.yaml --output " +

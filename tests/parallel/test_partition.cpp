@@ -243,6 +243,26 @@ TEST_P(Partition, PartsWithAveragedNodalPressureKeepTheirOrder) {
 
 INSTANTIATE_TEST_SUITE_P(Parts, Partition, testing::Values(1, 2, 3, 4, 7));
 
+// Plane cells (plane strain, z = const) are neighbours across an edge of 2 nodes: METIS must be
+// told so, or it sees no neighbours at all and scatters the cells over the parts.
+TEST(Partition, APlaneMeshIsSplitIntoCompactParts) {
+  if (!mpi_built()) GTEST_SKIP() << "this fem was built without MPI and METIS";
+  static test::PreparedRun run = test::prepare(R"(
+name: plane
+backend: openmp
+mesh: {generator: rectangle, cells: tri3, size: [0.06, 0.03], divisions: [40, 20]}
+materials: {steel: {type: linear_elastic, density: 7850, p_wave_speed: 5900, s_wave_speed: 3200}}
+blocks: [{name: plate, element: tri3, material: steel}]
+solver: {type: explicit, end_time: 1.0e-6}
+)");
+  const System& sys = run.solver->setup().system;
+  const MeshPartition p = partition_elements(sys, 4);
+  EXPECT_GT(p.edge_cut, 0) << "METIS saw no neighbouring cells";
+  // Four compact parts of a 40 x 20 grid share a few cuts' worth of nodes, not most of them.
+  EXPECT_LT(p.shared_nodes, sys.num_nodes / 8) << "of " << sys.num_nodes << " nodes";
+  EXPECT_LT(p.imbalance, 1.1);
+}
+
 TEST(Partition, MorePartsThanElementsIsRefusedWithAHint) {
   if (!mpi_built()) GTEST_SKIP() << "this fem was built without MPI and METIS";
   const System& sys = mixed_system();

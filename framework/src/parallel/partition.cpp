@@ -80,8 +80,12 @@ MeshPartition partition_elements(const System& sys, int parts) {
       }
     for (const std::int64_t w : weight) vwgt.push_back(static_cast<idx_t>(w));
     idx_t num_elements = static_cast<idx_t>(ne), num_nodes = static_cast<idx_t>(sys.num_nodes);
-    // Neighbours share a face: 3 nodes at least (triangles; quadrilateral faces share 4).
-    idx_t ncommon = 3, nparts = parts, objval = 0;
+    // Neighbours share a face: 3 nodes at least (triangles; quadrilateral faces share 4); the
+    // cells of a plane mesh (z = const, which no valid solid mesh is) share an edge of 2.
+    bool plane = sys.num_nodes > 0;
+    for (std::int64_t n = 1; plane && n < sys.num_nodes; ++n)
+      plane = sys.coordinates[3 * n + 2] == sys.coordinates[2];
+    idx_t ncommon = plane ? 2 : 3, nparts = parts, objval = 0;
     idx_t options[METIS_NOPTIONS];
     METIS_SetDefaultOptions(options);
     options[METIS_OPTION_SEED] = 16;  // the same partition on every process and every run

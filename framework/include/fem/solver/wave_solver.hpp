@@ -22,6 +22,10 @@
 
 namespace fem {
 
+namespace parallel {
+class Communicator;
+}
+
 /// A source: positions (dofs) of one mode and one amplitude curve, with their weights.
 struct WaveSource {
   SourceMode mode = SourceMode::Force;
@@ -95,8 +99,10 @@ struct WaveRunReport {
   [[nodiscard]] double effective_bandwidth() const {  ///< bytes/s
     return step_s > 0 ? bytes_per_step * static_cast<double>(steps) / step_s : 0.0;
   }
-  double max_displacement = 0.0;  ///< m, at the last step
-  std::vector<double> final_displacement;
+  double max_displacement = 0.0;           ///< m, at the last step
+  std::vector<double> final_displacement;  ///< every node's, on every rank
+  int ranks = 1;
+  double exchange_s = 0.0;                  ///< rank 0's halo exchanges (in step_s)
   std::vector<std::vector<double>> traces;  ///< keep_traces: per receiver
   std::vector<std::vector<double>> trace_times;
   std::vector<std::string> files;
@@ -106,10 +112,14 @@ struct WaveRunReport {
 
 class WaveSolver {
  public:
-  WaveSolver(const Model& model, Backend& backend, std::string backend_name);
+  /// With `comm` of more than one rank, each rank steps its part of the mesh (every rank sets
+  /// up the whole model, then run() partitions it: docs/parallel.md).
+  WaveSolver(const Model& model, Backend& backend, std::string backend_name,
+             parallel::Communicator* comm = nullptr);
   /// With a setup made by setup_waves() and changed by the caller (an initial state that no
   /// case key gives, such as a mode shape in a test).
-  WaveSolver(const Model& model, Backend& backend, std::string backend_name, WaveSetup setup);
+  WaveSolver(const Model& model, Backend& backend, std::string backend_name, WaveSetup setup,
+             parallel::Communicator* comm = nullptr);
   [[nodiscard]] const WaveSetup& setup() const { return setup_; }
   /// Runs the case. Once per solver: the host copy of the matrix is freed after its upload.
   WaveRunReport run(const WaveRunOptions& options);
@@ -119,6 +129,7 @@ class WaveSolver {
   Backend& backend_;
   std::string backend_name_;
   WaveSetup setup_;
+  parallel::Communicator* comm_;  ///< null on one process
 };
 
 }  // namespace fem

@@ -10,12 +10,15 @@
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <optional>
 #include <utility>
 
 #include "../wall_clock.hpp"
 #include "fem/error.hpp"
 #include "fem/output/receiver_traces.hpp"
+#include "fem/parallel/output_piece.hpp"
 #include "fem/solver/run_output.hpp"
+#include "wave_partition.hpp"
 
 namespace fem {
 
@@ -249,34 +252,33 @@ WaveSetup setup_waves(const Model& model, Backend& backend) {
   return w;
 }
 
-WaveSolver::WaveSolver(const Model& model, Backend& backend, std::string backend_name)
-    : model_(model),
-      backend_(backend),
-      backend_name_(std::move(backend_name)),
-      setup_(setup_waves(model, backend)) {}
+WaveSolver::WaveSolver(const Model& model, Backend& backend, std::string backend_name,
+                       parallel::Communicator* comm)
+    : WaveSolver(model, backend, std::move(backend_name), setup_waves(model, backend), comm) {}
 
 WaveSolver::WaveSolver(const Model& model, Backend& backend, std::string backend_name,
-                       WaveSetup setup)
+                       WaveSetup setup, parallel::Communicator* comm)
     : model_(model),
       backend_(backend),
       backend_name_(std::move(backend_name)),
-      setup_(std::move(setup)) {}
+      setup_(std::move(setup)),
+      comm_(comm != nullptr && comm->size() > 1 ? comm : nullptr) {}
 
 WaveRunReport WaveSolver::run(const WaveRunOptions& options) {
   const Clock::time_point start = Clock::now();
   const CaseSpec& spec = model_.spec;
   const System& sys = setup_.explicit_setup.system;
-  const std::int64_t nn = sys.num_nodes;
+  const std::int64_t global_nodes = sys.num_nodes;
   const double dt = setup_.time_step;
   const std::int64_t steps = options.steps > 0 ? options.steps : setup_.num_steps;
   WaveRunReport report;
   report.time_step = dt;
   report.critical_time_step = setup_.limit.critical_time_step;
   report.end_time = static_cast<double>(steps) * dt;
-  report.num_nodes = nn;
+  report.num_nodes = global_nodes;
   report.num_elements = model_.num_elements();
   const int dim = setup_.dofs_per_node;
-  report.dofs = dim * nn;
+  report.dofs = dim * global_nodes;
   report.matrix_blocks = setup_.matrix.blocks();
   report.backend = backend_name_;
   report.execution_space = backend_.execution_space();
@@ -284,25 +286,58 @@ WaveRunReport WaveSolver::run(const WaveRunOptions& options) {
   report.bytes_per_step =
       wave_step_bytes(setup_.matrix, spec.precision == Precision::Single ? 4 : 8);
 
+  if (setup_.matrix.rows != global_nodes)
+    throw Error("WaveSolver::run: a solver runs once (its host matrix went to the backend)");
+  // On several ranks this rank steps its part: the owned nodes' rows, the ghosts' values from
+  // their owners after every step (wave_partition.hpp). `nn` counts the nodes this rank holds.
+  std::optional<WavePart> share;
+  if (comm_) {
+    share = partition_waves(setup_, *comm_);
+    const parallel::MeshPartition& p = share->partition;
+    spdlog::info("mesh split over {} ranks (METIS): imbalance {:.3f}, edge cut {}, shared nodes {}",
+                 p.parts, p.imbalance, p.edge_cut, p.shared_nodes);
+  }
+  const bool speaks = !comm_ || comm_->rank() == 0;
+  BlockCsrMatrix& step_matrix = share ? share->matrix : setup_.matrix;
+  const std::int64_t nn = step_matrix.rows;
+  // This rank's position of global node g where it owns it, -1 elsewhere.
+  std::vector<std::int32_t> owned_position;
+  if (share) {
+    owned_position.assign(static_cast<std::size_t>(global_nodes), -1);
+    for (std::size_t i = 0; i < share->part.nodes.size(); ++i)
+      if (!share->part.ghost[i])
+        owned_position[share->part.nodes[i]] = static_cast<std::int32_t>(i);
+  }
+  const auto position_of = [&](std::int32_t g) { return share ? owned_position[g] : g; };
+
   std::unique_ptr<LinearAlgebra> la = backend_.create_linear_algebra(spec.precision);
   la->set_timing(false);
-  if (setup_.matrix.rows != nn)
-    throw Error("WaveSolver::run: a solver runs once (its host matrix went to the backend)");
-  const std::unique_ptr<Matrix> k = la->block_matrix(setup_.matrix);
+  const std::unique_ptr<Matrix> k = la->block_matrix(step_matrix);
   // The largest models need the host's memory back (the matrix is the bulk of a run's bytes).
-  setup_.matrix = BlockCsrMatrix{};
+  step_matrix = BlockCsrMatrix{};
   auto b = la->vector(nn), u = la->vector(dim * nn), v = la->vector(dim * nn),
        u_next = la->vector(dim * nn);
-  la->upload(setup_.b, *b);
-  la->upload(setup_.initial_displacement, *u);
-  la->upload(setup_.initial_increment, *v);
+  la->upload(share ? share->b : setup_.b, *b);
+  la->upload(share ? share->initial_displacement : setup_.initial_displacement, *u);
+  la->upload(share ? share->initial_increment : setup_.initial_increment, *v);
+  std::unique_ptr<WaveHalo> halo;
+  // The largest part's nodes, ghosts and halo bytes a step (summary.json).
+  std::int64_t part_sizes[3] = {0, 0, 0};
+  if (share) {
+    halo = std::make_unique<WaveHalo>(share->part, dim, *la, *comm_);
+    const auto ghosts = std::count(share->part.ghost.begin(), share->part.ghost.end(), 1);
+    part_sizes[0] = nn;
+    part_sizes[1] = static_cast<std::int64_t>(ghosts);
+    part_sizes[2] = halo->send_bytes(spec.precision == Precision::Single ? 4 : 8);
+    comm_->all_reduce(part_sizes, 3, parallel::Reduction::Max);
+  }
   struct DeviceSource {
     const WaveSource* source;
     std::unique_ptr<Indices> at;
     std::unique_ptr<Vector> weights;
   };
   std::vector<DeviceSource> sources;
-  for (const WaveSource& s : setup_.sources) {
+  for (const WaveSource& s : share ? share->sources : setup_.sources) {
     DeviceSource d{&s, la->indices(s.dofs),
                    la->vector(static_cast<std::int64_t>(s.weights.size()))};
     la->upload(s.weights, *d.weights);
@@ -314,12 +349,13 @@ WaveRunReport WaveSolver::run(const WaveRunOptions& options) {
   if (files) std::filesystem::create_directories(options.output_directory);
   std::vector<std::string> formats = spec.output.receiver_formats;
   if (formats.empty()) formats = {hdf5_output_available() ? "hdf5" : "csv"};
-  std::unique_ptr<ReceiverTraces> writer;
-  if (files && !spec.output.receivers.empty())
+  std::unique_ptr<ReceiverTraces> writer;  // rank 0 writes every receiver
+  if (files && speaks && !spec.output.receivers.empty())
     writer = std::make_unique<ReceiverTraces>(options.output_directory, formats);
   // Receivers of one cadence (every_steps) are sampled together: one gather per quantity for
   // all of them (the step's per-sample launches, not the receivers, cost time on small models),
   // into a device buffer of rows [displacement dofs..., velocity dofs...], flushed when full.
+  // On several ranks each samples the dofs it owns, and a flush puts the rows together.
   struct Cadence {
     struct Member {
       std::size_t receiver = 0;
@@ -328,7 +364,11 @@ WaveRunReport WaveSolver::run(const WaveRunOptions& options) {
       int index = -1;                     ///< the writer's
     };
     std::int64_t every = 1, row = 0, capacity = 0, count = 0;
-    std::vector<std::int64_t> dofs[2];  ///< gathered from u / from v
+    std::vector<std::int64_t> dofs[2];         ///< a row's, gathered from u / from v (global dofs)
+    std::vector<std::int64_t> mine[2];         ///< the positions of those this rank owns
+    std::vector<std::int64_t> places;          ///< where in a row each of this rank's samples goes
+    std::vector<std::int64_t> all_places;      ///< every rank's places, in rank order
+    std::vector<std::size_t> places_per_rank;  ///< several ranks: their counts
     std::unique_ptr<Indices> at[2];
     std::unique_ptr<Vector> buffer;
     std::vector<double> times;
@@ -372,18 +412,45 @@ WaveRunReport WaveSolver::run(const WaveRunOptions& options) {
   }
   for (Cadence& c : cadences) {
     c.row = static_cast<std::int64_t>(c.dofs[0].size() + c.dofs[1].size());
-    // Up to 1024 samples or 32 MiB a flush.
+    for (int q = 0; q < 2; ++q)
+      for (std::size_t i = 0; i < c.dofs[q].size(); ++i) {
+        const std::int64_t d = c.dofs[q][i];
+        const std::int32_t at = position_of(static_cast<std::int32_t>(d / dim));
+        if (at < 0) continue;
+        c.mine[q].push_back(dim * static_cast<std::int64_t>(at) + d % dim);
+        c.places.push_back(c.start(q) + static_cast<std::int64_t>(i));
+      }
+    if (comm_) c.all_places = comm_->all_gather(c.places, &c.places_per_rank);
+    // Up to 1024 samples or 32 MiB a flush (the same on every rank: the flushes are collective).
     c.capacity = std::clamp<std::int64_t>((std::int64_t{32} << 20) / (8 * c.row), 1, 1024);
-    for (int part = 0; part < 2; ++part)
-      if (!c.dofs[part].empty()) c.at[part] = la->indices(c.dofs[part]);
-    c.buffer = la->vector(c.capacity * c.row);
+    for (int q = 0; q < 2; ++q)
+      if (!c.mine[q].empty()) c.at[q] = la->indices(c.mine[q]);
+    if (!c.places.empty())
+      c.buffer = la->vector(c.capacity * static_cast<std::int64_t>(c.places.size()));
   }
   report.traces.resize(spec.output.receivers.size());
   report.trace_times.resize(spec.output.receivers.size());
-  std::vector<double> host, values;
+  std::vector<double> host, mine, values;
   const auto flush = [&](Cadence& c) {
     if (c.count == 0) return;
-    la->download(*c.buffer, host);
+    const auto own = static_cast<std::int64_t>(c.places.size());
+    mine.clear();
+    if (c.buffer) la->download(*c.buffer, mine);
+    mine.resize(static_cast<std::size_t>(c.count * own));
+    if (!comm_) {
+      host.swap(mine);  // one process: its places are the row
+    } else {
+      std::vector<std::size_t> counts;
+      const std::vector<double> all = comm_->all_gather(mine, &counts);
+      host.assign(static_cast<std::size_t>(c.count * c.row), 0.0);
+      std::size_t from = 0, first_place = 0;
+      for (const std::size_t places : c.places_per_rank) {
+        for (std::int64_t s = 0; s < c.count; ++s)
+          for (std::size_t j = 0; j < places; ++j)
+            host[s * c.row + c.all_places[first_place + j]] = all[from++];
+        first_place += places;
+      }
+    }
     for (const Cadence::Member& m : c.members) {
       const std::vector<std::string>& quantities = spec.output.receivers[m.receiver].quantities;
       // values[sample][quantity][node][dim], velocities as the step's mean (v / dt)
@@ -414,18 +481,39 @@ WaveRunReport WaveSolver::run(const WaveRunOptions& options) {
   const auto sample = [&](std::int64_t step) {
     for (Cadence& c : cadences) {
       if (step % c.every != 0) continue;
-      for (int part = 0; part < 2; ++part)
-        if (c.at[part])
-          la->gather(part == 1 ? *v : *u, *c.at[part], *c.buffer, c.count * c.row + c.start(part));
+      const auto own = static_cast<std::int64_t>(c.places.size());
+      for (int q = 0; q < 2; ++q)
+        if (c.at[q])
+          la->gather(q == 1 ? *v : *u, *c.at[q], *c.buffer,
+                     c.count * own + (q == 1 ? static_cast<std::int64_t>(c.mine[0].size()) : 0));
       c.times.push_back(static_cast<double>(step) * dt);
       c.steps.push_back(step);
       if (++c.count == c.capacity) flush(c);
     }
   };
 
-  // Frames: displacement and the step's mean velocity; element results when asked for.
+  // Frames: displacement and the step's mean velocity; element results when asked for. On
+  // several ranks each writes the piece of the cells it owns (a .pvtu series).
   std::unique_ptr<FrameSeries> series;
-  if (files) series = open_frame_series(model_, options.output_directory, nullptr, {}, &backend_);
+  std::optional<parallel::OutputPiece> piece;
+  if (files && share) {
+    const OutputMesh mesh = output_mesh(model_);
+    piece = parallel::output_piece(mesh, share->partition.element_part, comm_->rank());
+    const OutputMesh piece_mesh = parallel::piece_mesh(mesh, *piece);
+    series = open_frame_series(model_, options.output_directory, &piece_mesh, SeriesPiece{comm_},
+                               &backend_);
+  } else if (files) {
+    series = open_frame_series(model_, options.output_directory, nullptr, {}, &backend_);
+  }
+  // Values of the part's nodes (3 per node) placed in a vector of every node's, zero elsewhere.
+  const auto in_global_numbering = [&](std::vector<double>& x) {
+    if (!share) return;
+    std::vector<double> all(static_cast<std::size_t>(3 * global_nodes), 0.0);
+    for (std::size_t i = 0; i < share->part.nodes.size(); ++i)
+      std::copy_n(x.begin() + static_cast<std::ptrdiff_t>(3 * i), 3,
+                  all.begin() + 3 * static_cast<std::ptrdiff_t>(share->part.nodes[i]));
+    x.swap(all);
+  };
   std::unique_ptr<LinearAlgebra> results_algebra;
   std::unique_ptr<NonlinearOperator> results_operator;
   const std::int64_t frame_every = output_cadence(spec.output.every_steps, spec.output.every_time,
@@ -436,17 +524,22 @@ WaveRunReport WaveSolver::run(const WaveRunOptions& options) {
     const Clock::time_point t0 = Clock::now();
     la->download(*u, hu);
     to_three_components(hu, dim);
-    for (const double x : hu)
-      if (!std::isfinite(x))
-        throw SolveError(fmt::format(
-            "the wave solution is not finite at step {} (t = {:.6g} s): time step {:.6g} s, "
-            "stability limit {:.6g} s\n  hint: report this with the case: a step below the limit "
-            "should not diverge",
-            step, static_cast<double>(step) * dt, dt, setup_.limit.critical_time_step));
+    bool finite = std::all_of(hu.begin(), hu.end(), [](double x) { return std::isfinite(x); });
+    if (comm_)  // every rank stops, and rank 0 says why
+      finite = comm_->all_reduce(std::int64_t{finite ? 1 : 0}, parallel::Reduction::Min) != 0;
+    if (!finite)
+      throw SolveError(fmt::format(
+          "the wave solution is not finite at step {} (t = {:.6g} s): time step {:.6g} s, "
+          "stability limit {:.6g} s\n  hint: report this with the case: a step below the limit "
+          "should not diverge",
+          step, static_cast<double>(step) * dt, dt, setup_.limit.critical_time_step));
     if (series) {
       la->download(*v, hv);
+      if (halo) halo->exchange(hv);  // a ghost's increment is its owner's, to the bit
       to_three_components(hv, dim);
       for (double& x : hv) x /= dt;
+      in_global_numbering(hu);
+      in_global_numbering(hv);
       std::vector<BlockResults> results;
       if (wants_cell_fields(spec)) {
         if (!results_operator) {
@@ -455,7 +548,8 @@ WaveRunReport WaveSolver::run(const WaveRunOptions& options) {
         }
         results_operator->element_results(hu, results);
       }
-      series->write(make_frame(spec, step, static_cast<double>(step) * dt, hu, &hv, results));
+      OutputFrame f = make_frame(spec, step, static_cast<double>(step) * dt, hu, &hv, results);
+      series->write(piece ? parallel::piece_frame(f, *piece) : std::move(f));
     }
     output_s += seconds_since(t0);
   };
@@ -483,6 +577,7 @@ WaveRunReport WaveSolver::run(const WaveRunOptions& options) {
       la->wave_source(*s.at, *s.weights, value, s.source->mode, *u, *v, *u_next);
     }
     std::swap(u, u_next);
+    if (halo) halo->exchange(*u_next, *v, *u);  // u_next holds the state before the step
     const std::int64_t done = step + 1;
     sample(done);
     if (done % frame_every == 0 || done == steps) {
@@ -505,10 +600,15 @@ WaveRunReport WaveSolver::run(const WaveRunOptions& options) {
     }
     if (options.progress && done % progress_every == 0)
       options.progress(done, steps, static_cast<double>(done) * dt);
-    if (options.stop_requested && done % 256 == 0 && options.stop_requested()) {
-      report.interrupted = true;
-      ++step;
-      break;
+    if (options.stop_requested && done % 256 == 0) {
+      bool stop = options.stop_requested();
+      if (comm_)  // a signal to any rank stops all at the same step
+        stop = comm_->all_reduce(std::int64_t{stop ? 1 : 0}, parallel::Reduction::Max) != 0;
+      if (stop) {
+        report.interrupted = true;
+        ++step;
+        break;
+      }
     }
   }
   la->synchronize();
@@ -519,15 +619,33 @@ WaveRunReport WaveSolver::run(const WaveRunOptions& options) {
   output_s += seconds_since(t0);
   if (report.interrupted) frame(step);
   la->download(*u, report.final_displacement);
+  if (share) {  // every node's, from its owner
+    std::vector<std::int32_t> ids;
+    std::vector<double> owned_values;
+    for (std::size_t i = 0; i < share->part.nodes.size(); ++i) {
+      if (share->part.ghost[i]) continue;
+      ids.push_back(share->part.nodes[i]);
+      for (int c = 0; c < dim; ++c) owned_values.push_back(report.final_displacement[dim * i + c]);
+    }
+    const std::vector<std::int32_t> all_ids = comm_->all_gather(ids);
+    const std::vector<double> all_values = comm_->all_gather(owned_values);
+    report.final_displacement.assign(static_cast<std::size_t>(dim * global_nodes), 0.0);
+    for (std::size_t j = 0; j < all_ids.size(); ++j)
+      std::copy_n(
+          all_values.begin() + static_cast<std::ptrdiff_t>(dim * j), dim,
+          report.final_displacement.begin() + dim * static_cast<std::ptrdiff_t>(all_ids[j]));
+  }
   to_three_components(report.final_displacement, dim);
   for (const double x : report.final_displacement)
     report.max_displacement = std::max(report.max_displacement, std::abs(x));
   report.output_s = output_s;
   if (writer) report.files = writer->files();
   report.total_s = seconds_since(start) + setup_.setup_s;
+  report.ranks = comm_ ? comm_->size() : 1;
+  report.exchange_s = halo ? halo->seconds() : 0.0;
 
-  if (files) {
-    if (series) series->flush();  // the .pvd/.xdmf list every frame before the summary
+  if (series) series->flush();  // the .pvd/.xdmf list every frame before the summary
+  if (files && speaks) {
     RunSummary s =
         summary_header(spec, report.interrupted ? "interrupted" : "completed", "",
                        {report.backend, report.execution_space, report.precision, report.num_nodes,
@@ -552,6 +670,18 @@ WaveRunReport WaveSolver::run(const WaveRunOptions& options) {
     s.set("throughput.dof_updates_per_s", report.dof_updates_per_second());
     s.set("throughput.effective_bandwidth_gb_per_s", report.effective_bandwidth() / 1e9);
     s.set("result.max_displacement_m", report.max_displacement);
+    if (share) {
+      const parallel::MeshPartition& p = share->partition;
+      s.set("parallel.ranks", report.ranks);
+      s.set("parallel.imbalance", p.imbalance);
+      s.set("parallel.edge_cut", p.edge_cut);
+      s.set("parallel.shared_nodes", p.shared_nodes);
+      s.set("parallel.max_part_nodes", part_sizes[0]);
+      s.set("parallel.max_ghost_nodes", part_sizes[1]);
+      s.set("parallel.max_halo_bytes_per_step", part_sizes[2]);
+      s.set("parallel.halo_exchange_s", report.exchange_s);
+      s.set("parallel.halo_path", "host");
+    }
     report.files.push_back(write_summary_file(s, {}, options.output_directory));
   }
   return report;
