@@ -16,6 +16,7 @@
 
 #include <fem/cuda/check.hpp>
 #include <fem/cuda/element_kernels.cuh>  // grid_for
+#include <fem/cuda/stream_recording.hpp>
 #include <fem/error.hpp>
 #include <fem/kernels/cg_scalars.hpp>
 #include <fem/kernels/pivots.hpp>
@@ -594,43 +595,11 @@ CgProgress LinearAlgebraImpl<T>::do_cg_progress(CgScalars& s) {
   return kernels::cg::progress(d.host.data());
 }
 
-namespace {
-
-/// A graph captured from an algebra's stream, launched on it again by run().
-class GraphRecording final : public Recording {
- public:
-  GraphRecording(cudaGraphExec_t graph, cudaStream_t stream) : graph_(graph), stream_(stream) {}
-  ~GraphRecording() override { cudaGraphExecDestroy(graph_); }
-
- protected:
-  void run() override { FEM_CUDA_CHECK(cudaGraphLaunch(graph_, stream_)); }
-
- private:
-  cudaGraphExec_t graph_;
-  cudaStream_t stream_;
-};
-
-}  // namespace
-
 template <class T>
 std::unique_ptr<Recording> LinearAlgebraImpl<T>::do_record(const std::function<void()>& enqueue) {
   // Thread-local capture: other threads' CUDA calls (none today) are not disturbed, and a call
-  // of this thread that cannot be captured (a wait, a copy to pageable memory) fails at once.
-  FEM_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
-  cudaGraph_t graph = nullptr;
-  try {
-    enqueue();
-  } catch (...) {
-    cudaStreamEndCapture(stream_, &graph);
-    if (graph) cudaGraphDestroy(graph);
-    throw;
-  }
-  FEM_CUDA_CHECK(cudaStreamEndCapture(stream_, &graph));
-  cudaGraphExec_t exec = nullptr;
-  const cudaError_t instantiated = cudaGraphInstantiate(&exec, graph, 0);
-  cudaGraphDestroy(graph);
-  FEM_CUDA_CHECK(instantiated);
-  return std::make_unique<GraphRecording>(exec, stream_);
+  // of this thread that cannot be captured fails at once.
+  return record_stream(stream_, enqueue);
 }
 
 namespace {
