@@ -2,11 +2,13 @@
 // space's memory in the run's precision, one kernel per verb, and no host copy but the
 // transfers and a reduction's result.
 //
-// Reductions accumulate in double over fixed chunks of kReductionChunk entries (the OpenMP
-// reference's), one team per chunk, and the chunks' partial sums are added in chunk order on
-// the host. On a host space a team is one thread, so a dot product has the OpenMP backend's bits
-// on any number of threads; on a device the order within a chunk is the team's, fixed for a
-// given team size, so results repeat from run to run.
+// Reductions accumulate in double over fixed chunks of entries, one team per chunk, and the
+// chunks' partial sums are added in chunk order. On a host space a chunk is kReductionChunk
+// entries (the OpenMP reference's) and a team one thread, so a dot product has the OpenMP
+// backend's bits on any number of threads; on a device a chunk is kDeviceReductionChunk entries
+// (four per thread of a team: a small solve's vectors still spread over several SMs) and the
+// order within a chunk is the team's, fixed for a given team size, so results repeat from run to
+// run.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -39,6 +41,9 @@ namespace fem::kokkos {
 /// Entries per partial sum of a reduction: fixed, so that the summation order is (the OpenMP
 /// backend's kReductionChunk).
 inline constexpr std::int64_t kReductionChunk = 2048;
+/// Entries per chunk of a reduction on a device: four per thread of a 256-thread team. With the
+/// host's 2,048, seed 001's real-time model (3,267 dofs) ran its CG reductions on two SMs.
+inline constexpr std::int64_t kDeviceReductionChunk = 1024;
 
 template <class Space, class T>
 class DeviceVector final : public Vector {
@@ -133,20 +138,69 @@ struct MaxAbs {
   }
 };
 
-/// Partial sums of PAIRS dot products a_k . b_k over chunks of kReductionChunk entries: team c
-/// writes chunk c's sums to partial[k * chunks + c], in double.
-template <class Space, class T, int PAIRS>
+/// Nothing to finish: the chunk sums stay in the partials for the host (LinearAlgebraImpl::dots).
+struct NoFinish {};
+
+/// Two sums reduced in one team reduction.
+struct SumPair {
+  double a = 0.0, b = 0.0;
+  KOKKOS_INLINE_FUNCTION SumPair& operator+=(const SumPair& o) {
+    a += o.a;
+    b += o.b;
+    return *this;
+  }
+};
+
+/// On a device, the team of a chunk reduction that finishes last (`tickets` counts them) sums
+/// each of the PAIRS rows of chunk partials in the team's fixed order, as FinishChunkDots does
+/// in a launch of its own, and hands the sums to `finish`, leaving the count at zero for the
+/// next reduction: a launch fewer per reduction (the CUDA backend's reductions end alike).
+template <int PAIRS, class Member, class Finish>
+KOKKOS_INLINE_FUNCTION void finish_if_last(const Member& team, std::int64_t chunks,
+                                           const double* partial, unsigned* tickets,
+                                           const Finish& finish) {
+  int last = 0;
+  Kokkos::single(
+      Kokkos::PerTeam(team),
+      [&](int& is_last) {
+        Kokkos::memory_fence();  // this team's partials are seen before its ticket
+        is_last = Kokkos::atomic_fetch_add(tickets, 1u) + 1u == static_cast<unsigned>(chunks);
+      },
+      last);
+  if (!last) return;
+  Kokkos::memory_fence();
+  double sums[PAIRS];
+  for (int k = 0; k < PAIRS; ++k) {
+    const volatile double* row = partial + k * chunks;  // other teams' stores: not cached here
+    double sum = 0.0;
+    Kokkos::parallel_reduce(
+        Kokkos::TeamThreadRange(team, std::int64_t{0}, chunks),
+        [=](const std::int64_t c, double& acc) { acc += row[c]; }, sum);
+    sums[k] = sum;
+  }
+  Kokkos::single(Kokkos::PerTeam(team), [&]() {
+    *tickets = 0;
+    finish(sums);
+  });
+}
+
+/// Partial sums of PAIRS dot products a_k . b_k over chunks of `chunk` entries: team c writes
+/// chunk c's sums to partial[k * chunks + c], in double; with a Finish (on a device), the last
+/// team adds them up and finishes (finish_if_last).
+template <class Space, class T, int PAIRS, class Finish = NoFinish>
 struct ChunkDots {
   using Member = typename Kokkos::TeamPolicy<Space>::member_type;
-  std::int64_t n, chunks;
+  std::int64_t n, chunk, chunks;
   const T* a[PAIRS];
   const T* b[PAIRS];
   double* partial;
+  unsigned* tickets = nullptr;
+  Finish finish{};
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const std::int64_t c = team.league_rank();
-    const std::int64_t begin = c * kReductionChunk;
-    const std::int64_t end = begin + kReductionChunk < n ? begin + kReductionChunk : n;
+    const std::int64_t begin = c * chunk;
+    const std::int64_t end = begin + chunk < n ? begin + chunk : n;
     for (int k = 0; k < PAIRS; ++k) {
       const T* x = a[k];
       const T* y = b[k];
@@ -159,6 +213,8 @@ struct ChunkDots {
           sum);
       Kokkos::single(Kokkos::PerTeam(team), [&]() { partial[k * chunks + c] = sum; });
     }
+    if constexpr (!std::is_same_v<Finish, NoFinish>)
+      finish_if_last<PAIRS>(team, chunks, partial, tickets, finish);
   }
 };
 
@@ -166,11 +222,12 @@ struct ChunkDots {
 /// the chunk's sums of r . z and r . r to partial[c] and partial[chunks + c]: the vector work of
 /// a Jacobi-preconditioned CG iteration after the operator in one pass (cg_descend_scale_turn).
 /// The expressions, and on a host space the order of the sums, are those of the verbs it
-/// replaces (CgDescendUpdate, Multiply, ChunkDots).
-template <class Space, class T>
+/// replaces (CgDescendUpdate, Multiply, ChunkDots). On a device the update and both sums are
+/// one team reduction, and the last team finishes with `finish` (finish_if_last).
+template <class Space, class T, class Finish = NoFinish>
 struct DescendScaleChunkDots {
   using Member = typename Kokkos::TeamPolicy<Space>::member_type;
-  std::int64_t n, chunks;
+  std::int64_t n, chunk, chunks;
   const double* s;
   const T* p;
   const T* ap;
@@ -179,35 +236,57 @@ struct DescendScaleChunkDots {
   T* r;
   T* z;
   double* partial;
+  unsigned* tickets = nullptr;
+  Finish finish{};
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const std::int64_t c = team.league_rank();
-    const std::int64_t begin = c * kReductionChunk;
-    const std::int64_t end = begin + kReductionChunk < n ? begin + kReductionChunk : n;
+    const std::int64_t begin = c * chunk;
+    const std::int64_t end = begin + chunk < n ? begin + chunk : n;
     const double* scalars = s;  // copies for the lambdas (no capture of this)
     const T *ps = p, *aps = ap, *ds = d;
     T *xs = x, *rs = r, *zs = z;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, begin, end), [=](const std::int64_t i) {
-      kernels::cg::descend_entry(scalars, i, ps, aps, xs, rs);
-      zs[i] = ds[i] * rs[i];
-    });
-    team.team_barrier();
-    double sums[2];
-    for (int k = 0; k < 2; ++k) {
-      const T* ys = k == 0 ? zs : rs;
-      double sum = 0.0;
+    if constexpr (!kRunsOnHost<Space>) {
+      SumPair sum;
       Kokkos::parallel_reduce(
           Kokkos::TeamThreadRange(team, begin, end),
-          [=](const std::int64_t i, double& acc) {
-            acc += static_cast<double>(rs[i]) * static_cast<double>(ys[i]);
+          [=](const std::int64_t i, SumPair& acc) {
+            kernels::cg::descend_entry(scalars, i, ps, aps, xs, rs);
+            zs[i] = ds[i] * rs[i];
+            const double rv = static_cast<double>(rs[i]);
+            acc.a += rv * static_cast<double>(zs[i]);
+            acc.b += rv * rv;
           },
           sum);
-      sums[k] = sum;
+      Kokkos::single(Kokkos::PerTeam(team), [&]() {
+        partial[c] = sum.a;
+        partial[chunks + c] = sum.b;
+      });
+      if constexpr (!std::is_same_v<Finish, NoFinish>)
+        finish_if_last<2>(team, chunks, partial, tickets, finish);
+    } else {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, begin, end), [=](const std::int64_t i) {
+        kernels::cg::descend_entry(scalars, i, ps, aps, xs, rs);
+        zs[i] = ds[i] * rs[i];
+      });
+      team.team_barrier();
+      double sums[2];
+      for (int k = 0; k < 2; ++k) {
+        const T* ys = k == 0 ? zs : rs;
+        double sum = 0.0;
+        Kokkos::parallel_reduce(
+            Kokkos::TeamThreadRange(team, begin, end),
+            [=](const std::int64_t i, double& acc) {
+              acc += static_cast<double>(rs[i]) * static_cast<double>(ys[i]);
+            },
+            sum);
+        sums[k] = sum;
+      }
+      Kokkos::single(Kokkos::PerTeam(team), [&]() {
+        partial[c] = sums[0];
+        partial[chunks + c] = sums[1];
+      });
     }
-    Kokkos::single(Kokkos::PerTeam(team), [&]() {
-      partial[c] = sums[0];
-      partial[chunks + c] = sums[1];
-    });
   }
 };
 
@@ -471,17 +550,26 @@ class LinearAlgebraImpl final : public LinearAlgebra {
     reduce_on_space<1>({&p}, {&ap}, detail::CgDescendFinish{scalars});
     const std::int64_t n = p.size();
     const std::int64_t chunks = reserve_partials(2, n);
+    // On a device the last team finishes (one launch fewer); on a host space a team of its own
+    // adds the chunks in order (the OpenMP reference's bits).
+    using Finish = std::conditional_t<kRunsOnHost<Space>, detail::NoFinish, detail::CgTurnFinish>;
     if (chunks > 0)
       Kokkos::parallel_for(
           "fem::kokkos::cg_descend_scale",
           Kokkos::TeamPolicy<Space>(static_cast<int>(chunks), kReductionTeam),
-          detail::DescendScaleChunkDots<Space, T>{
-              n, chunks, scalars, view_of<Space, T>(p).data(), view_of<Space, T>(ap).data(),
+          detail::DescendScaleChunkDots<Space, T, Finish>{
+              n, kChunk, chunks, scalars, view_of<Space, T>(p).data(), view_of<Space, T>(ap).data(),
               view_of<Space, T>(d).data(), view_of<Space, T>(x).data(), view_of<Space, T>(r).data(),
-              view_of<Space, T>(z).data(), partial_.data()});
-    Kokkos::parallel_for("fem::kokkos::finish_dots", Kokkos::TeamPolicy<Space>(1, kReductionTeam),
-                         detail::FinishChunkDots<Space, 2, detail::CgTurnFinish>{
-                             chunks, partial_.data(), detail::CgTurnFinish{scalars}});
+              view_of<Space, T>(z).data(), partial_.data(), tickets_.data(), [scalars] {
+                if constexpr (kRunsOnHost<Space>)
+                  return detail::NoFinish{};
+                else
+                  return detail::CgTurnFinish{scalars};
+              }()});
+    if (chunks == 0 || kRunsOnHost<Space>)
+      Kokkos::parallel_for("fem::kokkos::finish_dots", Kokkos::TeamPolicy<Space>(1, kReductionTeam),
+                           detail::FinishChunkDots<Space, 2, detail::CgTurnFinish>{
+                               chunks, partial_.data(), detail::CgTurnFinish{scalars}});
     Kokkos::parallel_for(
         "fem::kokkos::cg_turn", Range<Space>(0, n),
         detail::CgTurnUpdate<T>{scalars, view_of<Space, T>(z).data(), view_of<Space, T>(p).data()});
@@ -633,13 +721,14 @@ class LinearAlgebraImpl final : public LinearAlgebra {
 
   /// Chunk sums of the PAIRS dot products a_k . b_k (vectors of one size) into partial_;
   /// returns the number of chunks.
-  template <int PAIRS>
+  template <int PAIRS, class Finish = detail::NoFinish>
   std::int64_t chunk_sums(const std::array<const Vector*, PAIRS>& a,
-                          const std::array<const Vector*, PAIRS>& b) {
+                          const std::array<const Vector*, PAIRS>& b, const Finish& finish = {}) {
     const std::int64_t n = a[0]->size();
     const std::int64_t chunks = reserve_partials(PAIRS, n);
     if (chunks == 0) return 0;
-    detail::ChunkDots<Space, T, PAIRS> f{n, chunks, {}, {}, partial_.data()};
+    detail::ChunkDots<Space, T, PAIRS, Finish> f{n,  kChunk,          chunks,          {},
+                                                 {}, partial_.data(), tickets_.data(), finish};
     for (int k = 0; k < PAIRS; ++k) {
       f.a[k] = view_of<Space, T>(*a[k]).data();
       f.b[k] = view_of<Space, T>(*b[k]).data();
@@ -651,7 +740,7 @@ class LinearAlgebraImpl final : public LinearAlgebra {
 
   /// Room in partial_ for `rows` rows of chunk sums over n entries; returns the chunks.
   std::int64_t reserve_partials(int rows, std::int64_t n) {
-    const std::int64_t chunks = (n + kReductionChunk - 1) / kReductionChunk;
+    const std::int64_t chunks = (n + kChunk - 1) / kChunk;
     const auto used = static_cast<std::size_t>(rows * chunks);
     if (partial_.extent(0) < used) {
       partial_ = View<Space, double>("fem::reduction_partials", used);
@@ -664,6 +753,10 @@ class LinearAlgebraImpl final : public LinearAlgebra {
   template <int PAIRS, class Finish>
   void reduce_on_space(const std::array<const Vector*, PAIRS>& a,
                        const std::array<const Vector*, PAIRS>& b, const Finish& finish) {
+    // On a device the last team of the chunk sums finishes; on a host space (and for empty
+    // vectors) a team of its own adds the chunks in order.
+    if constexpr (!kRunsOnHost<Space>)
+      if (chunk_sums<PAIRS>(a, b, finish) > 0) return;
     const std::int64_t chunks = chunk_sums<PAIRS>(a, b);
     Kokkos::parallel_for(
         "fem::kokkos::finish_dots", Kokkos::TeamPolicy<Space>(1, kReductionTeam),
@@ -695,10 +788,23 @@ class LinearAlgebraImpl final : public LinearAlgebra {
   /// Threads per chunk of a reduction: one on a host space (the reference's order), a block's
   /// worth on a device.
   static constexpr int kReductionTeam = kRunsOnHost<Space> ? 1 : 256;
+  /// Entries per chunk of a reduction.
+  static constexpr std::int64_t kChunk =
+      kRunsOnHost<Space> ? kReductionChunk : kDeviceReductionChunk;
 
   RuntimeRef runtime_;  // declared before the Views: outlives them
   View<Space, double> partial_;
   typename View<Space, double>::HostMirror partial_host_;
+  /// Teams of a reduction done so far (finish_if_last): zero between reductions.
+  View<Space, unsigned> tickets_{"fem::reduction_tickets", 1};
 };
 
 }  // namespace fem::kokkos
+
+namespace Kokkos {
+/// The identity of fem's paired sums (Kokkos::Sum of a custom type needs it).
+template <>
+struct reduction_identity<fem::kokkos::detail::SumPair> {
+  KOKKOS_FORCEINLINE_FUNCTION static fem::kokkos::detail::SumPair sum() { return {}; }
+};
+}  // namespace Kokkos
