@@ -288,7 +288,7 @@ solver: {end_time: 2}
   EXPECT_TRUE(c.output.vtk);
   EXPECT_EQ(c.output.fields.size(), 6u);
   EXPECT_TRUE(c.output.histories.empty());
-  EXPECT_EQ(c.output.compression, "zlib");
+  EXPECT_EQ(c.output.compression, VtkCompression::Zlib);
   EXPECT_FALSE(c.output.background.has_value());  // decided by the backend
 }
 
@@ -300,7 +300,7 @@ solver: {end_time: 1}
 output: {compression: lz4, background: false}
 )",
                                 "case.yaml");
-  EXPECT_EQ(c.output.compression, "lz4");
+  EXPECT_EQ(c.output.compression, VtkCompression::Lz4);
   ASSERT_TRUE(c.output.background.has_value());
   EXPECT_FALSE(*c.output.background);
 }

@@ -72,12 +72,13 @@ class DeviceArray {
   void upload(const std::vector<U, Allocator>& host, cudaStream_t stream = cudaStreamLegacy) {
     resize(host.size());
     if (host.empty()) return;
-    if constexpr (std::is_same_v<T, U>)
+    if constexpr (std::is_same_v<T, U>) {
       FEM_CUDA_CHECK(cudaMemcpyAsync(data_, host.data(), host.size() * sizeof(T),
                                      cudaMemcpyHostToDevice, stream));
-    else
-      upload_records(host, 1, 0, stream);
-    finish_upload(stream);
+      finish_upload(stream);
+    } else {
+      upload_records(host, 1, 0, stream);  // waits for its stream
+    }
   }
   /// Uploads `records` ([e][c], the same number of entries per record) as rows [c][e] of
   /// `stride` >= the record count (the padding zero), converted to T: the component-major
@@ -92,8 +93,7 @@ class DeviceArray {
     const auto width = static_cast<std::int64_t>(records.size()) / count;
     resize(static_cast<std::size_t>(width * stride));
     FEM_CUDA_CHECK(cudaMemsetAsync(data_, 0, bytes(), cudaStreamLegacy));
-    upload_records(records, static_cast<int>(width), stride, cudaStreamLegacy);
-    finish_upload(cudaStreamLegacy);
+    upload_records(records, static_cast<int>(width), stride, cudaStreamLegacy);  // waits
   }
   /// Downloads into `host` as U after the work queued on `stream`, converted on the device
   /// (float -> double): one copy straight into `host`, whose pages a caller reusing it has
@@ -127,7 +127,8 @@ class DeviceArray {
  private:
   /// Copies `host` (records of `width` values) to the device a chunk of whole records at a time
   /// and stores it converted (convert_records_kernel), all on `stream`, which orders each
-  /// chunk's kernel after its copy and the next copy after the kernel.
+  /// chunk's kernel after its copy and the next copy after the kernel; returns when the stream
+  /// has done all of it.
   template <class U, class Allocator>
   void upload_records(const std::vector<U, Allocator>& host, int width, std::int64_t stride,
                       cudaStream_t stream) {

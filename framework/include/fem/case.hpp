@@ -19,6 +19,7 @@
 #include "fem/config.hpp"
 #include "fem/error.hpp"
 #include "fem/mesh.hpp"
+#include "fem/output/frame.hpp"
 #include "fem/signal_table.hpp"
 
 namespace fem {
@@ -329,8 +330,8 @@ struct OutputSpec {
   /// Frames written by a thread of their own while the run goes on; unset: where the backend
   /// computes on a device (frame_writing(), fem/solver/run_output.hpp).
   std::optional<bool> background;
-  /// Of the .vtu files' arrays: zlib, lz4 or none (fem/output/vtk_series.hpp).
-  std::string compression = "zlib";
+  /// Of the .vtu files' arrays (zlib, lz4 or none in the case).
+  VtkCompression compression = VtkCompression::Zlib;
   std::vector<HistorySpec> histories;
   std::vector<ReceiverSpec> receivers;  ///< elastodynamic only
   /// Receiver trace files: csv, hdf5 (fem built with HDF5), or both; empty: hdf5 where fem has

@@ -11,7 +11,8 @@ namespace {
 
 const std::vector<std::string> kFields = {"displacement",  "velocity",  "green_lagrange_strain",
                                           "cauchy_stress", "von_mises", "block_id"};
-/// Of the .vtu files: zlib (smallest, the default), lz4 (about 7x faster, 1.75x the size), none.
+/// Of the .vtu files, in VtkCompression's order: zlib (smallest, the default), lz4 (about 7x
+/// faster, 1.75x the size), none.
 const std::vector<std::string> kCompressions = {"zlib", "lz4", "none"};
 const std::vector<std::string> kQuantities = {"displacement", "velocity", "reaction_force"};
 
@@ -138,7 +139,11 @@ void read_output(const std::optional<Value>& v, CaseSpec& spec) {
               "install libhdf5-dev and rebuild fem, or write the frames as VTK only (xdmf: false)");
   }
   if (auto b = m.get("sets")) out.sets = as_bool(*b);
-  if (auto c = m.get("compression")) out.compression = as_choice(*c, kCompressions);
+  if (auto c = m.get("compression")) {
+    const std::string name = as_choice(*c, kCompressions);
+    out.compression = static_cast<VtkCompression>(
+        std::find(kCompressions.begin(), kCompressions.end(), name) - kCompressions.begin());
+  }
   if (auto b = m.get("background")) {
     out.background = as_bool(*b);
     if (*out.background && out.xdmf)

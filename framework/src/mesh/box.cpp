@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstddef>
 
+#include "../core/host_loops.hpp"
 #include "generator_parts.hpp"
 
 namespace fem::detail {
@@ -18,7 +19,7 @@ HexGrid box_hexes(const MeshSpec& spec) {
   // (at 73 M tetrahedra one thread spent seconds here) and give the same mesh on any count.
   g.coords.resize(static_cast<std::size_t>(3 * px * py * pz));
   g.on_boundary.resize(static_cast<std::size_t>(px * py * pz));
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (px * py * pz >= kParallelHostLoopMinimum)
   for (std::int64_t k = 0; k < pz; ++k)
     for (std::int64_t j = 0; j < py; ++j)
       for (std::int64_t i = 0; i < px; ++i) {
@@ -33,7 +34,7 @@ HexGrid box_hexes(const MeshSpec& spec) {
 
   g.hexes.resize(static_cast<std::size_t>(8) * nx * ny * nz);
   const std::int64_t rows = static_cast<std::int64_t>(ny) * nz;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (rows * nx >= kParallelHostLoopMinimum)
   for (std::int64_t row = 0; row < rows; ++row) {
     const std::int64_t j = row % ny, k = row / ny;
     std::int32_t* hex = g.hexes.data() + 8 * row * nx;

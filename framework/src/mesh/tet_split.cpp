@@ -20,6 +20,7 @@
 #include <span>
 #include <unordered_map>
 
+#include "../core/host_loops.hpp"
 #include "generator_parts.hpp"
 
 namespace fem::detail {
@@ -37,7 +38,7 @@ std::vector<std::int32_t> split_hexes_into_tets(const std::vector<std::int32_t>&
   // hexahedra split on every core, in the same order as one thread would.
   const auto num_hexes = static_cast<std::int64_t>(hexes.size() / 8);
   std::vector<std::int32_t> tets(static_cast<std::size_t>(num_hexes) * 24);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (num_hexes >= kParallelHostLoopMinimum)
   for (std::int64_t h = 0; h < num_hexes; ++h) {
     const std::int32_t* hex = hexes.data() + 8 * h;
     std::int32_t* out = tets.data() + 24 * h;

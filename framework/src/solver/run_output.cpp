@@ -140,12 +140,9 @@ std::unique_ptr<FrameSeries> open_frame_series(const Model& model, const std::st
   if (!mesh) mesh = &whole.emplace(output_mesh(model));
   std::unique_ptr<VtkSeriesWriter> vtk_series;
   std::unique_ptr<XdmfSeriesWriter> xdmf_series;
-  const VtkCompression compression = out.compression == "lz4"    ? VtkCompression::Lz4
-                                     : out.compression == "none" ? VtkCompression::None
-                                                                 : VtkCompression::Zlib;
   if (vtk)
-    vtk_series =
-        std::make_unique<VtkSeriesWriter>(directory, model.spec.name, *mesh, piece, compression);
+    vtk_series = std::make_unique<VtkSeriesWriter>(directory, model.spec.name, *mesh, piece,
+                                                   out.compression);
   if (out.xdmf)
     xdmf_series = std::make_unique<XdmfSeriesWriter>(directory, model.spec.name, *mesh, piece);
   const bool several_ranks = piece.comm != nullptr && piece.comm->size() > 1;

@@ -42,6 +42,10 @@ struct OutputMesh {
   }
 };
 
+/// How the arrays in a .vtu are compressed (output.compression): zlib writes the smallest files,
+/// LZ4 files about 1.75x as large 7x faster, none about 3x as large, fastest.
+enum class VtkCompression { Zlib, Lz4, None };
+
 struct OutputFrame {
   double time = 0.0;
   std::int64_t step = 0;

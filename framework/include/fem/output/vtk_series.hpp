@@ -36,10 +36,6 @@ struct SeriesPiece {
   parallel::Communicator* comm = nullptr;  ///< not owned; must outlive the writer
 };
 
-/// How the arrays in a .vtu are compressed (output.compression): zlib writes the smallest files,
-/// LZ4 files about 1.75x as large 7x faster, none about 3x as large, fastest.
-enum class VtkCompression { Zlib, Lz4, None };
-
 class VtkSeriesWriter {
  public:
   /// Creates `directory` if needed. Files are `<directory>/<basename>_<NNNNNN>.vtu` and
