@@ -346,6 +346,20 @@ TEST_F(Mpirun, BenchTimesThePartitionedRunAndRecordsTheRanks) {
   fs::remove_all(dir);
 }
 
+TEST_F(Mpirun, BenchTimesAWaveCaseOnTwoRanks) {
+  const fs::path dir = fs::temp_directory_path() / "fem_mpirun_bench_waves";
+  fs::remove_all(dir);
+  const FemResult r = mpirun(2, "bench " + std::string(FEM_SOURCE_DIR) +
+                                    "/cases/wave_plane.yaml --set 'mesh.divisions=[96,48]' "
+                                    "--backends openmp --precision single --steps 20 --repeats 2 "
+                                    "--no-plots --output " +
+                                    dir.string());
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("2 ranks"), std::string::npos) << r.output;
+  EXPECT_NE(read_bytes(dir / "bench.json").find("MPI"), std::string::npos);
+  fs::remove_all(dir);
+}
+
 TEST_F(Mpirun, ACommandLineThatDoesNotParseIsSaidOnce) {
   const FemResult r = mpirun(2, "run --no-such-flag");
   EXPECT_NE(r.code, 0) << r.output;
