@@ -514,8 +514,40 @@ WaveRunReport WaveSolver::run(const WaveRunOptions& options) {
                   all.begin() + 3 * static_cast<std::ptrdiff_t>(share->part.nodes[i]));
     x.swap(all);
   };
+  // Element results (stress, strain) for frames that ask for them: on several ranks from the
+  // part's System (its elements, owned and ghost), the owned ones placed in whole-block arrays.
   std::unique_ptr<LinearAlgebra> results_algebra;
+  std::optional<System> part_system;
   std::unique_ptr<NonlinearOperator> results_operator;
+  const auto element_results = [&](const std::vector<double>& u_part) {
+    if (!results_operator) {
+      results_algebra = backend_.create_linear_algebra(spec.precision);
+      if (share) part_system.emplace(parallel::restrict_system(sys, share->part));
+      results_operator = backend_.create_operator(share ? *part_system : sys, *results_algebra);
+    }
+    std::vector<BlockResults> results;
+    results_operator->element_results(u_part, results);
+    if (!share) return results;
+    std::vector<BlockResults> whole(results.size());
+    for (std::size_t block = 0; block < results.size(); ++block) {
+      const auto elements = static_cast<std::size_t>(sys.blocks[block].num_elements);
+      const auto place = [&](const std::vector<double>& part_values, std::vector<double>& out) {
+        if (part_values.empty()) return;
+        const std::size_t per = part_values.size() / share->part.elements[block].size();
+        out.assign(elements * per, 0.0);
+        for (const std::int64_t owned : share->part.owned_elements[block])
+          std::copy_n(
+              part_values.begin() + static_cast<std::ptrdiff_t>(per * owned), per,
+              out.begin() + static_cast<std::ptrdiff_t>(per * share->part.elements[block][owned]));
+      };
+      place(results[block].cauchy_stress, whole[block].cauchy_stress);
+      place(results[block].green_lagrange, whole[block].green_lagrange);
+      place(results[block].strain_energy, whole[block].strain_energy);
+      place(results[block].hourglass_energy, whole[block].hourglass_energy);
+      place(results[block].min_jacobian, whole[block].min_jacobian);
+    }
+    return whole;
+  };
   const std::int64_t frame_every = output_cadence(spec.output.every_steps, spec.output.every_time,
                                                   dt, std::max<std::int64_t>(1, steps / 20));
   double output_s = 0.0;
@@ -538,16 +570,10 @@ WaveRunReport WaveSolver::run(const WaveRunOptions& options) {
       if (halo) halo->exchange(hv);  // a ghost's increment is its owner's, to the bit
       to_three_components(hv, dim);
       for (double& x : hv) x /= dt;
+      std::vector<BlockResults> results;
+      if (wants_cell_fields(spec)) results = element_results(hu);
       in_global_numbering(hu);
       in_global_numbering(hv);
-      std::vector<BlockResults> results;
-      if (wants_cell_fields(spec)) {
-        if (!results_operator) {
-          results_algebra = backend_.create_linear_algebra(spec.precision);
-          results_operator = backend_.create_operator(sys, *results_algebra);
-        }
-        results_operator->element_results(hu, results);
-      }
       OutputFrame f = make_frame(spec, step, static_cast<double>(step) * dt, hu, &hv, results);
       series->write(piece ? parallel::piece_frame(f, *piece) : std::move(f));
     }
