@@ -232,8 +232,8 @@ int run_command(const CaseOptions& options, bool quiet, bool time_verbs,
         throw InputError(spec.solver.where,
                          fmt::format("solver.type {} runs on one process, and this run has {}",
                                      to_string(spec.solver.type), world.description()),
-                         "run it without mpirun; explicit and dynamic relaxation cases run on "
-                         "several ranks");
+                         "run it without mpirun; explicit, dynamic relaxation and elastodynamic "
+                         "cases run on several ranks");
       return run_implicit(model, *backend, time_verbs, options, restart_file);
     }
     if (spec.solver.type == SolverType::Elastodynamic) {
