@@ -31,5 +31,20 @@ TEST(OpenMpWaiting, UnreadableLoadAverageCountsAsIdle) {
   EXPECT_FALSE(machine_busy(loadavg_file("busy\n").c_str()));
 }
 
+TEST(OpenMpWaiting, SettlesOnlyABusyMachineWhereTheUserLeftOpenMpAlone) {
+  EXPECT_TRUE(openmp_waiting_needs_settling(true, nullptr, nullptr, nullptr, nullptr));
+  EXPECT_FALSE(openmp_waiting_needs_settling(false, nullptr, nullptr, nullptr, nullptr));
+  EXPECT_FALSE(openmp_waiting_needs_settling(true, "1000", nullptr, nullptr, nullptr));
+  EXPECT_FALSE(openmp_waiting_needs_settling(true, nullptr, "passive", nullptr, nullptr));
+}
+
+// With OMP_PROC_BIND or OMP_PLACES set, libgomp binds the first thread before main: a program
+// executed again would inherit that one CPU and run one thread (it did: "OpenMP, 1 threads").
+TEST(OpenMpWaiting, NeverRunsAgainWhereOpenMpHasBoundTheFirstThread) {
+  EXPECT_FALSE(openmp_waiting_needs_settling(true, nullptr, nullptr, "spread", nullptr));
+  EXPECT_FALSE(openmp_waiting_needs_settling(true, nullptr, nullptr, nullptr, "threads"));
+  EXPECT_FALSE(openmp_waiting_needs_settling(true, nullptr, nullptr, "spread", "threads"));
+}
+
 }  // namespace
 }  // namespace fem::cli
