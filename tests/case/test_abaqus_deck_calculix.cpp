@@ -18,6 +18,7 @@
 #include <fem/export/calculix_results.hpp>
 
 #include "support/abaqus_box.hpp"
+#include "support/calculix.hpp"
 #include "support/history_csv.hpp"
 #include "support/run_fem.hpp"
 
@@ -27,14 +28,7 @@ namespace fs = std::filesystem;
 using fem::test::AbaqusBox;
 using fem::test::read_history_csv;
 
-std::string find_ccx() {
-  if (const char* env = std::getenv("FEM_CCX")) return env;
-  const fem::test::FemResult r = fem::test::run_shell("command -v ccx");
-  if (r.code != 0) return {};
-  std::string path = r.output;
-  while (!path.empty() && (path.back() == '\n' || path.back() == '\r')) path.pop_back();
-  return path;
-}
+using fem::test::find_ccx;
 
 struct DeckRun {
   std::string dir;
@@ -113,12 +107,11 @@ DeckRun run_both(const std::string& name, const std::string& deck,
 class DeckVsCalculix : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!find_ccx().empty()) return;
-    // scripts/test.sh installs ccx and sets FEM_TEST_REQUIRE_CALCULIX: there a missing ccx fails.
-    if (std::getenv("FEM_TEST_REQUIRE_CALCULIX") != nullptr)
-      FAIL() << "CalculiX (ccx) not found, and FEM_TEST_REQUIRE_CALCULIX is set";
-    GTEST_SKIP() << "CalculiX (ccx) not found: install calculix-ccx "
-                    "(scripts/install-dependencies.sh does) or set FEM_CCX";
+    bool required = false;
+    const std::string why = fem::test::calculix_missing(required);
+    if (why.empty()) return;
+    if (required) FAIL() << why << ", and FEM_TEST_REQUIRE_CALCULIX is set";
+    GTEST_SKIP() << why;
   }
 };
 

@@ -21,19 +21,11 @@
 
 #include <fem/export/calculix_results.hpp>
 
+#include "support/calculix.hpp"
 #include "support/history_csv.hpp"
 #include "support/run_fem.hpp"
 
 namespace {
-
-std::string find_ccx() {
-  if (const char* env = std::getenv("FEM_CCX")) return env;
-  const fem::test::FemResult r = fem::test::run_shell("command -v ccx");
-  if (r.code != 0) return {};
-  std::string path = r.output;
-  while (!path.empty() && (path.back() == '\n' || path.back() == '\r')) path.pop_back();
-  return path;
-}
 
 std::string column_case(int cells) {
   return fmt::format(R"(name: column
@@ -124,12 +116,12 @@ double difference_from_calculix(int cells, const std::string& ccx) {
 }
 
 TEST(WaveCalculix, TheTraceOfAToneBurstConvergesToCalculixExplicitAsTheMeshIsRefined) {
-  const std::string ccx = find_ccx();
-  if (ccx.empty()) {
-    if (std::getenv("FEM_TEST_REQUIRE_CALCULIX") != nullptr)
-      FAIL() << "CalculiX (ccx) not found, and FEM_TEST_REQUIRE_CALCULIX is set";
-    GTEST_SKIP() << "CalculiX (ccx) not found: install calculix-ccx";
+  bool required = false;
+  if (const std::string why = fem::test::calculix_missing(required); !why.empty()) {
+    if (required) FAIL() << why << ", and FEM_TEST_REQUIRE_CALCULIX is set";
+    GTEST_SKIP() << why;
   }
+  const std::string ccx = fem::test::find_ccx();
   // Measured: 20.2 % of the peak at 20 cells, 5.4 % at 40, 1.8 % at 80.
   const double coarse = difference_from_calculix(20, ccx);
   const double fine = difference_from_calculix(40, ccx);
