@@ -4,21 +4,12 @@
 #include <string>
 #include <utility>
 
+#include "../../parallel/pick.hpp"
 #include "../wall_clock.hpp"
 #include "fem/error.hpp"
 
 namespace fem {
 namespace {
-
-/// `per` values per item of `values`, for the listed items in their order.
-std::vector<double> pick(const std::vector<double>& values, const std::vector<std::int32_t>& items,
-                         int per) {
-  std::vector<double> out;
-  out.reserve(items.size() * static_cast<std::size_t>(per));
-  for (const std::int32_t i : items)
-    for (int c = 0; c < per; ++c) out.push_back(values[static_cast<std::size_t>(per) * i + c]);
-  return out;
-}
 
 /// Positions (dofs) of the listed part nodes, `dim` each, neighbour after neighbour.
 std::vector<std::int64_t> node_dofs(const std::vector<std::vector<std::int32_t>>& lists, int dim,
@@ -76,9 +67,11 @@ WavePart partition_waves(WaveSetup& global, parallel::Communicator& comm) {
   }
   global.matrix = BlockCsrMatrix{};
 
+  using parallel::detail::pick;
+  const auto per_node = static_cast<std::size_t>(dim);
   w.b = pick(global.b, part.nodes, 1);
-  w.initial_displacement = pick(global.initial_displacement, part.nodes, dim);
-  w.initial_increment = pick(global.initial_increment, part.nodes, dim);
+  w.initial_displacement = pick(global.initial_displacement, part.nodes, per_node);
+  w.initial_increment = pick(global.initial_increment, part.nodes, per_node);
   for (const WaveSource& s : global.sources) {
     WaveSource mine;
     mine.mode = s.mode;
