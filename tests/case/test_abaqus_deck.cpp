@@ -300,6 +300,29 @@ TEST(AbaqusDeck, NodeNumbersBecomeNodeSets) {
   EXPECT_DOUBLE_EQ(spec.loads.at(0).force[2], -5.0);
 }
 
+// *DLOAD Pn: the loaded faces' nodes become a node set, the pressure a load on it; a follower
+// pressure in an NLGEOM step, a dead one without.
+TEST(AbaqusDeck, FacePressuresBecomeLoadsOnNodeSets) {
+  for (const bool nlgeom : {true, false}) {
+    SCOPED_TRACE(nlgeom);
+    // The bottom face (P1) of the four lower elements of the 2 x 2 x 2 box: its 9 nodes.
+    const std::string deck = box_deck(kMaterial + (nlgeom ? "*STEP, NLGEOM\n" : "*STEP\n") +
+                                      "*STATIC\n*BOUNDARY\nTOP, 1, 3\n*DLOAD\n1, P1, 10\n2, "
+                                      "P1, 10\n3, P1, 10\n4, P1, 10\n*END STEP\n");
+    const fem::CaseSpec spec =
+        fem::load_case(write_deck(nlgeom ? "pressure_nl" : "pressure", deck));
+    ASSERT_EQ(spec.pressure_loads.size(), 1u);
+    const fem::PressureLoadSpec& p = spec.pressure_loads[0];
+    EXPECT_EQ(p.set, "pressure_1");
+    EXPECT_DOUBLE_EQ(p.pressure, 10.0);
+    EXPECT_EQ(p.follower, nlgeom);
+    const auto set = std::find_if(spec.node_sets.begin(), spec.node_sets.end(),
+                                  [](const fem::NodeSetSpec& n) { return n.name == "pressure_1"; });
+    ASSERT_NE(set, spec.node_sets.end());
+    EXPECT_EQ(set->ids.size(), 9u);
+  }
+}
+
 struct BadDeck {
   const char* name;
   std::string rest;  ///< after the mesh
@@ -326,8 +349,15 @@ TEST(AbaqusDeck, WhatFemDoesNotRunIsRefusedAtItsLine) {
 *SOLID SECTION, ELSET=EALL, MATERIAL=SOFT
 )" + kStep,
        "*PLASTIC", "*PLASTIC is not supported"},
-      {"pressure", kMaterial + "*STEP\n*STATIC\n*DLOAD\nEALL, P1, 10\n*END STEP\n", "EALL, P1",
-       "no pressure loads"},
+      {"pressure_inside", kMaterial + "*STEP\n*STATIC\n*DLOAD\nEALL, P1, 10\n*END STEP\n",
+       "EALL, P1", "face P1 of element 5 is inside the body"},
+      {"pressure_shell", kMaterial + "*STEP\n*STATIC\n*DLOAD\nEALL, P, 10\n*END STEP\n", "EALL, P,",
+       "P without a face number loads shells"},
+      {"pressure_element", kMaterial + "*STEP\n*STATIC\n*DLOAD\n99, P1, 10\n*END STEP\n", "99, P1",
+       "names element 99, which is not in any *SOLID SECTION's set"},
+      {"pressure_explicit",
+       kMaterial + "*STEP, NLGEOM\n*DYNAMIC, EXPLICIT\n1e-5, 1e-3\n*DLOAD\n1, P1, 10\n*END STEP\n",
+       "1, P1", "explicit step with NLGEOM"},
       {"option", kMaterial + "*STEP\n*STATIC, RIKS\n*END STEP\n", "*STATIC, RIKS",
        "parameter RIKS of *STATIC is not supported"},
       {"two_steps", kMaterial + kStep + kStep, "*STEP, NLGEOM", "a second *STEP"},

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -272,6 +273,96 @@ TEST_F(DeckVsCalculix, QuadraticHexahedraInCompression) {
     SCOPED_TRACE(type);
     expect_agreement(
         compress("quadratic_" + type, type, "*HYPERELASTIC, NEO HOOKE\n500, 4.0E-5\n"));
+  }
+}
+
+}  // namespace
+
+namespace {
+
+/// *DLOAD lines putting `pressure` on face `face` (P1 .. P6) of each hexahedron (i, j, k) of the
+/// box that `pick` selects (element numbers as AbaqusBox writes them).
+std::string face_pressures(const AbaqusBox& b, const std::string& face, double pressure,
+                           const std::function<bool(int, int, int)>& pick) {
+  std::string lines;
+  for (int k = 0; k < b.nz; ++k)
+    for (int j = 0; j < b.ny; ++j)
+      for (int i = 0; i < b.nx; ++i)
+        if (pick(i, j, k))
+          lines += fmt::format("{}, {}, {}\n", 1 + i + b.nx * (j + b.ny * k), face, pressure);
+  return lines;
+}
+
+// A neo-Hookean block on rollers compressed by a pressure on its top, NLGEOM: Abaqus and
+// CalculiX apply the pressure to the deformed faces (as the block spreads, the force grows with
+// its area), and so does fem's static solver (a follower pressure).
+TEST_F(DeckVsCalculix, FollowerPressureCompressesABlock) {
+  for (const std::string type : {"C3D8", "C3D20"}) {
+    SCOPED_TRACE(type);
+    AbaqusBox box = column(type, 3, 3);
+    box.node_sets["X0"] = [](double x, double, double) { return x < 1e-9; };
+    box.node_sets["Y0"] = [](double, double y, double) { return y < 1e-9; };
+    const std::string deck = box.text() + R"(*MATERIAL, NAME=TISSUE
+*HYPERELASTIC, NEO HOOKE
+500, 1.0E-3
+*SOLID SECTION, ELSET=EALL, MATERIAL=TISSUE
+*BOUNDARY
+BOTTOM, 3, 3
+X0, 1, 1
+Y0, 2, 2
+*STEP, NLGEOM, INC=100
+*STATIC, DIRECT
+0.25, 1.0
+*DLOAD
+)" + face_pressures(box, "P2", 250, [&](int, int, int k) { return k == box.nz - 1; }) +
+                             R"(*NODE PRINT, NSET=CORNER
+U
+*NODE PRINT, NSET=BOTTOM, TOTALS=ONLY
+RF
+*END STEP
+)";
+    const DeckRun run = run_both("pressure_" + type, deck);
+    const auto u = run.compare("corner", "displacements", {true, true, true});
+    EXPECT_EQ(u.rows, 4);
+    EXPECT_GT(u.scale, 0.05);  // about 9 % compression
+    EXPECT_LT(u.free, 0.005);
+    const auto rf = run.compare("bottom", "total force", {false, false, true});
+    EXPECT_EQ(rf.rows, 4);
+    EXPECT_LT(rf.free, 0.005) << "the supports' force: pressure times the deformed area";
+    RecordProperty("pressure_corner_relative_" + type, fmt::format("{:.2e}", u.free));
+    RecordProperty("pressure_reaction_relative_" + type, fmt::format("{:.2e}", rf.free));
+  }
+}
+
+// Small strain (no NLGEOM): pressures of two sizes on two sides of a column (faces P4, x = 1,
+// and P3, y = 0) bend it; the loaded faces meet at an edge whose nodes both carry.
+TEST_F(DeckVsCalculix, PressuresOnTwoSidesBendAColumn) {
+  for (const std::string type : {"C3D8", "C3D20"}) {
+    SCOPED_TRACE(type);
+    AbaqusBox b = column(type, 2, 6);
+    const std::string deck =
+        b.text() + R"(*MATERIAL, NAME=STEEL
+*ELASTIC
+210E9, 0.3
+*SOLID SECTION, ELSET=EALL, MATERIAL=STEEL
+*STEP
+*STATIC
+1, 1
+*BOUNDARY
+BOTTOM, 1, 3
+*DLOAD
+)" + face_pressures(b, "P4", 2.0e6, [&](int i, int, int) { return i == b.nx - 1; }) +
+        face_pressures(b, "P3", -1.0e6, [](int, int j, int) { return j == 0; }) +
+        R"(*NODE PRINT, NSET=CORNER
+U
+*END STEP
+)";
+    const DeckRun run = run_both("side_pressure_" + type, deck);
+    const auto u = run.compare("corner", "displacements", {true, true, true});
+    EXPECT_EQ(u.rows, 1);
+    EXPECT_GT(u.scale, 1e-5);
+    EXPECT_LT(u.free, 0.005);
+    RecordProperty("side_pressure_relative_" + type, fmt::format("{:.2e}", u.free));
   }
 }
 

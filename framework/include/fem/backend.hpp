@@ -22,6 +22,7 @@
 #include "fem/host_array.hpp"
 #include "fem/material.hpp"
 #include "fem/operator.hpp"
+#include "fem/pressure_surface.hpp"
 #include "fem/voxel/voxel_operator.hpp"
 
 namespace fem {
@@ -84,6 +85,10 @@ struct System {
   /// Per dof external nodal force: load_value * amplitude(t); load_amplitude < 0: none.
   HostArray<std::int32_t> load_amplitude;
   HostArray<double> load_value;
+  /// Follower pressures, on the host only: backends ignore them, the implicit solvers evaluate
+  /// them from the current displacement (framework/src/solver/implicit_pressure.hpp). Dead
+  /// pressures are part of load_value.
+  std::vector<PressureSurface> follower_pressures;
   /// Body acceleration: f_i = m_i * gravity * amplitude(t); gravity_amplitude < 0: none.
   std::array<double, 3> gravity = {0, 0, 0};
   std::int32_t gravity_amplitude = -1;

@@ -120,6 +120,20 @@ struct NodalLoadSpec {
   std::string amplitude = "constant";
 };
 
+/// A `loads:` entry with a pressure instead of a force: p(t) on the mesh boundary faces whose
+/// nodes all belong to the set (fem/pressure_surface.hpp).
+struct PressureLoadSpec {
+  SourceLocation where;
+  std::string set;
+  double pressure = 0.0;  ///< Pa; positive pushes into the body
+  std::string amplitude = "constant";
+  /// On the deformed surface (true) or the reference one; resolved from the solver type where
+  /// the case does not say (resolve_follower_pressures in case_loader.cpp).
+  bool follower = false;
+  bool follower_given = false;
+  SourceLocation follower_where;
+};
+
 struct GravitySpec {
   SourceLocation where;
   std::array<double, 3> acceleration = {0, 0, 0};  ///< m/s^2
@@ -362,6 +376,7 @@ struct CaseSpec {
   std::map<std::string, AmplitudeSpec> amplitudes;  ///< includes the implicit "constant"
   std::vector<BoundaryConditionSpec> boundary_conditions;
   std::vector<NodalLoadSpec> loads;
+  std::vector<PressureLoadSpec> pressure_loads;  ///< `loads:` entries with `pressure:`
   std::optional<GravitySpec> gravity;
   std::vector<InitialVelocitySpec> initial_velocities;
   std::vector<ContactSpec> contacts;

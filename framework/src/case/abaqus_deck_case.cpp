@@ -6,6 +6,7 @@
 #include "fem/deck.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -256,6 +257,26 @@ struct Gravity {
   FilePos where;
 };
 
+/// A *DLOAD Pn line: a pressure on face n of an element or of every element of a set.
+struct Pressure {
+  std::string elset;  ///< lower case; empty where the line names one element
+  std::int64_t element = -1;
+  int face = 0;  ///< Abaqus's face number, 1-based
+  double value = 0.0;
+  std::string amplitude;
+  FilePos where;
+};
+
+/// The faces of one translated pressure (the *DLOAD lines of one value and amplitude) and the
+/// node set that names them in the case.
+struct PressureSet {
+  std::string name;
+  double value = 0.0;
+  std::string amplitude;
+  std::vector<std::int32_t> nodes;  ///< sorted mesh node indices
+  FilePos where;                    ///< the first line
+};
+
 struct Velocity {
   NodeRef target;
   int component = 0;
@@ -284,6 +305,7 @@ struct Step {
   std::vector<Prescribed> boundaries;
   std::vector<Force> forces;
   std::vector<Gravity> gravities;
+  std::vector<Pressure> pressures;
   std::vector<NodeHistory> histories;
   std::set<std::string> fields;  ///< VTK fields requested
   int field_every = 0;           ///< FREQUENCY of the file requests
@@ -294,6 +316,40 @@ struct Step {
   std::optional<FilePos> el_print;
   bool ended = false;
 };
+
+/// Abaqus's face numbering (S1, S2, ...) as corner positions of the cell in fem's (VTK's) node
+/// order, which for these cells is Abaqus's: C3D8/C3D20, C3D4/C3D10, CPE3, CPE4 (edges).
+const std::vector<std::vector<int>>& abaqus_faces(CellShape shape) {
+  static const std::vector<std::vector<int>> hex = {{0, 1, 2, 3}, {4, 7, 6, 5}, {0, 4, 5, 1},
+                                                    {1, 5, 6, 2}, {2, 6, 7, 3}, {3, 7, 4, 0}};
+  static const std::vector<std::vector<int>> tet = {{0, 1, 2}, {0, 3, 1}, {1, 3, 2}, {2, 3, 0}};
+  static const std::vector<std::vector<int>> tri = {{0, 1}, {1, 2}, {2, 0}};
+  static const std::vector<std::vector<int>> quad = {{0, 1}, {1, 2}, {2, 3}, {3, 0}};
+  switch (shape) {
+    case CellShape::Tet4:
+    case CellShape::Tet10:
+      return tet;
+    case CellShape::Tri3:
+      return tri;
+    case CellShape::Quad4:
+      return quad;
+    default:
+      return hex;
+  }
+}
+
+/// The mid-edge nodes of quadratic cells: (corner, corner, mid-edge node) in VTK's order.
+const std::vector<std::array<int, 3>>& quadratic_edges(CellShape shape) {
+  static const std::vector<std::array<int, 3>> hex = {
+      {0, 1, 8},  {1, 2, 9},  {2, 3, 10}, {3, 0, 11}, {4, 5, 12}, {5, 6, 13},
+      {6, 7, 14}, {7, 4, 15}, {0, 4, 16}, {1, 5, 17}, {2, 6, 18}, {3, 7, 19}};
+  static const std::vector<std::array<int, 3>> tet = {{0, 1, 4}, {1, 2, 5}, {2, 0, 6},
+                                                      {0, 3, 7}, {1, 3, 8}, {2, 3, 9}};
+  static const std::vector<std::array<int, 3>> none;
+  if (shape == CellShape::Hex20) return hex;
+  if (shape == CellShape::Tet10) return tet;
+  return none;
+}
 
 class DeckTranslator {
  public:
@@ -316,6 +372,7 @@ class DeckTranslator {
       fail(step_->where, "the step has no procedure",
            "give *STATIC, *DYNAMIC or *DYNAMIC, EXPLICIT inside the step");
     resolve_nodes(read.builder);
+    resolve_pressures();
     write();
     return std::move(out_);
   }
@@ -335,6 +392,7 @@ class DeckTranslator {
   /// Node numbers the conditions name, each turned into a node set of its own.
   std::map<std::int64_t, std::string> node_sets_;
   std::map<std::int64_t, std::int32_t> node_index_;
+  std::vector<PressureSet> pressure_sets_;
   DeckTranslation out_;
 
   [[noreturn]] void fail(FilePos where, const std::string& what,
@@ -865,12 +923,31 @@ class DeckTranslator {
         const DeckLine& line = deck_.take();
         const std::vector<std::string_view> f = split_commas(line.text);
         const std::string type = f.size() > 1 ? upper(std::string(f[1])) : "";
+        if (type.size() == 2 && type[0] == 'P' && type[1] >= '1' && type[1] <= '6') {
+          if (f.size() != 3)
+            fail(line.where, "*DLOAD " + type + " data is 'element or set, " + type +
+                                 ", pressure', got '" + line.text + "'");
+          Pressure p;
+          const std::string target = lower(f[0]);
+          if (!target.empty() && std::all_of(target.begin(), target.end(),
+                                             [](char c) { return c >= '0' && c <= '9'; }))
+            p.element = deck_.integer(f[0], line.where, "an element number");
+          else
+            p.elset = target;
+          p.face = type[1] - '0';
+          p.value = deck_.real(f[2], line.where, "a pressure");
+          p.amplitude = amp;
+          p.where = line.where;
+          s.pressures.push_back(p);
+          continue;
+        }
         if (type != "GRAV")
           fail(line.where, "*DLOAD type " + (type.empty() ? "?" : type) + " is not supported",
-               type == "P" || (type.size() == 2 && type[0] == 'P')
-                   ? "fem has no pressure loads on element faces yet; give the load as *CLOAD "
-                     "on the face's nodes"
-                   : "fem translates GRAV (elset, GRAV, magnitude, direction x, y, z)");
+               type == "P"
+                   ? "P without a face number loads shells and beams; on a solid element's face "
+                     "write P1 .. P6 (the face number)"
+                   : "fem translates GRAV (elset, GRAV, magnitude, direction x, y, z) and "
+                     "pressures on element faces (element or set, P1 .. P6, pressure)");
         if (f.size() != 6)
           fail(line.where,
                "*DLOAD GRAV data is 'elset, GRAV, magnitude, nx, ny, nz', got '" + line.text + "'");
@@ -1018,6 +1095,127 @@ class DeckTranslator {
         fail(FilePos(0), "node " + std::to_string(node) + " belongs to no element",
              "conditions on nodes that no element uses have no effect; remove them");
       node_index_[node] = ids.front();
+    }
+  }
+
+  /// The *DLOAD Pn lines as node sets of the case, one per value and amplitude. fem selects a
+  /// pressure's faces by their nodes (the boundary faces all of whose nodes are in the set), so
+  /// each set is checked to select exactly the faces the deck loads.
+  void resolve_pressures() {
+    const Step& s = *step_;
+    if (s.pressures.empty()) return;
+    if (nlgeom() && s.procedure == "explicit")
+      fail(s.pressures.front().where,
+           "*DLOAD pressure in an explicit step with NLGEOM: fem's explicit solver applies "
+           "pressure on the reference surface only, and Abaqus and CalculiX on the deformed one",
+           "run the pressure in a *STATIC or implicit *DYNAMIC step (fem follows the deformed "
+           "surface there), or without NLGEOM (*STEP, NLGEOM=NO)");
+    // The model's cells (those of a *SOLID SECTION's set), each once, by element number.
+    std::map<std::int64_t, std::pair<const CellRegion*, std::int64_t>> cells;
+    for (const Section& sec : sections_)
+      for (const CellRegion& r : mesh_.regions)
+        if (r.name == sec.elset || r.name.rfind(sec.elset + "/", 0) == 0)
+          for (std::int64_t c = 0; c < r.num_cells(); ++c)
+            cells.emplace(r.origin(c).id, std::pair{&r, c});
+    using Key = std::array<std::int32_t, 4>;
+    const auto face_corners = [](const CellRegion& r, std::int64_t c, int face) {
+      const std::vector<std::vector<int>>& table = abaqus_faces(r.shape);
+      std::vector<std::int32_t> corners;
+      for (const int i : table[static_cast<std::size_t>(face)])
+        corners.push_back(r.connectivity[static_cast<std::size_t>(c * r.nodes_per_cell + i)]);
+      return corners;
+    };
+    const auto key_of = [](std::vector<std::int32_t> corners) {
+      std::sort(corners.begin(), corners.end());
+      Key k;
+      k.fill(-1);
+      std::copy(corners.begin(), corners.end(), k.begin());
+      return k;
+    };
+    std::map<Key, int> face_count;
+    for (const auto& [id, cell] : cells)
+      for (std::size_t f = 0; f < abaqus_faces(cell.first->shape).size(); ++f)
+        ++face_count[key_of(face_corners(*cell.first, cell.second, static_cast<int>(f)))];
+
+    struct Loaded {
+      std::set<Key> faces;
+      std::set<std::int32_t> nodes;
+    };
+    std::vector<Loaded> loaded;
+    for (const Pressure& p : s.pressures) {
+      auto it = std::find_if(
+          pressure_sets_.begin(), pressure_sets_.end(),
+          [&](const PressureSet& q) { return q.value == p.value && q.amplitude == p.amplitude; });
+      if (it == pressure_sets_.end()) {
+        PressureSet q;
+        q.name = "pressure_" + std::to_string(pressure_sets_.size() + 1);
+        q.value = p.value;
+        q.amplitude = p.amplitude;
+        q.where = p.where;
+        pressure_sets_.push_back(q);
+        loaded.emplace_back();
+        it = pressure_sets_.end() - 1;
+      }
+      Loaded& l = loaded[static_cast<std::size_t>(it - pressure_sets_.begin())];
+      std::vector<std::pair<const CellRegion*, std::int64_t>> targets;
+      if (p.element >= 0) {
+        const auto c = cells.find(p.element);
+        if (c == cells.end())
+          fail(p.where, "*DLOAD names element " + std::to_string(p.element) +
+                            ", which is not in any *SOLID SECTION's set");
+        targets.push_back(c->second);
+      } else {
+        if (set_types_.count(p.elset) == 0)
+          fail(p.where, "*DLOAD names element set '" + p.elset + "', which holds no elements");
+        for (const CellRegion& r : mesh_.regions)
+          if (r.name == p.elset || r.name.rfind(p.elset + "/", 0) == 0)
+            for (std::int64_t c = 0; c < r.num_cells(); ++c) {
+              const auto m = cells.find(r.origin(c).id);
+              if (m == cells.end())
+                fail(p.where, "*DLOAD loads element " + std::to_string(r.origin(c).id) +
+                                  ", which is not in any *SOLID SECTION's set");
+              targets.push_back(m->second);
+            }
+      }
+      for (const auto& [r, c] : targets) {
+        const auto& table = abaqus_faces(r->shape);
+        if (p.face > static_cast<int>(table.size()))
+          fail(p.where, fmt::format("element {} has faces P1 .. P{}, not P{}", r->origin(c).id,
+                                    table.size(), p.face));
+        const std::vector<std::int32_t> corners = face_corners(*r, c, p.face - 1);
+        const Key k = key_of(corners);
+        if (face_count.at(k) != 1)
+          fail(p.where, fmt::format("face P{} of element {} is inside the body (another element "
+                                    "shares it): a pressure loads the boundary",
+                                    p.face, r->origin(c).id));
+        l.faces.insert(k);
+        // The face's nodes: its corners and the mid-edge nodes between two of them.
+        l.nodes.insert(corners.begin(), corners.end());
+        const std::vector<std::array<int, 3>>& edges = quadratic_edges(r->shape);
+        for (const auto& [a, b, mid] : edges) {
+          if (mid >= r->nodes_per_cell) continue;
+          const std::int32_t* conn = r->connectivity.data() + c * r->nodes_per_cell;
+          if (std::count(corners.begin(), corners.end(), conn[a]) &&
+              std::count(corners.begin(), corners.end(), conn[b]))
+            l.nodes.insert(conn[mid]);
+        }
+      }
+    }
+    for (std::size_t i = 0; i < pressure_sets_.size(); ++i) {
+      PressureSet& q = pressure_sets_[i];
+      q.nodes.assign(loaded[i].nodes.begin(), loaded[i].nodes.end());
+      for (const auto& [k, count] : face_count) {
+        if (count != 1 || loaded[i].faces.count(k)) continue;
+        const bool inside = std::all_of(k.begin(), k.end(), [&](std::int32_t n) {
+          return n < 0 || loaded[i].nodes.count(n) != 0;
+        });
+        if (inside)
+          fail(q.where,
+               "the faces this pressure loads leave a boundary face unloaded whose nodes are all "
+               "among theirs, and fem selects a pressure's faces by their nodes",
+               "give the faces on different sides of that face their own *DLOAD lines with a "
+               "pressure that differs (or, if that face should carry the pressure too, load it)");
+      }
     }
   }
 
@@ -1297,10 +1495,14 @@ class DeckTranslator {
   }
 
   void write_node_sets() {
-    if (node_sets_.empty()) return;
+    if (node_sets_.empty() && pressure_sets_.empty()) return;
     emit("node_sets:  # nodes the deck names by number (0-based ids in the mesh's node order)");
     for (const auto& [node, set] : node_sets_)
       emit(fmt::format("  {}: {{ids: [{}]}}  # node {}", set, node_index_.at(node), node));
+    for (const PressureSet& q : pressure_sets_)
+      emit(fmt::format("  {}: {{ids: [{}]}}  # the nodes of the faces *DLOAD loads{}", q.name,
+                       fmt::join(q.nodes, ", "), from(q.where)),
+           q.where);
   }
 
   void write_amplitudes() {
@@ -1402,12 +1604,18 @@ class DeckTranslator {
       }
       it->force[f.component] += f.value;  // Abaqus adds loads on the same dof
     }
-    if (!items.empty()) emit("loads:");
+    if (!items.empty() || !pressure_sets_.empty()) emit("loads:");
     for (const Item& i : items)
       emit(fmt::format("  - {{set: {}, force: [{}, {}, {}], amplitude: {}}}{}", yaml_string(i.set),
                        num(i.force[0]), num(i.force[1]), num(i.force[2]), yaml_string(i.amplitude),
                        from(i.where)),
            i.where);
+    // As Abaqus and CalculiX: on the deformed surface in a geometrically nonlinear step.
+    for (const PressureSet& q : pressure_sets_)
+      emit(fmt::format("  - {{set: {}, pressure: {}, follower: {}, amplitude: {}}}{}", q.name,
+                       num(q.value), nlgeom() ? "true" : "false",
+                       yaml_string(amplitude_key(q.amplitude)), from(q.where)),
+           q.where);
   }
 
   /// Gravity on every element, or refused: fem's gravity acts on the whole model.

@@ -226,6 +226,7 @@ CaseSpec read_case(const Value& root, const std::string& file) {
   if (auto v = top.get("initial_conditions")) read_initial_conditions(*v, spec);
   if (auto v = top.get("contact")) read_contacts(*v, spec);
   read_solver(top.required("solver"), spec);
+  resolve_follower_pressures(spec);
   if (spec.solver.type == SolverType::DynamicRelaxation && !spec.initial_velocities.empty())
     throw InputError(spec.initial_velocities.front().where,
                      "initial_conditions do not apply to solver type dynamic_relaxation",

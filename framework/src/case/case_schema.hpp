@@ -33,6 +33,9 @@ void close_open_amplitudes(CaseSpec& spec);
 std::string read_set_ref(const Value& v, const CaseSpec& spec, const std::string& user);
 void read_boundary_conditions(const Value& v, CaseSpec& spec);
 void read_loads(const Value& v, CaseSpec& spec);
+/// Once the solver type is known: each pressure's `follower` where the case leaves it out, or an
+/// InputError where the solver cannot apply the pressure asked for.
+void resolve_follower_pressures(CaseSpec& spec);
 void read_gravity(const Value& v, CaseSpec& spec);
 void read_initial_conditions(const Value& v, CaseSpec& spec);
 

@@ -79,14 +79,74 @@ void read_boundary_conditions(const Value& v, CaseSpec& spec) {
 
 void read_loads(const Value& v, CaseSpec& spec) {
   for (const Value& item : as_list(v)) {
-    const Mapping m(item, {"set", "force", "amplitude"});
+    const Mapping m(item, {"set", "force", "pressure", "follower", "amplitude"});
+    const std::string user = "'" + item.path() + "'";
+    const std::string set = read_set_ref(m.required("set"), spec, user);
+    std::string amplitude = "constant";
+    if (auto a = m.get("amplitude")) amplitude = read_amplitude_ref(*a, spec, user);
+    const auto force = m.get("force");
+    const auto pressure = m.get("pressure");
+    if (force && pressure)
+      pressure->fail_at_key(user + " has both a force and a pressure",
+                            "give one per entry: force (newtons on every node of the set) or "
+                            "pressure (pascals on the boundary faces of the set)");
+    if (pressure) {
+      PressureLoadSpec p;
+      p.where = item.where();
+      p.set = set;
+      p.pressure = as_number(*pressure);
+      p.amplitude = amplitude;
+      if (auto f = m.get("follower")) {
+        p.follower = as_bool(*f);
+        p.follower_given = true;
+        p.follower_where = f->where();
+      }
+      spec.pressure_loads.push_back(p);
+      continue;
+    }
+    if (auto f = m.get("follower"))
+      f->fail_at_key("'follower' applies to a pressure, and " + user + " is a force",
+                     "leave follower out (nodal forces keep their direction)");
     NodalLoadSpec load;
     load.where = item.where();
-    const std::string user = "'" + item.path() + "'";
-    load.set = read_set_ref(m.required("set"), spec, user);
-    load.force = as_vector3(m.required("force", "the force on every node of the set, newtons"));
-    if (auto a = m.get("amplitude")) load.amplitude = read_amplitude_ref(*a, spec, user);
+    load.set = set;
+    load.force = as_vector3(m.required(
+        "force",
+        "the force on every node of the set, newtons (or a pressure on its boundary faces)"));
+    load.amplitude = amplitude;
     spec.loads.push_back(load);
+  }
+}
+
+void resolve_follower_pressures(CaseSpec& spec) {
+  const SolverType type = spec.solver.type;
+  const std::string solver = std::string("solver type ") + to_string(type);
+  for (PressureLoadSpec& p : spec.pressure_loads) {
+    const std::string what = "the pressure on set '" + p.set + "'";
+    const bool given = p.follower_given;
+    const SourceLocation& at = given ? p.follower_where : p.where;
+    if (type == SolverType::Corotational)
+      throw InputError(p.where, "pressure loads do not apply to " + solver,
+                       "give the load as nodal forces (force: [fx, fy, fz]) on the set");
+    if (is_implicit(type)) {
+      if (!given) p.follower = true;  // as Abaqus and CalculiX in geometrically nonlinear steps
+    } else if (type == SolverType::Elastodynamic) {
+      if (p.follower)
+        throw InputError(at, "a follower pressure does not apply to " + solver,
+                         "the wave solver is linear (small strain): its pressures act on the "
+                         "reference surface; leave follower out");
+    } else if (!given || p.follower) {
+      // The explicit and relaxation solvers run their steps inside the backends, which do not
+      // evaluate faces: they apply a pressure as the dead load of the reference surface, and the
+      // case has to say that this is meant.
+      throw InputError(at,
+                       what + ": " + solver +
+                           " applies pressure on the reference surface only (a dead load: its "
+                           "direction and area do not follow the deformation)",
+                       "write follower: false to accept that (fine while the loaded faces turn and "
+                       "stretch little), or use solver type static or implicit_dynamic, which "
+                       "apply a follower pressure");
+    }
   }
 }
 

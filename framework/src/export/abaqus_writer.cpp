@@ -206,6 +206,12 @@ AbaqusExportReport write_abaqus_deck(const Model& model, const AbaqusExportOptio
   const CaseSpec& spec = model.spec;
   AbaqusExportReport report;
   for (const ModelBlock& b : model.blocks) element_type(b);  // refuse before writing anything
+  if (!spec.pressure_loads.empty())
+    throw InputError(spec.pressure_loads.front().where,
+                     "the Abaqus export does not write pressure loads yet (the pressure on set '" +
+                         spec.pressure_loads.front().set + "')",
+                     "export a case without pressures, or compare with CalculiX through a deck "
+                     "with *DLOAD, Pn (fem runs such decks: fem run model.inp)");
 
   fmt::print(out, "*HEADING\nfem case {} ({})\n", spec.name, spec.file);
   fmt::print(out, "** written by {}\n** units: SI (m, kg, s, N, Pa)\n",

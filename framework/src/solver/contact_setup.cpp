@@ -19,13 +19,15 @@ std::vector<BoundaryFace> boundary_faces(const Model& model) {
     BoundaryFace face;
   };
   std::vector<Keyed> faces;
-  for (const ModelBlock& b : model.blocks) {
+  for (std::size_t bi = 0; bi < model.blocks.size(); ++bi) {
+    const ModelBlock& b = model.blocks[bi];
     const ElementData& el = *b.element;
     for (std::int64_t e = 0; e < b.num_elements(); ++e) {
       const std::int32_t* conn = b.connectivity.data() + e * el.num_nodes;
       for (int f = 0; f < el.num_faces; ++f) {
         // Corner nodes identify a face (the first up to 4: mid-side nodes follow them).
-        Keyed k{{none, none, none, none}, {{none, none, none, none}, 0}};
+        Keyed k{{none, none, none, none},
+                {{none, none, none, none}, 0, static_cast<std::int32_t>(bi), e, f}};
         const int size = el.face_offsets[f + 1] - el.face_offsets[f];
         k.face.corners = size <= 4 ? size : (size == 6 ? 3 : 4);
         for (int i = 0; i < k.face.corners; ++i)

@@ -559,9 +559,11 @@ ExplicitSetup setup_explicit(const Model& model) {
     sys.initial_previous_displacement[d] = value * evaluate(sys.amplitudes[amp], -sys.time_step);
   }
   detail::copy_in_parallel(model.mesh.coords, sys.coordinates);
-  setup_contact(model, sys, [&](const std::string& name, const SourceLocation& where) {
+  const AmplitudeResolver resolve = [&](const std::string& name, const SourceLocation& where) {
     return std::make_pair(amplitude(name, where), amp_scale.at(name));
-  });
+  };
+  setup_pressures(model, sys, resolve);
+  setup_contact(model, sys, resolve);
   phases.done("time step, amplitudes and conditions");
   return setup;
 }

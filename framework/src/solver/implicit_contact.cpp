@@ -433,6 +433,7 @@ void ContactOperator::evaluate(const Vector& u, bool tangent) {
 }
 
 ElementCheck ContactOperator::do_internal_forces(const Vector& u, Vector& f) {
+  inner_.set_time_step(time_step());  // rate-dependent laws: the solver sets it on this operator
   const ElementCheck check = inner_.internal_forces(u, f);
   if (!check.ok()) return check;
   evaluate(u, false);
@@ -443,6 +444,7 @@ ElementCheck ContactOperator::do_internal_forces(const Vector& u, Vector& f) {
 }
 
 ElementCheck ContactOperator::do_linearize(const Vector& u) {
+  inner_.set_time_step(time_step());
   const ElementCheck check = inner_.linearize(u);
   evaluate(u, true);
   stiffness_device_.reset();

@@ -46,6 +46,12 @@ class ContactOperator final : public NonlinearOperator {
     inner_.element_results(u, out);
   }
   [[nodiscard]] std::size_t memory_bytes() const override { return inner_.memory_bytes(); }
+  void material_state(std::size_t block, std::vector<double>& state) const override {
+    inner_.material_state(block, state);
+  }
+  void set_material_state(std::size_t block, const std::vector<double>& state) override {
+    inner_.set_material_state(block, state);
+  }
 
   /// Rigid surfaces move with their amplitudes: their positions at time t.
   void set_time(double t) { time_ = t; }

@@ -20,6 +20,7 @@
 #include "fem/solver/run_output.hpp"
 #include "fem/solver/system_fingerprint.hpp"
 #include "implicit_contact.hpp"
+#include "implicit_pressure.hpp"
 #include "wall_clock.hpp"
 
 namespace fem {
@@ -197,6 +198,9 @@ ImplicitSolver::ImplicitSolver(const Model& model, Backend& backend, std::string
   algebra_ = backend_.create_linear_algebra(spec.precision);
   op_ = backend_.create_operator(sys, *algebra_);
   if (!spec.contacts.empty()) contact_ = std::make_unique<ContactOperator>(*op_, model, sys);
+  if (!sys.follower_pressures.empty())
+    pressure_ = std::make_unique<FollowerPressureOperator>(
+        contact_ ? static_cast<NonlinearOperator&>(*contact_) : *op_, sys);
   u_host_ = sys.initial_displacement;
   v_host_.assign(u_host_.size(), 0.0);
   setup_s_ = seconds_since(t0);
@@ -205,6 +209,7 @@ ImplicitSolver::ImplicitSolver(const Model& model, Backend& backend, std::string
 ImplicitSolver::~ImplicitSolver() = default;
 
 NonlinearOperator& ImplicitSolver::op() {
+  if (pressure_) return *pressure_;
   return contact_ ? static_cast<NonlinearOperator&>(*contact_) : *op_;
 }
 
@@ -218,6 +223,7 @@ class ImplicitSolver::Run final : public IncrementEquations {
         la_(*solver.algebra_),
         op_(solver.op()),
         contact_(solver.contact_.get()),
+        pressure_(solver.pressure_.get()),
         options_(options),
         integrator_(spec_.solver),
         increments_(spec_.solver) {
@@ -343,6 +349,10 @@ class ImplicitSolver::Run final : public IncrementEquations {
       f[d] = applied_force(sys_, d, t);
       sq += f[d] * f[d];
     }
+    // Follower pressures are part of the internal forces (implicit_pressure.hpp); their size on
+    // the reference surface joins the force scale Newton's tolerance is relative to.
+    if (pressure_)
+      for (const double p : pressure_->forces_at(t, {})) sq += p * p;
     f_ext_norm_ = std::sqrt(sq);
     if (f == f_ext_host_) return;
     la_.upload(f, *f_ext_);
@@ -398,7 +408,8 @@ class ImplicitSolver::Run final : public IncrementEquations {
   const System& sys_;
   LinearAlgebra& la_;
   NonlinearOperator& op_;
-  ContactOperator* contact_;  ///< null without contact
+  ContactOperator* contact_;            ///< null without contact
+  FollowerPressureOperator* pressure_;  ///< null without follower pressures
   const ImplicitRunOptions& options_;
   Integrator integrator_;
   Increments increments_;
@@ -671,6 +682,7 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
   }
   if (!restart) la_.upload(sys_.initial_displacement, *u_);
   if (contact_) contact_->set_time(0.0);
+  if (pressure_) pressure_->set_time(0.0);
   set_external_forces(0.0);
   if (restart) {
     // The state is complete: nothing to compute before the next increment.
@@ -723,6 +735,7 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
     }
     la_.copy(*u_, *u_iter_);
     if (contact_) contact_->set_time(t_new);
+    if (pressure_) pressure_->set_time(t_new);
     NewtonResult result = newton_solve(
         la_, *this, spec_.solver.newton, *u_iter_, lift_nonzero_ ? lift_.get() : nullptr, floor,
         [&](const NewtonIterationRecord& rec) {

@@ -181,6 +181,7 @@ CoarseModel coarsen(const Model& fine, const BoxGrid& fine_grid) {
   spec.mesh.distortion = 0.0;  // the coarse nodes take the fine nodes' places below
   spec.contacts.clear();
   spec.loads.clear();
+  spec.pressure_loads.clear();
   spec.gravity.reset();
   spec.initial_velocities.clear();
   model->mesh = generate_mesh(spec.mesh);

@@ -100,6 +100,14 @@ std::uint64_t fingerprint(const System& s) {
   h.add(s.prescribed_value);
   h.add(s.load_amplitude);
   h.add(s.load_value);
+  h.add<std::uint64_t>(s.follower_pressures.size());
+  for (const PressureSurface& p : s.follower_pressures) {
+    h.add(p.pressure);
+    h.add(p.amplitude);
+    h.add<std::uint64_t>(p.faces.size());
+    for (const PressureFace& f : p.faces)
+      for (int i = 0; i < f.num_nodes; ++i) h.add(f.nodes[static_cast<std::size_t>(i)]);
+  }
   for (const double g : s.gravity) h.add(g);
   h.add(s.gravity_amplitude);
   h.add<std::uint64_t>(s.amplitudes.size());

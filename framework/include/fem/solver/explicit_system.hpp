@@ -64,9 +64,19 @@ void setup_contact(const Model& model, System& sys, const AmplitudeResolver& amp
 /// the element's order, counter-clockwise seen from outside.
 struct BoundaryFace {
   std::array<std::int32_t, 4> nodes;
-  int corners = 0;  ///< 3 or 4
+  int corners = 0;            ///< 3 or 4 (2: an edge of a plane cell)
+  std::int32_t block = -1;    ///< the element it bounds: Model::blocks index, element in the block,
+  std::int64_t element = -1;  ///< and face of ElementData::face_nodes
+  int face = -1;
 };
 std::vector<BoundaryFace> boundary_faces(const Model& model);
+/// The boundary faces all of whose nodes belong to `nodes` (any order), with all their nodes
+/// (mid-edge nodes of quadratic faces too), for a pressure load on the set.
+std::vector<PressureFace> boundary_faces_of_set(const Model& model,
+                                                const std::vector<std::int32_t>& nodes);
+/// The case's pressure loads: dead ones added to the per-dof loads, follower ones into
+/// System::follower_pressures. InputError where a set bounds no face or amplitudes conflict.
+void setup_pressures(const Model& model, System& sys, const AmplitudeResolver& amplitude);
 /// Nodes on the boundary of the mesh (on a face that belongs to one element only), sorted.
 std::vector<std::int32_t> boundary_nodes(const Model& model);
 

@@ -22,6 +22,7 @@
 namespace fem {
 
 class ContactOperator;
+class FollowerPressureOperator;
 
 struct ImplicitRunOptions {
   std::string output_directory;
@@ -128,6 +129,7 @@ class ImplicitSolver {
   std::unique_ptr<LinearAlgebra> algebra_;
   std::unique_ptr<NonlinearOperator> op_;
   std::unique_ptr<ContactOperator> contact_;
+  std::unique_ptr<FollowerPressureOperator> pressure_;  ///< wraps contact_ or op_
   double setup_s_ = 0.0;
   std::vector<double> u_host_, v_host_, contact_host_;
 };

@@ -1,0 +1,67 @@
+// Follower pressure in the implicit solvers, as a decorator of the nonlinear operator (the
+// pattern of implicit_contact.hpp): its internal forces are the body's less the pressure forces
+// on the deformed faces, so Newton's residual, HHT's force history and the reactions take the
+// pressure as it turns and stretches with the surface.
+//
+// The tangent is the inner operator's: the load stiffness of a follower pressure (-dF_p/du) is
+// not symmetric, and the conjugate gradient and the preconditioners need a symmetric tangent.
+// Newton then converges linearly instead of quadratically in the part of the residual that the
+// pressure's turning makes, at a rate about the ratio of the pressure to the stiffness of the
+// loaded layer (measured in docs/implicit.md, "Pressure loads"). The faces are evaluated on the
+// host from the downloaded displacement, one download and one upload per residual.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "fem/backend.hpp"
+#include "fem/operator.hpp"
+
+namespace fem {
+
+class FollowerPressureOperator final : public NonlinearOperator {
+ public:
+  /// `inner` and `system` must outlive this operator; system.follower_pressures are the loads.
+  FollowerPressureOperator(NonlinearOperator& inner, const System& system);
+
+  [[nodiscard]] LinearAlgebra& algebra() override { return inner_.algebra(); }
+  void commit() override { inner_.commit(); }
+  void element_results(const std::vector<double>& u, std::vector<BlockResults>& out) override {
+    inner_.element_results(u, out);
+  }
+  [[nodiscard]] std::size_t memory_bytes() const override { return inner_.memory_bytes(); }
+  void material_state(std::size_t block, std::vector<double>& state) const override {
+    inner_.material_state(block, state);
+  }
+  void set_material_state(std::size_t block, const std::vector<double>& state) override {
+    inner_.set_material_state(block, state);
+  }
+
+  /// The pressures' amplitudes at time t from now on.
+  void set_time(double t) { time_ = t; }
+  /// The pressure forces on every node at the last evaluation (3 per node, N).
+  [[nodiscard]] const std::vector<double>& nodal_forces() const { return forces_; }
+  /// The pressure forces at time t and the displacement u (3 per node; empty: the reference
+  /// surface), on the host: the implicit solver's force scale and checks.
+  [[nodiscard]] std::vector<double> forces_at(double t, const std::vector<double>& u) const;
+
+ protected:
+  ElementCheck do_internal_forces(const Vector& u, Vector& f) override;
+  ElementCheck do_linearize(const Vector& u) override;
+  void do_apply(const Vector& v, Vector& y) override;
+  void do_diagonal(Vector& d) override;
+  void do_block_diagonal(Vector& blocks) override;
+  void do_assemble(CsrMatrix& a) override;
+
+ private:
+  /// The shift and the material time step go to the inner operator before each verb.
+  void forward_settings();
+
+  NonlinearOperator& inner_;
+  const System& system_;
+  double time_ = 0.0;
+  std::vector<double> u_host_, forces_;
+  std::unique_ptr<Vector> scratch_;
+};
+
+}  // namespace fem

@@ -1,0 +1,75 @@
+// The pressure part of a system: each `loads:` pressure's boundary faces, and its forces on the
+// reference surface into the per-dof loads (dead) or kept for the implicit solvers (follower).
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "fem/solver/explicit_system.hpp"
+
+namespace fem {
+
+std::vector<PressureFace> boundary_faces_of_set(const Model& model,
+                                                const std::vector<std::int32_t>& nodes) {
+  std::vector<std::uint8_t> in_set(static_cast<std::size_t>(model.mesh.num_nodes()), 0);
+  for (const std::int32_t n : nodes) in_set[static_cast<std::size_t>(n)] = 1;
+  std::vector<PressureFace> faces;
+  for (const BoundaryFace& b : boundary_faces(model)) {
+    const ModelBlock& block = model.blocks[static_cast<std::size_t>(b.block)];
+    const ElementData& el = *block.element;
+    const std::int32_t* conn = block.connectivity.data() + b.element * el.num_nodes;
+    PressureFace face;
+    const int first = el.face_offsets[b.face];
+    face.num_nodes = el.face_offsets[b.face + 1] - first;
+    bool inside = true;
+    for (int i = 0; i < face.num_nodes; ++i) {
+      face.nodes[i] = conn[el.face_nodes[first + i]];
+      inside = inside && in_set[static_cast<std::size_t>(face.nodes[i])] != 0;
+    }
+    if (inside) faces.push_back(face);
+  }
+  return faces;
+}
+
+void setup_pressures(const Model& model, System& sys, const AmplitudeResolver& amplitude) {
+  for (const PressureLoadSpec& p : model.spec.pressure_loads) {
+    PressureSurface surface;
+    surface.set = p.set;
+    surface.faces = boundary_faces_of_set(model, model.mesh.node_sets.at(p.set));
+    if (surface.faces.empty())
+      throw InputError(p.where,
+                       "set '" + p.set +
+                           "' holds no face of the mesh boundary, so the pressure on it has "
+                           "nothing to act on",
+                       "a pressure acts on the boundary faces all of whose nodes are in the set "
+                       "(corners and mid-edge nodes): give the set every node of the loaded "
+                       "surface");
+    const auto [index, scale] = amplitude(p.amplitude, p.where);
+    surface.amplitude = index;
+    surface.pressure = p.pressure * scale;
+    surface.follower = p.follower;
+    const double area = pressure_surface_area(surface, sys.coordinates, nullptr);
+    spdlog::info("pressure {} Pa on set '{}': {} faces, {:.6g} m{} ({})", p.pressure, p.set,
+                 surface.faces.size(), area, model.mesh.dimension() == 2 ? " per metre" : "²",
+                 p.follower ? "follower: on the deformed surface" : "on the reference surface");
+    if (p.follower) {
+      sys.follower_pressures.push_back(std::move(surface));
+      continue;
+    }
+    std::vector<double> forces(sys.coordinates.size(), 0.0);
+    add_pressure_forces(surface, surface.pressure, sys.coordinates, nullptr, forces);
+    for (std::size_t d = 0; d < forces.size(); ++d) {
+      if (forces[d] == 0.0) continue;
+      if (sys.load_amplitude[d] >= 0 && sys.load_amplitude[d] != index)
+        throw InputError(p.where,
+                         fmt::format("node {} already carries a load with another amplitude",
+                                     model.mesh.node_label(static_cast<std::int32_t>(d / 3))),
+                         "give loads on shared nodes one amplitude");
+      sys.load_amplitude[d] = index;
+      sys.load_value[d] += forces[d];
+    }
+  }
+}
+
+}  // namespace fem

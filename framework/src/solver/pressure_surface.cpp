@@ -1,0 +1,157 @@
+// Consistent nodal forces of a pressure on faces (fem/pressure_surface.hpp).
+#include "fem/pressure_surface.hpp"
+
+#include <cmath>
+#include <span>
+
+namespace fem {
+namespace {
+
+/// A quadrature point of a face's reference domain: (xi, eta) and weight.
+struct FacePoint {
+  double xi, eta, weight;
+};
+
+// Triangles on (0,0) (1,0) (0,1): Dunavant's 7-point rule, exact to degree 5 (a 6-node face's
+// shape functions times its quadratic area element are degree 4), weights summing to 1/2.
+constexpr double kA1 = 0.059715871789770, kB1 = 0.470142064105115, kW1 = 0.132394152788506 / 2;
+constexpr double kA2 = 0.797426985353087, kB2 = 0.101286507323456, kW2 = 0.125939180544827 / 2;
+constexpr FacePoint kTrianglePoints[7] = {
+    {1.0 / 3.0, 1.0 / 3.0, 0.225 / 2}, {kB1, kB1, kW1}, {kA1, kB1, kW1}, {kB1, kA1, kW1},
+    {kB2, kB2, kW2},                   {kA2, kB2, kW2}, {kB2, kA2, kW2}};
+// Quadrilaterals on [-1, 1]^2: 3 x 3 Gauss points (exact to degree 5 in each direction).
+constexpr double kG = 0.774596669241483377;  // sqrt(3/5)
+constexpr double kWe = 5.0 / 9.0, kWc = 8.0 / 9.0;
+constexpr FacePoint kQuadPoints[9] = {
+    {-kG, -kG, kWe * kWe}, {0, -kG, kWc * kWe}, {kG, -kG, kWe * kWe},
+    {-kG, 0, kWe * kWc},   {0, 0, kWc * kWc},   {kG, 0, kWe * kWc},
+    {-kG, kG, kWe * kWe},  {0, kG, kWc * kWe},  {kG, kG, kWe * kWe}};
+// Edges on [0, 1]: 2 Gauss points.
+constexpr double kE = 0.211324865405187118;  // (1 - 1/sqrt(3)) / 2
+constexpr FacePoint kEdgePoints[2] = {{kE, 0, 0.5}, {1 - kE, 0, 0.5}};
+
+/// Shape functions and their derivatives in xi and eta at (xi, eta) of a face of n nodes.
+void face_shape(int n, double xi, double eta, double* N, double (*dN)[2]) {
+  switch (n) {
+    case 2:
+      N[0] = 1 - xi, N[1] = xi;
+      dN[0][0] = -1, dN[1][0] = 1;
+      dN[0][1] = dN[1][1] = 0;
+      return;
+    case 3:
+      N[0] = 1 - xi - eta, N[1] = xi, N[2] = eta;
+      dN[0][0] = -1, dN[0][1] = -1, dN[1][0] = 1, dN[1][1] = 0, dN[2][0] = 0, dN[2][1] = 1;
+      return;
+    case 6: {
+      const double l[3] = {1 - xi - eta, xi, eta};
+      const double dl[3][2] = {{-1, -1}, {1, 0}, {0, 1}};
+      for (int a = 0; a < 3; ++a) {
+        N[a] = l[a] * (2 * l[a] - 1);
+        for (int k = 0; k < 2; ++k) dN[a][k] = (4 * l[a] - 1) * dl[a][k];
+        const int b = (a + 1) % 3;  // mid-edge node a + 3 sits between corners a and b
+        N[a + 3] = 4 * l[a] * l[b];
+        for (int k = 0; k < 2; ++k) dN[a + 3][k] = 4 * (dl[a][k] * l[b] + l[a] * dl[b][k]);
+      }
+      return;
+    }
+    case 4:
+    case 8: {
+      constexpr double corner[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
+      for (int a = 0; a < 4; ++a) {
+        const double s = corner[a][0], t = corner[a][1];
+        const double p = 1 + s * xi, q = 1 + t * eta;
+        if (n == 4) {
+          N[a] = p * q / 4;
+          dN[a][0] = s * q / 4, dN[a][1] = t * p / 4;
+        } else {
+          const double r = s * xi + t * eta - 1;
+          N[a] = p * q * r / 4;
+          dN[a][0] = s * q * (r + p) / 4, dN[a][1] = t * p * (r + q) / 4;
+        }
+      }
+      if (n == 8) {
+        // Mid-edge nodes of edges 0-1, 1-2, 2-3, 3-0: (0,-1), (1,0), (0,1), (-1,0).
+        constexpr double mid[4][2] = {{0, -1}, {1, 0}, {0, 1}, {-1, 0}};
+        for (int m = 0; m < 4; ++m) {
+          const double s = mid[m][0], t = mid[m][1];
+          double* dn = dN[4 + m];
+          if (s == 0) {
+            N[4 + m] = (1 - xi * xi) * (1 + t * eta) / 2;
+            dn[0] = -xi * (1 + t * eta), dn[1] = t * (1 - xi * xi) / 2;
+          } else {
+            N[4 + m] = (1 + s * xi) * (1 - eta * eta) / 2;
+            dn[0] = s * (1 - eta * eta) / 2, dn[1] = -eta * (1 + s * xi);
+          }
+        }
+      }
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+std::span<const FacePoint> face_points(int n) {
+  if (n == 2) return kEdgePoints;
+  if (n == 3 || n == 6) return kTrianglePoints;
+  return kQuadPoints;
+}
+
+/// Calls visit(N, area_vector * weight) at every quadrature point of the face: the area vector
+/// x_xi x x_eta (outward, |.| the area element), for an edge (t_y, -t_x, 0).
+template <typename Visit>
+void integrate_face(const PressureFace& face, const std::vector<double>& coordinates,
+                    const double* displacement, Visit&& visit) {
+  const int n = face.num_nodes;
+  double x[8][3];
+  for (int a = 0; a < n; ++a)
+    for (int k = 0; k < 3; ++k) {
+      const std::size_t d = 3 * static_cast<std::size_t>(face.nodes[a]) + k;
+      x[a][k] = coordinates[d] + (displacement ? displacement[d] : 0.0);
+    }
+  for (const FacePoint& p : face_points(n)) {
+    double N[8], dN[8][2];
+    face_shape(n, p.xi, p.eta, N, dN);
+    double g[2][3] = {};
+    for (int a = 0; a < n; ++a)
+      for (int k = 0; k < 3; ++k) {
+        g[0][k] += dN[a][0] * x[a][k];
+        g[1][k] += dN[a][1] * x[a][k];
+      }
+    double area[3];
+    if (n == 2) {
+      area[0] = g[0][1], area[1] = -g[0][0], area[2] = 0;
+    } else {
+      area[0] = g[0][1] * g[1][2] - g[0][2] * g[1][1];
+      area[1] = g[0][2] * g[1][0] - g[0][0] * g[1][2];
+      area[2] = g[0][0] * g[1][1] - g[0][1] * g[1][0];
+    }
+    for (double& v : area) v *= p.weight;
+    visit(N, area);
+  }
+}
+
+}  // namespace
+
+void add_pressure_forces(const PressureSurface& surface, double pressure,
+                         const std::vector<double>& coordinates, const double* displacement,
+                         std::vector<double>& forces) {
+  for (const PressureFace& face : surface.faces)
+    integrate_face(face, coordinates, displacement, [&](const double* N, const double* area) {
+      for (int a = 0; a < face.num_nodes; ++a)
+        for (int k = 0; k < 3; ++k)
+          forces[3 * static_cast<std::size_t>(face.nodes[a]) + k] -= pressure * N[a] * area[k];
+    });
+}
+
+double pressure_surface_area(const PressureSurface& surface, const std::vector<double>& coordinates,
+                             const double* displacement) {
+  double total = 0.0;
+  for (const PressureFace& face : surface.faces)
+    integrate_face(face, coordinates, displacement, [&](const double*, const double* area) {
+      total += std::sqrt(area[0] * area[0] + area[1] * area[1] + area[2] * area[2]);
+    });
+  return total;
+}
+
+}  // namespace fem

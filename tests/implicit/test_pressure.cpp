@@ -1,0 +1,191 @@
+// Pressure loads in the static solver: a body under pressure on its whole boundary is a patch
+// test for the face loads of every element type (the exact solution is a uniform compression), a
+// follower pressure on a large-strain block carries pressure times the deformed area where a
+// dead one carries pressure times the reference area, and bad pressure entries are refused.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "support/backend.hpp"
+#include "support/case_runner.hpp"
+#include "support/implicit_runner.hpp"
+
+namespace fem::test {
+namespace {
+
+// A solid cylinder (radius 1, height 1, the circle approximated by the generator's facets) with
+// a pressure on every boundary face and a 3-2-1 support that the uniform compression
+// u = -p / (3K) x meets: small strain, so every element must reproduce it to round-off.
+TEST(PressureLoads, AUniformPressureOnTheWholeBoundaryIsAPatchTest) {
+  const double p = 1.0e4, E = 1.0e6, nu = 0.3;
+  const double c = p * (1 - 2 * nu) / E;  // p / (3K)
+  for (const auto& [element, cells] : {std::pair<std::string, std::string>{"hex8", "hex8"},
+                                       {"tet4", "tet4"},
+                                       {"hex20", "hex20"},
+                                       {"tet10", "tet10"}}) {
+    SCOPED_TRACE(element);
+    const std::string yaml = R"(
+mesh: {generator: cylinder, cells: )" +
+                             cells +
+                             R"(, radius: 1, height: 1, radial_divisions: 2,
+       circumferential_divisions: 8, axial_divisions: 2}
+materials: {m: {type: linear_elastic, youngs_modulus: 1.0e6, poisson_ratio: 0.3}}
+blocks: [{element: )" + element +
+                             R"(, material: m}]
+node_sets:
+  everything: {all: true}
+  centre: {sphere: {center: [0, 0, 0], radius: 1.0e-6}}
+  on_x: {sphere: {center: [1, 0, 0], radius: 1.0e-6}}
+  on_y: {sphere: {center: [0, 1, 0], radius: 1.0e-6}}
+boundary_conditions:
+  - {set: centre, fixed: [x, y, z]}
+  - {set: on_x, fixed: [y, z]}
+  - {set: on_y, fixed: [z]}
+loads: [{set: everything, pressure: 1.0e4, follower: false}]
+solver: {type: static, end_time: 1, increments: 1, linear: {solver: direct}}
+)";
+    ImplicitRun run = prepare_implicit(yaml, on_backend({{"precision", "double"}}));
+    const ImplicitRunReport r = run_implicit(run);
+    ASSERT_EQ(r.increments, 1);
+    const std::vector<double>& u = run.solver->displacement();
+    const std::vector<double>& x = run.model.mesh.coords;
+    double worst = 0.0;
+    for (std::size_t d = 0; d < u.size(); ++d) worst = std::max(worst, std::abs(u[d] + c * x[d]));
+    EXPECT_LT(worst, 1e-9 * c) << "largest deviation from u = -p/(3K) x, m";
+  }
+}
+
+/// A unit cube of 2 x 2 x 2 hex8 on rollers (x = 0, y = 0, z = 0) under a pressure of 300 Pa on
+/// its top (neo-Hookean, E = 1000 Pa: about 25 % compression), in 4 increments. Returns the
+/// top corner's displacement and the bottom's reaction force in z.
+struct CompressedCube {
+  std::array<double, 3> corner{};
+  double reaction_z = 0.0;
+  std::int64_t newton_iterations = 0;
+};
+std::string pressed_cube(bool follower, const std::string& solver) {
+  return std::string(R"(
+mesh: {generator: box, cells: hex8, size: [1, 1, 1], divisions: 2}
+materials: {m: {type: neo_hookean, youngs_modulus: 1000, poisson_ratio: 0.3}}
+blocks: [{element: hex8, material: m}]
+node_sets:
+  x0: {plane: {point: [0, 0, 0], normal: [1, 0, 0]}}
+  y0: {plane: {point: [0, 0, 0], normal: [0, 1, 0]}}
+  z0: {plane: {point: [0, 0, 0], normal: [0, 0, 1]}}
+  top: {plane: {point: [0, 0, 1], normal: [0, 0, 1]}}
+  corner: {sphere: {center: [1, 1, 1], radius: 1.0e-6}}
+boundary_conditions:
+  - {set: x0, fixed: [x]}
+  - {set: y0, fixed: [y]}
+  - {set: z0, fixed: [z]}
+loads: [{set: top, pressure: 300, follower: )") +
+         (follower ? "true" : "false") + ", amplitude: {type: linear}}]\nsolver: " + solver + "\n";
+}
+
+CompressedCube compress_by_pressure(bool follower) {
+  ImplicitRun run =
+      prepare_implicit(pressed_cube(follower,
+                                    "{type: static, end_time: 1, increments: 4, linear: {solver: "
+                                    "direct}, newton: {residual_tolerance: 1.0e-10}}"),
+                       on_backend({{"precision", "double"}}));
+  const ImplicitRunReport r = run_implicit(run);
+  EXPECT_EQ(r.increments, 4);
+  CompressedCube out;
+  out.newton_iterations = r.newton_iterations;
+  const std::vector<double>& u = run.solver->displacement();
+  const std::int32_t c = run.model.mesh.node_sets.at("corner").front();
+  for (int k = 0; k < 3; ++k) out.corner[k] = u[3 * c + k];
+  // The supports' force: the internal forces (less the pressure's) summed over the bottom.
+  auto u_device = device_vector(run.la(), u);
+  auto f = run.la().vector(run.op().size());
+  EXPECT_TRUE(run.op().internal_forces(*u_device, *f).ok());
+  const std::vector<double> forces = host_vector(run.la(), *f);
+  for (const std::int32_t n : run.model.mesh.node_sets.at("z0"))
+    out.reaction_z += forces[3 * n + 2];
+  return out;
+}
+
+TEST(PressureLoads, AFollowerPressureActsOnTheDeformedArea) {
+  const CompressedCube follower = compress_by_pressure(true);
+  const CompressedCube dead = compress_by_pressure(false);
+  // Homogeneous deformation: the top's area is (1 + u_x)(1 + u_y) of the corner.
+  const double area = (1 + follower.corner[0]) * (1 + follower.corner[1]);
+  EXPECT_GT(area, 1.02);  // the sides bulge
+  EXPECT_LT(follower.corner[2], -0.15);
+  EXPECT_NEAR(follower.reaction_z, 300 * area, 1e-7 * 300);
+  EXPECT_NEAR(dead.reaction_z, 300.0, 1e-7 * 300);
+  // The follower load is larger (it grows with the area): the block is compressed further.
+  EXPECT_LT(follower.corner[2], dead.corner[2] - 0.005);
+  // Newton without the load stiffness converges linearly: measured 37 iterations against the
+  // dead load's 16 (quadratic, 4 an increment) to the relative residual 1e-10.
+  EXPECT_LE(dead.newton_iterations, 4 * 5);
+  EXPECT_LE(follower.newton_iterations, 4 * 12);
+  RecordProperty("newton_iterations_follower", std::to_string(follower.newton_iterations));
+  RecordProperty("newton_iterations_dead", std::to_string(dead.newton_iterations));
+}
+
+// Dynamic relaxation applies the dead pressure through the backends' per-dof loads and finds the
+// static solver's equilibrium.
+TEST(PressureLoads, DynamicRelaxationFindsTheStaticEquilibriumUnderADeadPressure) {
+  const CompressedCube dead = compress_by_pressure(false);
+  PreparedRun relaxed =
+      prepare(pressed_cube(false,
+                           "{type: dynamic_relaxation, end_time: 1, tolerance: 1.0e-9, "
+                           "force_tolerance: 1.0e-9, max_iterations: 200000}"),
+              on_backend({{"precision", "double"}}));
+  ASSERT_TRUE(run_in_memory(relaxed).relaxation.converged);
+  const std::vector<double> u = displacement(relaxed);
+  const std::int32_t c = relaxed.model.mesh.node_sets.at("corner").front();
+  for (int k = 0; k < 3; ++k) EXPECT_NEAR(u[3 * c + k], dead.corner[k], 1e-7) << "xyz"[k];
+}
+
+TEST(PressureLoads, FollowerCanBeSetFromTheCommandLine) {
+  const std::string yaml = pressed_cube(true, "{type: static, end_time: 1}");
+  EXPECT_TRUE(parse_case(yaml, "<test>").pressure_loads.at(0).follower);
+  EXPECT_FALSE(
+      parse_case(yaml, "<test>", {{"loads.0.follower", "false"}}).pressure_loads.at(0).follower);
+}
+
+TEST(PressureLoads, BadEntriesAreRefusedWithTheirLine) {
+  const std::string head = R"(mesh: {generator: box, cells: hex8, size: [1, 1, 1], divisions: 2}
+materials: {m: {type: neo_hookean, youngs_modulus: 1000, poisson_ratio: 0.3}}
+blocks: [{element: hex8, material: m}]
+node_sets:
+  z0: {plane: {point: [0, 0, 0], normal: [0, 0, 1]}}
+  top: {plane: {point: [0, 0, 1], normal: [0, 0, 1]}}
+  corner: {sphere: {center: [1, 1, 1], radius: 1.0e-6}}
+boundary_conditions: [{set: z0, fixed: all}]
+)";
+  const auto error_of = [&](const std::string& loads, const std::string& solver) {
+    try {
+      ImplicitRun run = prepare_implicit(head + loads + solver);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string stat = "solver: {type: static, end_time: 1}\n";
+  const std::string expl = "solver: {type: explicit, end_time: 0.01}\n";
+  EXPECT_NE(error_of("loads: [{set: top, pressure: 1, force: [0, 0, 1]}]\n", stat)
+                .find("has both a force and a pressure"),
+            std::string::npos);
+  EXPECT_NE(error_of("loads: [{set: top, force: [0, 0, 1], follower: true}]\n", stat)
+                .find("'follower' applies to a pressure"),
+            std::string::npos);
+  // The explicit solver applies a dead pressure only, and the case must say so.
+  const std::string dead_only = error_of("loads: [{set: top, pressure: 1}]\n", expl);
+  EXPECT_NE(dead_only.find("<test>:9:"), std::string::npos) << dead_only;
+  EXPECT_NE(dead_only.find("follower: false"), std::string::npos) << dead_only;
+  EXPECT_NE(error_of("loads: [{set: top, pressure: 1, follower: true}]\n", expl)
+                .find("reference surface only"),
+            std::string::npos);
+  // A set of one node bounds no face.
+  const std::string no_face = error_of("loads: [{set: corner, pressure: 1}]\n", stat);
+  EXPECT_NE(no_face.find("holds no face of the mesh boundary"), std::string::npos) << no_face;
+  EXPECT_NE(no_face.find("<test>:9:"), std::string::npos) << no_face;
+}
+
+}  // namespace
+}  // namespace fem::test
