@@ -3,6 +3,7 @@
 // 8-node quadrilateral's corners pull back), and a follower pressure moves with the face.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <vector>
@@ -109,6 +110,36 @@ TEST(PressureSurface, AFollowerPressureTurnsAndStretchesWithTheFace) {
   EXPECT_NEAR(total[1], a / std::sqrt(2.0), 1e-12);
   EXPECT_NEAR(total[2], a / std::sqrt(2.0), 1e-12);
   EXPECT_NEAR(pressure_surface_area(f.surface, f.coordinates, u.data()), a, 1e-12);
+}
+
+TEST(PressureSurface, TheLoadStiffnessIsTheDerivativeOfTheForces) {
+  for (const int n : {3, 4, 6, 8}) {
+    SCOPED_TRACE(n);
+    TiltedFace f(n);
+    // A deformed state: each node moved by a different amount.
+    std::vector<double> u(f.coordinates.size());
+    for (std::size_t d = 0; d < u.size(); ++d) u[d] = 0.05 * std::sin(1.7 * d + 0.3);
+    const std::size_t size = u.size();
+    std::vector<double> K(size * size, 0.0);
+    add_pressure_stiffness(f.surface, 2.0, f.coordinates, u.data(),
+                           [&](std::int64_t r, std::int64_t c, double v) { K[r * size + c] += v; });
+    const double h = 1e-6;
+    double worst = 0.0, largest = 0.0;
+    for (std::size_t c = 0; c < size; ++c) {
+      std::vector<double> up = u, down = u, fp(size, 0.0), fm(size, 0.0);
+      up[c] += h;
+      down[c] -= h;
+      add_pressure_forces(f.surface, 2.0, f.coordinates, up.data(), fp);
+      add_pressure_forces(f.surface, 2.0, f.coordinates, down.data(), fm);
+      for (std::size_t r = 0; r < size; ++r) {
+        const double fd = -(fp[r] - fm[r]) / (2 * h);  // K_p = -d(forces)/du
+        worst = std::max(worst, std::abs(K[r * size + c] - fd));
+        largest = std::max(largest, std::abs(fd));
+      }
+    }
+    EXPECT_GT(largest, 0.1);
+    EXPECT_LT(worst, 1e-7 * largest);
+  }
 }
 
 }  // namespace

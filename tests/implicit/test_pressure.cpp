@@ -57,6 +57,45 @@ solver: {type: static, end_time: 1, increments: 1, linear: {solver: direct}}
   }
 }
 
+// The same cylinder, neo-Hookean, under a follower pressure of 0.2 E on its whole (closed)
+// boundary: the load stiffness is symmetric there and enters the tangent, so Newton converges as
+// fast as under a dead load (measured: 16 iterations in 4 increments both; without the load
+// stiffness Newton stalled at a relative residual of 3e-10 and the run failed), and the
+// deformation is a uniform compression u = -c x.
+TEST(PressureLoads, AClosedSurfaceUnderFollowerPressureKeepsNewtonQuadratic) {
+  const std::string yaml = R"(
+mesh: {generator: cylinder, cells: hex8, radius: 1, height: 1, radial_divisions: 2,
+       circumferential_divisions: 8, axial_divisions: 2}
+materials: {m: {type: neo_hookean, youngs_modulus: 1000, poisson_ratio: 0.3}}
+blocks: [{element: hex8, material: m}]
+node_sets:
+  everything: {all: true}
+  centre: {sphere: {center: [0, 0, 0], radius: 1.0e-6}}
+  on_x: {sphere: {center: [1, 0, 0], radius: 1.0e-6}}
+  on_y: {sphere: {center: [0, 1, 0], radius: 1.0e-6}}
+boundary_conditions:
+  - {set: centre, fixed: [x, y, z]}
+  - {set: on_x, fixed: [y, z]}
+  - {set: on_y, fixed: [z]}
+loads: [{set: everything, pressure: 200, amplitude: {type: linear}}]
+solver: {type: static, end_time: 1, increments: 4, linear: {solver: direct},
+         newton: {residual_tolerance: 1.0e-10}}
+)";
+  ImplicitRun run = prepare_implicit(yaml, on_backend({{"precision", "double"}}));
+  const ImplicitRunReport r = run_implicit(run);
+  ASSERT_EQ(r.increments, 4);
+  EXPECT_EQ(r.cutbacks, 0);
+  EXPECT_LE(r.newton_iterations, 4 * 5);
+  const std::vector<double>& u = run.solver->displacement();
+  const std::vector<double>& x = run.model.mesh.coords;
+  const std::int32_t n = run.model.mesh.node_sets.at("on_x").front();
+  const double c = -u[3 * static_cast<std::size_t>(n)];  // x = 1 there
+  EXPECT_GT(c, 0.03);
+  double worst = 0.0;
+  for (std::size_t d = 0; d < u.size(); ++d) worst = std::max(worst, std::abs(u[d] + c * x[d]));
+  EXPECT_LT(worst, 1e-8 * c);
+}
+
 /// A unit cube of 2 x 2 x 2 hex8 on rollers (x = 0, y = 0, z = 0) under a pressure of 300 Pa on
 /// its top (neo-Hookean, E = 1000 Pa: about 25 % compression), in 4 increments. Returns the
 /// top corner's displacement and the bottom's reaction force in z.

@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,13 @@ struct PressureSurface {
 void add_pressure_forces(const PressureSurface& surface, double pressure,
                          const std::vector<double>& coordinates, const double* displacement,
                          std::vector<double>& forces);
+
+/// Calls add(row, col, value) for the entries of the load stiffness K_p = -d(forces)/du of
+/// `pressure` on the faces at `coordinates` + `displacement` (dofs 3 per node; not symmetric:
+/// the caller symmetrises it or not). Zero for a dead pressure, which does not depend on u.
+void add_pressure_stiffness(const PressureSurface& surface, double pressure,
+                            const std::vector<double>& coordinates, const double* displacement,
+                            const std::function<void(std::int64_t, std::int64_t, double)>& add);
 
 /// The area of the faces at `coordinates` (+ `displacement`, may be null), m^2 (plane cells' edges:
 /// m per unit thickness).

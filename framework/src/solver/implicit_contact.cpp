@@ -207,11 +207,7 @@ bool ContactOperator::augmented() const {
 void ContactOperator::evaluate(const Vector& u, bool tangent) {
   algebra().download(u, u_host_);
   std::fill(forces_.begin(), forces_.end(), 0.0);
-  struct Entry {
-    std::int64_t row, col;
-    double value;
-  };
-  std::vector<Entry> entries;
+  std::vector<TangentEntry> entries;
   const System& s = system_;
   const auto position = [&](std::int32_t n, Vec3& x) {
     for (int i = 0; i < 3; ++i)
@@ -411,25 +407,7 @@ void ContactOperator::evaluate(const Vector& u, bool tangent) {
       if (tangent) add_outer(nodes, q, 4, stiffness);
     }
   }
-  if (!tangent) return;
-  // Triplets summed into compressed rows.
-  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
-    return a.row != b.row ? a.row < b.row : a.col < b.col;
-  });
-  stiffness_ = CsrMatrix{};
-  stiffness_.rows = stiffness_.cols = 3 * s.num_nodes;
-  stiffness_.offsets.assign(static_cast<std::size_t>(stiffness_.rows + 1), 0);
-  for (std::size_t i = 0; i < entries.size(); ++i) {
-    if (i > 0 && entries[i].row == entries[i - 1].row && entries[i].col == entries[i - 1].col) {
-      stiffness_.values.back() += entries[i].value;
-      continue;
-    }
-    stiffness_.columns.push_back(entries[i].col);
-    stiffness_.values.push_back(entries[i].value);
-    ++stiffness_.offsets[entries[i].row + 1];
-  }
-  for (std::int64_t r = 0; r < stiffness_.rows; ++r)
-    stiffness_.offsets[r + 1] += stiffness_.offsets[r];
+  if (tangent) stiffness_.set(algebra(), 3 * s.num_nodes, std::move(entries));
 }
 
 ElementCheck ContactOperator::do_internal_forces(const Vector& u, Vector& f) {
@@ -447,67 +425,31 @@ ElementCheck ContactOperator::do_linearize(const Vector& u) {
   inner_.set_time_step(time_step());
   const ElementCheck check = inner_.linearize(u);
   evaluate(u, true);
-  stiffness_device_.reset();
-  if (stiffness_.nonzeros() > 0) stiffness_device_ = algebra().matrix(stiffness_);
   return check;
 }
 
 void ContactOperator::do_apply(const Vector& v, Vector& y) {
   inner_.set_shift(shift_stiffness(), shift_mass());
   inner_.apply(v, y);
-  if (!stiffness_device_) return;
-  if (!scratch_) scratch_ = algebra().vector(size());
-  algebra().multiply(*stiffness_device_, v, *scratch_);
-  algebra().axpby(shift_stiffness(), *scratch_, 1.0, y);
+  stiffness_.add_apply(algebra(), v, y, shift_stiffness());
 }
 
 void ContactOperator::do_diagonal(Vector& d) {
   inner_.set_shift(shift_stiffness(), shift_mass());
   inner_.diagonal(d);
-  if (stiffness_.nonzeros() == 0) return;
-  std::vector<double> h;
-  algebra().download(d, h);
-  for (std::int64_t r = 0; r < stiffness_.rows; ++r)
-    for (std::int64_t j = stiffness_.offsets[r]; j < stiffness_.offsets[r + 1]; ++j)
-      if (stiffness_.columns[j] == r) h[r] += shift_stiffness() * stiffness_.values[j];
-  algebra().upload(h, d);
+  stiffness_.add_diagonal(algebra(), d, shift_stiffness());
 }
 
 void ContactOperator::do_block_diagonal(Vector& blocks) {
   inner_.set_shift(shift_stiffness(), shift_mass());
   inner_.block_diagonal(blocks);
-  if (stiffness_.nonzeros() == 0) return;
-  std::vector<double> h;
-  algebra().download(blocks, h);
-  for (std::int64_t r = 0; r < stiffness_.rows; ++r)
-    for (std::int64_t j = stiffness_.offsets[r]; j < stiffness_.offsets[r + 1]; ++j)
-      if (stiffness_.columns[j] / 3 == r / 3)
-        h[9 * (r / 3) + 3 * (r % 3) + stiffness_.columns[j] % 3] +=
-            shift_stiffness() * stiffness_.values[j];
-  algebra().upload(h, blocks);
+  stiffness_.add_block_diagonal(algebra(), blocks, shift_stiffness());
 }
 
 void ContactOperator::do_assemble(CsrMatrix& a) {
   inner_.set_shift(shift_stiffness(), shift_mass());
   inner_.assemble(a);
-  if (stiffness_.nonzeros() == 0) return;
-  // The union of the two patterns, row by row (contact couples nodes the mesh does not).
-  CsrMatrix sum;
-  sum.rows = a.rows;
-  sum.cols = a.cols;
-  sum.offsets.assign(static_cast<std::size_t>(a.rows + 1), 0);
-  for (std::int64_t r = 0; r < a.rows; ++r) {
-    std::map<std::int64_t, double> row;
-    for (std::int64_t j = a.offsets[r]; j < a.offsets[r + 1]; ++j) row[a.columns[j]] += a.values[j];
-    for (std::int64_t j = stiffness_.offsets[r]; j < stiffness_.offsets[r + 1]; ++j)
-      row[stiffness_.columns[j]] += shift_stiffness() * stiffness_.values[j];
-    for (const auto& [col, value] : row) {
-      sum.columns.push_back(col);
-      sum.values.push_back(value);
-    }
-    sum.offsets[r + 1] = static_cast<std::int64_t>(sum.columns.size());
-  }
-  a = std::move(sum);
+  stiffness_.add_assembled(a, shift_stiffness());
 }
 
 bool ContactOperator::augment(const Vector& u) {

@@ -21,6 +21,7 @@
 #include "fem/backend.hpp"
 #include "fem/model.hpp"
 #include "fem/operator.hpp"
+#include "host_tangent_term.hpp"
 
 namespace fem {
 
@@ -92,8 +93,7 @@ class ContactOperator final : public NonlinearOperator {
   std::vector<ContactState> states_;
   double time_ = 0.0;
   std::vector<double> u_host_, forces_;
-  CsrMatrix stiffness_;  ///< contact tangent, rows and columns of free dofs only
-  std::unique_ptr<Matrix> stiffness_device_;
+  HostTangentTerm stiffness_;  ///< contact tangent, rows and columns of free dofs only
   std::unique_ptr<Vector> scratch_;
 };
 

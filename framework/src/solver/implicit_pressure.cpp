@@ -1,12 +1,52 @@
 // Follower pressure in the implicit solvers (implicit_pressure.hpp).
 #include "implicit_pressure.hpp"
 
+#include <algorithm>
+#include <map>
+#include <utility>
+
 #include "fem/amplitude.hpp"
 
 namespace fem {
 
+namespace {
+
+/// Whether the load stiffness of the surface is symmetric: the surface is closed, or the nodes of
+/// its rim (the edges of one face only, mid-edge nodes too) are held in every direction. Then
+/// the boundary terms that make the load stiffness skew vanish (the work of a pressure is then a
+/// potential: p times the enclosed volume).
+bool symmetric_load_stiffness(const PressureSurface& s, const System& system) {
+  std::map<std::pair<std::int32_t, std::int32_t>, std::vector<std::int32_t>> edges;
+  std::map<std::pair<std::int32_t, std::int32_t>, int> count;
+  for (const PressureFace& f : s.faces) {
+    const int corners = f.num_nodes == 6 ? 3 : f.num_nodes == 8 ? 4 : f.num_nodes;
+    for (int k = 0; k < corners; ++k) {
+      const std::int32_t a = f.nodes[k], b = f.nodes[(k + 1) % corners];
+      const auto key = std::minmax(a, b);
+      if (++count[key] > 1) continue;
+      edges[key] = {a, b};
+      if (f.num_nodes > corners) edges[key].push_back(f.nodes[corners + k]);
+    }
+  }
+  const auto held = [&](std::int32_t n) {
+    for (int i = 0; i < 3; ++i)
+      if (system.prescribed_amplitude[3 * static_cast<std::size_t>(n) + i] < 0) return false;
+    return true;
+  };
+  for (const auto& [key, nodes] : edges)
+    if (count[key] == 1)
+      for (const std::int32_t n : nodes)
+        if (!held(n)) return false;
+  return true;
+}
+
+}  // namespace
+
 FollowerPressureOperator::FollowerPressureOperator(NonlinearOperator& inner, const System& system)
-    : NonlinearOperator(system), inner_(inner), system_(system) {}
+    : NonlinearOperator(system), inner_(inner), system_(system) {
+  for (const PressureSurface& s : system.follower_pressures)
+    with_stiffness_.push_back(symmetric_load_stiffness(s, system));
+}
 
 void FollowerPressureOperator::forward_settings() {
   inner_.set_shift(shift_stiffness(), shift_mass());
@@ -36,27 +76,52 @@ ElementCheck FollowerPressureOperator::do_internal_forces(const Vector& u, Vecto
 
 ElementCheck FollowerPressureOperator::do_linearize(const Vector& u) {
   forward_settings();
-  return inner_.linearize(u);
+  const ElementCheck check = inner_.linearize(u);
+  if (!check.ok()) return check;
+  // The load stiffness of the surfaces where it is symmetric, over free dofs (symmetrised: it is
+  // so up to round-off there).
+  if (std::find(with_stiffness_.begin(), with_stiffness_.end(), true) == with_stiffness_.end())
+    return check;
+  algebra().download(u, u_host_);
+  const auto free = [&](std::int64_t d) { return system_.prescribed_amplitude[d] < 0; };
+  std::vector<TangentEntry> entries;
+  for (std::size_t i = 0; i < system_.follower_pressures.size(); ++i) {
+    if (!with_stiffness_[i]) continue;
+    const PressureSurface& s = system_.follower_pressures[i];
+    add_pressure_stiffness(s, s.pressure * evaluate(system_.amplitudes[s.amplitude], time_),
+                           system_.coordinates, u_host_.data(),
+                           [&](std::int64_t row, std::int64_t col, double value) {
+                             if (!free(row) || !free(col)) return;
+                             entries.push_back({row, col, 0.5 * value});
+                             entries.push_back({col, row, 0.5 * value});
+                           });
+  }
+  load_stiffness_.set(algebra(), size(), std::move(entries));
+  return check;
 }
 
 void FollowerPressureOperator::do_apply(const Vector& v, Vector& y) {
   forward_settings();
   inner_.apply(v, y);
+  load_stiffness_.add_apply(algebra(), v, y, shift_stiffness());
 }
 
 void FollowerPressureOperator::do_diagonal(Vector& d) {
   forward_settings();
   inner_.diagonal(d);
+  load_stiffness_.add_diagonal(algebra(), d, shift_stiffness());
 }
 
 void FollowerPressureOperator::do_block_diagonal(Vector& blocks) {
   forward_settings();
   inner_.block_diagonal(blocks);
+  load_stiffness_.add_block_diagonal(algebra(), blocks, shift_stiffness());
 }
 
 void FollowerPressureOperator::do_assemble(CsrMatrix& a) {
   forward_settings();
   inner_.assemble(a);
+  load_stiffness_.add_assembled(a, shift_stiffness());
 }
 
 }  // namespace fem

@@ -3,12 +3,14 @@
 // on the deformed faces, so Newton's residual, HHT's force history and the reactions take the
 // pressure as it turns and stretches with the surface.
 //
-// The tangent is the inner operator's: the load stiffness of a follower pressure (-dF_p/du) is
-// not symmetric, and the conjugate gradient and the preconditioners need a symmetric tangent.
-// Newton then converges linearly instead of quadratically in the part of the residual that the
-// pressure's turning makes, at a rate about the ratio of the pressure to the stiffness of the
-// loaded layer (measured in docs/implicit.md, "Pressure loads"). The faces are evaluated on the
-// host from the downloaded displacement, one download and one upload per residual.
+// The tangent: the load stiffness -dF_p/du is not symmetric in general, and the conjugate
+// gradient and the preconditioners need a symmetric tangent. Where a surface is closed, or its
+// rim is held, the load stiffness is symmetric (the pressure's work is p times a volume): it is
+// assembled on the host at each linearization (HostTangentTerm) and Newton converges
+// quadratically. On an open surface with a free rim it is left out: its symmetric part alone
+// measured worse than nothing (docs/implicit.md, "Pressure loads"), and Newton converges
+// linearly. The faces are evaluated on the host from the downloaded displacement, one download
+// and one upload per residual.
 #pragma once
 
 #include <memory>
@@ -16,6 +18,7 @@
 
 #include "fem/backend.hpp"
 #include "fem/operator.hpp"
+#include "host_tangent_term.hpp"
 
 namespace fem {
 
@@ -62,6 +65,8 @@ class FollowerPressureOperator final : public NonlinearOperator {
   double time_ = 0.0;
   std::vector<double> u_host_, forces_;
   std::unique_ptr<Vector> scratch_;
+  HostTangentTerm load_stiffness_;    ///< at the last linearization
+  std::vector<bool> with_stiffness_;  ///< per surface: its load stiffness is symmetric
 };
 
 }  // namespace fem

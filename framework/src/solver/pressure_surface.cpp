@@ -2,6 +2,7 @@
 #include "fem/pressure_surface.hpp"
 
 #include <cmath>
+#include <functional>
 #include <span>
 
 namespace fem {
@@ -16,16 +17,19 @@ struct FacePoint {
 // shape functions times its quadratic area element are degree 4), weights summing to 1/2.
 constexpr double kA1 = 0.059715871789770, kB1 = 0.470142064105115, kW1 = 0.132394152788506 / 2;
 constexpr double kA2 = 0.797426985353087, kB2 = 0.101286507323456, kW2 = 0.125939180544827 / 2;
-constexpr FacePoint kTrianglePoints[7] = {
-    {1.0 / 3.0, 1.0 / 3.0, 0.225 / 2}, {kB1, kB1, kW1}, {kA1, kB1, kW1}, {kB1, kA1, kW1},
-    {kB2, kB2, kW2},                   {kA2, kB2, kW2}, {kB2, kA2, kW2}};
+constexpr FacePoint kTrianglePoints[7] = {{1.0 / 3.0, 1.0 / 3.0, 0.225 / 2},
+                                          {kB1, kB1, kW1},
+                                          {kA1, kB1, kW1},
+                                          {kB1, kA1, kW1},
+                                          {kB2, kB2, kW2},
+                                          {kA2, kB2, kW2},
+                                          {kB2, kA2, kW2}};
 // Quadrilaterals on [-1, 1]^2: 3 x 3 Gauss points (exact to degree 5 in each direction).
 constexpr double kG = 0.774596669241483377;  // sqrt(3/5)
 constexpr double kWe = 5.0 / 9.0, kWc = 8.0 / 9.0;
-constexpr FacePoint kQuadPoints[9] = {
-    {-kG, -kG, kWe * kWe}, {0, -kG, kWc * kWe}, {kG, -kG, kWe * kWe},
-    {-kG, 0, kWe * kWc},   {0, 0, kWc * kWc},   {kG, 0, kWe * kWc},
-    {-kG, kG, kWe * kWe},  {0, kG, kWc * kWe},  {kG, kG, kWe * kWe}};
+constexpr FacePoint kQuadPoints[9] = {{-kG, -kG, kWe* kWe}, {0, -kG, kWc* kWe}, {kG, -kG, kWe* kWe},
+                                      {-kG, 0, kWe* kWc},   {0, 0, kWc* kWc},   {kG, 0, kWe* kWc},
+                                      {-kG, kG, kWe* kWe},  {0, kG, kWc* kWe},  {kG, kG, kWe* kWe}};
 // Edges on [0, 1]: 2 Gauss points.
 constexpr double kE = 0.211324865405187118;  // (1 - 1/sqrt(3)) / 2
 constexpr FacePoint kEdgePoints[2] = {{kE, 0, 0.5}, {1 - kE, 0, 0.5}};
@@ -97,8 +101,9 @@ std::span<const FacePoint> face_points(int n) {
   return kQuadPoints;
 }
 
-/// Calls visit(N, area_vector * weight) at every quadrature point of the face: the area vector
-/// x_xi x x_eta (outward, |.| the area element), for an edge (t_y, -t_x, 0).
+/// Calls visit(N, area_vector * weight, dN, g, weight) at every quadrature point of the face: the
+/// area vector x_xi x x_eta (outward, |.| the area element; for an edge (t_y, -t_x, 0)), the shape
+/// derivatives and the tangents g[0] = x_xi, g[1] = x_eta.
 template <typename Visit>
 void integrate_face(const PressureFace& face, const std::vector<double>& coordinates,
                     const double* displacement, Visit&& visit) {
@@ -127,7 +132,7 @@ void integrate_face(const PressureFace& face, const std::vector<double>& coordin
       area[2] = g[0][0] * g[1][1] - g[0][1] * g[1][0];
     }
     for (double& v : area) v *= p.weight;
-    visit(N, area);
+    visit(N, area, dN, g, p.weight);
   }
 }
 
@@ -137,20 +142,57 @@ void add_pressure_forces(const PressureSurface& surface, double pressure,
                          const std::vector<double>& coordinates, const double* displacement,
                          std::vector<double>& forces) {
   for (const PressureFace& face : surface.faces)
-    integrate_face(face, coordinates, displacement, [&](const double* N, const double* area) {
-      for (int a = 0; a < face.num_nodes; ++a)
-        for (int k = 0; k < 3; ++k)
-          forces[3 * static_cast<std::size_t>(face.nodes[a]) + k] -= pressure * N[a] * area[k];
-    });
+    integrate_face(
+        face, coordinates, displacement, [&](const double* N, const double* area, auto&&...) {
+          for (int a = 0; a < face.num_nodes; ++a)
+            for (int k = 0; k < 3; ++k)
+              forces[3 * static_cast<std::size_t>(face.nodes[a]) + k] -= pressure * N[a] * area[k];
+        });
+}
+
+void add_pressure_stiffness(const PressureSurface& surface, double pressure,
+                            const std::vector<double>& coordinates, const double* displacement,
+                            const std::function<void(std::int64_t, std::int64_t, double)>& add) {
+  for (const PressureFace& face : surface.faces)
+    integrate_face(face, coordinates, displacement,
+                   [&](const double* N, const double*, const double(*dN)[2], const double(*g)[3],
+                       double weight) {
+                     const int n = face.num_nodes;
+                     for (int b = 0; b < n; ++b) {
+                       // d(area vector)/dx_b, a 3 x 3 matrix: -dN_b/dxi [x_eta]x + dN_b/deta
+                       // [x_xi]x ([v]x w = v x w); for an edge dN_b/dxi (e_x e_y^T - e_y e_x^T).
+                       double d[3][3] = {};
+                       if (n == 2) {
+                         d[0][1] = dN[b][0];
+                         d[1][0] = -dN[b][0];
+                       } else {
+                         const auto cross = [&](const double* v, double s) {
+                           d[0][1] -= s * v[2], d[0][2] += s * v[1];
+                           d[1][0] += s * v[2], d[1][2] -= s * v[0];
+                           d[2][0] -= s * v[1], d[2][1] += s * v[0];
+                         };
+                         cross(g[1], -dN[b][0]);
+                         cross(g[0], dN[b][1]);
+                       }
+                       for (int a = 0; a < n; ++a)
+                         for (int i = 0; i < 3; ++i)
+                           for (int j = 0; j < 3; ++j)
+                             if (d[i][j] != 0.0)
+                               add(3 * static_cast<std::int64_t>(face.nodes[a]) + i,
+                                   3 * static_cast<std::int64_t>(face.nodes[b]) + j,
+                                   pressure * weight * N[a] * d[i][j]);
+                     }
+                   });
 }
 
 double pressure_surface_area(const PressureSurface& surface, const std::vector<double>& coordinates,
                              const double* displacement) {
   double total = 0.0;
   for (const PressureFace& face : surface.faces)
-    integrate_face(face, coordinates, displacement, [&](const double*, const double* area) {
-      total += std::sqrt(area[0] * area[0] + area[1] * area[1] + area[2] * area[2]);
-    });
+    integrate_face(face, coordinates, displacement,
+                   [&](const double*, const double* area, auto&&...) {
+                     total += std::sqrt(area[0] * area[0] + area[1] * area[1] + area[2] * area[2]);
+                   });
   return total;
 }
 
