@@ -15,6 +15,35 @@
 namespace fem::test {
 namespace {
 
+/// A solid cylinder (radius 1, height 1, 2 x 8 x 2 cells) of `cells`/`element` with a pressure
+/// on every boundary face (`load`: the rest of the loads entry) and a 3-2-1 support that a
+/// uniform compression u = -c x meets.
+std::string pressurised_cylinder(const std::string& cells, const std::string& element,
+                                 const std::string& material, const std::string& load) {
+  return R"(
+mesh: {generator: cylinder, cells: )" +
+         cells + R"(, radius: 1, height: 1, radial_divisions: 2,
+       circumferential_divisions: 8, axial_divisions: 2}
+materials: {m: )" +
+         material + R"(}
+blocks: [{element: )" +
+         element + R"(, material: m}]
+node_sets:
+  everything: {all: true}
+  centre: {sphere: {center: [0, 0, 0], radius: 1.0e-6}}
+  on_x: {sphere: {center: [1, 0, 0], radius: 1.0e-6}}
+  on_y: {sphere: {center: [0, 1, 0], radius: 1.0e-6}}
+boundary_conditions:
+  - {set: centre, fixed: [x, y, z]}
+  - {set: on_x, fixed: [y, z]}
+  - {set: on_y, fixed: [z]}
+loads: [{set: everything, )" +
+         load + R"(}]
+solver: {type: static, end_time: 1, increments: 4, linear: {solver: direct},
+         newton: {residual_tolerance: 1.0e-10}}
+)";
+}
+
 // A solid cylinder (radius 1, height 1, the circle approximated by the generator's facets) with
 // a pressure on every boundary face and a 3-2-1 support that the uniform compression
 // u = -p / (3K) x meets: small strain, so every element must reproduce it to round-off.
@@ -26,29 +55,12 @@ TEST(PressureLoads, AUniformPressureOnTheWholeBoundaryIsAPatchTest) {
                                        {"hex20", "hex20"},
                                        {"tet10", "tet10"}}) {
     SCOPED_TRACE(element);
-    const std::string yaml = R"(
-mesh: {generator: cylinder, cells: )" +
-                             cells +
-                             R"(, radius: 1, height: 1, radial_divisions: 2,
-       circumferential_divisions: 8, axial_divisions: 2}
-materials: {m: {type: linear_elastic, youngs_modulus: 1.0e6, poisson_ratio: 0.3}}
-blocks: [{element: )" + element +
-                             R"(, material: m}]
-node_sets:
-  everything: {all: true}
-  centre: {sphere: {center: [0, 0, 0], radius: 1.0e-6}}
-  on_x: {sphere: {center: [1, 0, 0], radius: 1.0e-6}}
-  on_y: {sphere: {center: [0, 1, 0], radius: 1.0e-6}}
-boundary_conditions:
-  - {set: centre, fixed: [x, y, z]}
-  - {set: on_x, fixed: [y, z]}
-  - {set: on_y, fixed: [z]}
-loads: [{set: everything, pressure: 1.0e4, follower: false}]
-solver: {type: static, end_time: 1, increments: 1, linear: {solver: direct}}
-)";
+    const std::string yaml = pressurised_cylinder(
+        cells, element, "{type: linear_elastic, youngs_modulus: 1.0e6, poisson_ratio: 0.3}",
+        "pressure: 1.0e4, follower: false");
     ImplicitRun run = prepare_implicit(yaml, on_backend({{"precision", "double"}}));
     const ImplicitRunReport r = run_implicit(run);
-    ASSERT_EQ(r.increments, 1);
+    ASSERT_EQ(r.increments, 4);
     const std::vector<double>& u = run.solver->displacement();
     const std::vector<double>& x = run.model.mesh.coords;
     double worst = 0.0;
@@ -63,24 +75,9 @@ solver: {type: static, end_time: 1, increments: 1, linear: {solver: direct}}
 // stiffness Newton stalled at a relative residual of 3e-10 and the run failed), and the
 // deformation is a uniform compression u = -c x.
 TEST(PressureLoads, AClosedSurfaceUnderFollowerPressureKeepsNewtonQuadratic) {
-  const std::string yaml = R"(
-mesh: {generator: cylinder, cells: hex8, radius: 1, height: 1, radial_divisions: 2,
-       circumferential_divisions: 8, axial_divisions: 2}
-materials: {m: {type: neo_hookean, youngs_modulus: 1000, poisson_ratio: 0.3}}
-blocks: [{element: hex8, material: m}]
-node_sets:
-  everything: {all: true}
-  centre: {sphere: {center: [0, 0, 0], radius: 1.0e-6}}
-  on_x: {sphere: {center: [1, 0, 0], radius: 1.0e-6}}
-  on_y: {sphere: {center: [0, 1, 0], radius: 1.0e-6}}
-boundary_conditions:
-  - {set: centre, fixed: [x, y, z]}
-  - {set: on_x, fixed: [y, z]}
-  - {set: on_y, fixed: [z]}
-loads: [{set: everything, pressure: 200, amplitude: {type: linear}}]
-solver: {type: static, end_time: 1, increments: 4, linear: {solver: direct},
-         newton: {residual_tolerance: 1.0e-10}}
-)";
+  const std::string yaml = pressurised_cylinder(
+      "hex8", "hex8", "{type: neo_hookean, youngs_modulus: 1000, poisson_ratio: 0.3}",
+      "pressure: 200, amplitude: {type: linear}");
   ImplicitRun run = prepare_implicit(yaml, on_backend({{"precision", "double"}}));
   const ImplicitRunReport r = run_implicit(run);
   ASSERT_EQ(r.increments, 4);

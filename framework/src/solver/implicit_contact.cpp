@@ -54,10 +54,7 @@ struct ContactOperator::Contacts {
 };
 
 ContactOperator::ContactOperator(NonlinearOperator& inner, const Model& model, const System& system)
-    : NonlinearOperator(system),
-      inner_(inner),
-      system_(system),
-      contacts_(std::make_unique<Contacts>()) {
+    : OperatorDecorator(inner, system), system_(system), contacts_(std::make_unique<Contacts>()) {
   const CaseSpec& spec = model.spec;
   const std::vector<BoundaryFace> faces = boundary_faces(model);
   const auto X = [&](std::int32_t n) { return system.coordinates.data() + 3 * n; };
@@ -411,7 +408,7 @@ void ContactOperator::evaluate(const Vector& u, bool tangent) {
 }
 
 ElementCheck ContactOperator::do_internal_forces(const Vector& u, Vector& f) {
-  inner_.set_time_step(time_step());  // rate-dependent laws: the solver sets it on this operator
+  forward_settings();
   const ElementCheck check = inner_.internal_forces(u, f);
   if (!check.ok()) return check;
   evaluate(u, false);
@@ -422,32 +419,32 @@ ElementCheck ContactOperator::do_internal_forces(const Vector& u, Vector& f) {
 }
 
 ElementCheck ContactOperator::do_linearize(const Vector& u) {
-  inner_.set_time_step(time_step());
+  forward_settings();
   const ElementCheck check = inner_.linearize(u);
   evaluate(u, true);
   return check;
 }
 
 void ContactOperator::do_apply(const Vector& v, Vector& y) {
-  inner_.set_shift(shift_stiffness(), shift_mass());
+  forward_settings();
   inner_.apply(v, y);
   stiffness_.add_apply(algebra(), v, y, shift_stiffness());
 }
 
 void ContactOperator::do_diagonal(Vector& d) {
-  inner_.set_shift(shift_stiffness(), shift_mass());
+  forward_settings();
   inner_.diagonal(d);
   stiffness_.add_diagonal(algebra(), d, shift_stiffness());
 }
 
 void ContactOperator::do_block_diagonal(Vector& blocks) {
-  inner_.set_shift(shift_stiffness(), shift_mass());
+  forward_settings();
   inner_.block_diagonal(blocks);
   stiffness_.add_block_diagonal(algebra(), blocks, shift_stiffness());
 }
 
 void ContactOperator::do_assemble(CsrMatrix& a) {
-  inner_.set_shift(shift_stiffness(), shift_mass());
+  forward_settings();
   inner_.assemble(a);
   stiffness_.add_assembled(a, shift_stiffness());
 }

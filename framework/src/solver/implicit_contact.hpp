@@ -22,6 +22,7 @@
 #include "fem/model.hpp"
 #include "fem/operator.hpp"
 #include "host_tangent_term.hpp"
+#include "operator_decorator.hpp"
 
 namespace fem {
 
@@ -36,23 +37,10 @@ struct ContactState {
   double tolerance = 0.0;  ///< m: the penetration augmentations aim below (0: penalty only)
 };
 
-class ContactOperator final : public NonlinearOperator {
+class ContactOperator final : public OperatorDecorator {
  public:
   ContactOperator(NonlinearOperator& inner, const Model& model, const System& system);
   ~ContactOperator() override;
-
-  [[nodiscard]] LinearAlgebra& algebra() override { return inner_.algebra(); }
-  void commit() override { inner_.commit(); }
-  void element_results(const std::vector<double>& u, std::vector<BlockResults>& out) override {
-    inner_.element_results(u, out);
-  }
-  [[nodiscard]] std::size_t memory_bytes() const override { return inner_.memory_bytes(); }
-  void material_state(std::size_t block, std::vector<double>& state) const override {
-    inner_.material_state(block, state);
-  }
-  void set_material_state(std::size_t block, const std::vector<double>& state) override {
-    inner_.set_material_state(block, state);
-  }
 
   /// Rigid surfaces move with their amplitudes: their positions at time t.
   void set_time(double t) { time_ = t; }
@@ -87,7 +75,6 @@ class ContactOperator final : public NonlinearOperator {
   /// Contact forces (into forces_) and, with `tangent`, the contact stiffness at u.
   void evaluate(const Vector& u, bool tangent);
 
-  NonlinearOperator& inner_;
   const System& system_;
   std::unique_ptr<Contacts> contacts_;
   std::vector<ContactState> states_;

@@ -43,14 +43,9 @@ bool symmetric_load_stiffness(const PressureSurface& s, const System& system) {
 }  // namespace
 
 FollowerPressureOperator::FollowerPressureOperator(NonlinearOperator& inner, const System& system)
-    : NonlinearOperator(system), inner_(inner), system_(system) {
+    : OperatorDecorator(inner, system), system_(system) {
   for (const PressureSurface& s : system.follower_pressures)
     with_stiffness_.push_back(symmetric_load_stiffness(s, system));
-}
-
-void FollowerPressureOperator::forward_settings() {
-  inner_.set_shift(shift_stiffness(), shift_mass());
-  inner_.set_time_step(time_step());
 }
 
 std::vector<double> FollowerPressureOperator::forces_at(double t,

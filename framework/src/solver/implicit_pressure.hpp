@@ -19,26 +19,14 @@
 #include "fem/backend.hpp"
 #include "fem/operator.hpp"
 #include "host_tangent_term.hpp"
+#include "operator_decorator.hpp"
 
 namespace fem {
 
-class FollowerPressureOperator final : public NonlinearOperator {
+class FollowerPressureOperator final : public OperatorDecorator {
  public:
   /// `inner` and `system` must outlive this operator; system.follower_pressures are the loads.
   FollowerPressureOperator(NonlinearOperator& inner, const System& system);
-
-  [[nodiscard]] LinearAlgebra& algebra() override { return inner_.algebra(); }
-  void commit() override { inner_.commit(); }
-  void element_results(const std::vector<double>& u, std::vector<BlockResults>& out) override {
-    inner_.element_results(u, out);
-  }
-  [[nodiscard]] std::size_t memory_bytes() const override { return inner_.memory_bytes(); }
-  void material_state(std::size_t block, std::vector<double>& state) const override {
-    inner_.material_state(block, state);
-  }
-  void set_material_state(std::size_t block, const std::vector<double>& state) override {
-    inner_.set_material_state(block, state);
-  }
 
   /// The pressures' amplitudes at time t from now on.
   void set_time(double t) { time_ = t; }
@@ -57,10 +45,6 @@ class FollowerPressureOperator final : public NonlinearOperator {
   void do_assemble(CsrMatrix& a) override;
 
  private:
-  /// The shift and the material time step go to the inner operator before each verb.
-  void forward_settings();
-
-  NonlinearOperator& inner_;
   const System& system_;
   double time_ = 0.0;
   std::vector<double> u_host_, forces_;
