@@ -96,6 +96,20 @@ TEST(AbaqusWriter, TetrahedraAndLinearElasticity) {
   EXPECT_FALSE(has(d.text, "NLGEOM"));  // fem's linear law is geometrically linear
 }
 
+// A pressure on the top faces becomes *DLOAD lines on the elements under them, face P2 (the top
+// of a C3D8); the deck says where fem's dead pressure and the NLGEOM step's differ.
+TEST(AbaqusWriter, PressuresBecomeFaceLoads) {
+  const Deck d = export_deck({{"boundary_conditions.1", "{set: bottom, fixed: [x, y]}"},
+                              {"loads", "[{set: top, pressure: 250, follower: false}]"}});
+  EXPECT_TRUE(has(d.text, "*DLOAD, AMPLITUDE=constant\n")) << d.text;
+  for (const int e : {5, 6, 7, 8})  // the upper layer of the 2 x 2 x 2 box
+    EXPECT_TRUE(has(d.text, "\n" + std::to_string(e) + ", P2, 250\n")) << e << d.text;
+  EXPECT_FALSE(has(d.text, ", P1, ")) << d.text;
+  EXPECT_TRUE(has(d.text, "** the pressure on set 'top' acts on the reference surface in fem"))
+      << d.text;
+  ASSERT_FALSE(d.report.notes.empty());
+}
+
 TEST(AbaqusWriter, WhatHasNoEquivalentIsRefusedWithTheLocation) {
   try {
     export_deck({{"materials.soft.type", "saint_venant_kirchhoff"}});

@@ -30,6 +30,7 @@ namespace fem {
 namespace {
 
 namespace fs = std::filesystem;
+using detail::abaqus_faces;
 using detail::DeckKeyword;
 using detail::DeckLine;
 using detail::DeckLines;
@@ -316,27 +317,6 @@ struct Step {
   std::optional<FilePos> el_print;
   bool ended = false;
 };
-
-/// Abaqus's face numbering (S1, S2, ...) as corner positions of the cell in fem's (VTK's) node
-/// order, which for these cells is Abaqus's: C3D8/C3D20, C3D4/C3D10, CPE3, CPE4 (edges).
-const std::vector<std::vector<int>>& abaqus_faces(CellShape shape) {
-  static const std::vector<std::vector<int>> hex = {{0, 1, 2, 3}, {4, 7, 6, 5}, {0, 4, 5, 1},
-                                                    {1, 5, 6, 2}, {2, 6, 7, 3}, {3, 7, 4, 0}};
-  static const std::vector<std::vector<int>> tet = {{0, 1, 2}, {0, 3, 1}, {1, 3, 2}, {2, 3, 0}};
-  static const std::vector<std::vector<int>> tri = {{0, 1}, {1, 2}, {2, 0}};
-  static const std::vector<std::vector<int>> quad = {{0, 1}, {1, 2}, {2, 3}, {3, 0}};
-  switch (shape) {
-    case CellShape::Tet4:
-    case CellShape::Tet10:
-      return tet;
-    case CellShape::Tri3:
-      return tri;
-    case CellShape::Quad4:
-      return quad;
-    default:
-      return hex;
-  }
-}
 
 /// The mid-edge nodes of quadratic cells: (corner, corner, mid-edge node) in VTK's order.
 const std::vector<std::array<int, 3>>& quadratic_edges(CellShape shape) {

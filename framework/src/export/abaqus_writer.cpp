@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 
+#include "../mesh/abaqus_deck.hpp"
 #include "fem/error.hpp"
 #include "fem/solver/explicit_system.hpp"
 
@@ -206,12 +207,6 @@ AbaqusExportReport write_abaqus_deck(const Model& model, const AbaqusExportOptio
   const CaseSpec& spec = model.spec;
   AbaqusExportReport report;
   for (const ModelBlock& b : model.blocks) element_type(b);  // refuse before writing anything
-  if (!spec.pressure_loads.empty())
-    throw InputError(spec.pressure_loads.front().where,
-                     "the Abaqus export does not write pressure loads yet (the pressure on set '" +
-                         spec.pressure_loads.front().set + "')",
-                     "export a case without pressures, or compare with CalculiX through a deck "
-                     "with *DLOAD, Pn (fem runs such decks: fem run model.inp)");
 
   fmt::print(out, "*HEADING\nfem case {} ({})\n", spec.name, spec.file);
   fmt::print(out, "** written by {}\n** units: SI (m, kg, s, N, Pa)\n",
@@ -267,6 +262,7 @@ AbaqusExportReport write_abaqus_deck(const Model& model, const AbaqusExportOptio
   std::set<std::string> amplitudes;
   for (const auto& bc : spec.boundary_conditions) amplitudes.insert(bc.amplitude);
   for (const auto& l : spec.loads) amplitudes.insert(l.amplitude);
+  for (const auto& p : spec.pressure_loads) amplitudes.insert(p.amplitude);
   if (spec.gravity) amplitudes.insert(spec.gravity->amplitude);
   for (const std::string& a : amplitudes)
     write_amplitude(out, a, spec.amplitudes.at(a).curve, end, options.amplitude_points);
@@ -392,6 +388,36 @@ AbaqusExportReport write_abaqus_deck(const Model& model, const AbaqusExportOptio
     fmt::print(out, "*CLOAD, AMPLITUDE={}\n", l.amplitude);
     for (int k = 0; k < 3; ++k)
       if (l.force[k] != 0.0) fmt::print(out, "{}, {}, {}\n", l.set, k + 1, real(l.force[k]));
+  }
+  for (const PressureLoadSpec& p : spec.pressure_loads) {
+    // Abaqus and CalculiX apply *DLOAD P on the deformed faces in an NLGEOM step and on the
+    // reference ones without: where fem's choice differs, the deck says so.
+    if (p.follower != nlgeom) {
+      const std::string note = fmt::format(
+          "the pressure on set '{}' acts on the {} surface in fem and on the {} one in the deck's "
+          "{}step",
+          p.set, p.follower ? "deformed" : "reference", nlgeom ? "deformed" : "reference",
+          nlgeom ? "NLGEOM " : "geometrically linear ");
+      fmt::print(out, "** {}\n", note);
+      report.notes.push_back(note);
+    }
+    fmt::print(out, "*DLOAD, AMPLITUDE={}\n", p.amplitude);
+    for (const BoundaryFace& f : boundary_faces_in_set(model, model.mesh.node_sets.at(p.set))) {
+      const ModelBlock& b = model.blocks[static_cast<std::size_t>(f.block)];
+      const std::int32_t* conn = b.connectivity.data() + f.element * b.element->num_nodes;
+      // The Abaqus face with the same corners.
+      std::vector<std::int32_t> ours(f.nodes.begin(), f.nodes.begin() + f.corners);
+      std::sort(ours.begin(), ours.end());
+      const auto& faces = detail::abaqus_faces(static_cast<CellShape>(b.element->cell_shape));
+      for (std::size_t k = 0; k < faces.size(); ++k) {
+        std::vector<std::int32_t> theirs;
+        for (const int i : faces[k]) theirs.push_back(conn[i]);
+        std::sort(theirs.begin(), theirs.end());
+        if (theirs == ours)
+          fmt::print(out, "{}, P{}, {}\n", b.first_element + f.element + 1, k + 1,
+                     real(p.pressure));
+      }
+    }
   }
   if (spec.gravity) {
     const auto& g = spec.gravity->acceleration;

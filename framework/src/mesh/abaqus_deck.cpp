@@ -9,6 +9,25 @@
 
 namespace fem::detail {
 
+const std::vector<std::vector<int>>& abaqus_faces(CellShape shape) {
+  static const std::vector<std::vector<int>> hex = {{0, 1, 2, 3}, {4, 7, 6, 5}, {0, 4, 5, 1},
+                                                    {1, 5, 6, 2}, {2, 6, 7, 3}, {3, 7, 4, 0}};
+  static const std::vector<std::vector<int>> tet = {{0, 1, 2}, {0, 3, 1}, {1, 3, 2}, {2, 3, 0}};
+  static const std::vector<std::vector<int>> tri = {{0, 1}, {1, 2}, {2, 0}};
+  static const std::vector<std::vector<int>> quad = {{0, 1}, {1, 2}, {2, 3}, {3, 0}};
+  switch (shape) {
+    case CellShape::Tet4:
+    case CellShape::Tet10:
+      return tet;
+    case CellShape::Tri3:
+      return tri;
+    case CellShape::Quad4:
+      return quad;
+    default:
+      return hex;
+  }
+}
+
 namespace {
 
 namespace fs = std::filesystem;

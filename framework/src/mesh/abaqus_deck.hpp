@@ -17,6 +17,11 @@
 
 namespace fem::detail {
 
+/// Abaqus's face numbering (S1/P1, S2/P2, ...) as corner positions of a cell in fem's (VTK's)
+/// node order, which for these cells is Abaqus's: C3D8/C3D20 (6 faces), C3D4/C3D10 (4), and the
+/// edges of CPE3 (3) and CPE4 (4).
+const std::vector<std::vector<int>>& abaqus_faces(CellShape shape);
+
 std::string lower(std::string_view s);
 std::string_view trim(std::string_view s);
 /// "a, b,,c" -> {"a", "b", "", "c"}, each field trimmed.

@@ -10,25 +10,40 @@
 
 namespace fem {
 
-std::vector<PressureFace> boundary_faces_of_set(const Model& model,
+namespace {
+
+PressureFace face_nodes(const Model& model, const BoundaryFace& b) {
+  const ModelBlock& block = model.blocks[static_cast<std::size_t>(b.block)];
+  const ElementData& el = *block.element;
+  const std::int32_t* conn = block.connectivity.data() + b.element * el.num_nodes;
+  PressureFace face;
+  const int first = el.face_offsets[b.face];
+  face.num_nodes = el.face_offsets[b.face + 1] - first;
+  for (int i = 0; i < face.num_nodes; ++i) face.nodes[i] = conn[el.face_nodes[first + i]];
+  return face;
+}
+
+}  // namespace
+
+std::vector<BoundaryFace> boundary_faces_in_set(const Model& model,
                                                 const std::vector<std::int32_t>& nodes) {
   std::vector<std::uint8_t> in_set(static_cast<std::size_t>(model.mesh.num_nodes()), 0);
   for (const std::int32_t n : nodes) in_set[static_cast<std::size_t>(n)] = 1;
-  std::vector<PressureFace> faces;
+  std::vector<BoundaryFace> faces;
   for (const BoundaryFace& b : boundary_faces(model)) {
-    const ModelBlock& block = model.blocks[static_cast<std::size_t>(b.block)];
-    const ElementData& el = *block.element;
-    const std::int32_t* conn = block.connectivity.data() + b.element * el.num_nodes;
-    PressureFace face;
-    const int first = el.face_offsets[b.face];
-    face.num_nodes = el.face_offsets[b.face + 1] - first;
-    bool inside = true;
-    for (int i = 0; i < face.num_nodes; ++i) {
-      face.nodes[i] = conn[el.face_nodes[first + i]];
-      inside = inside && in_set[static_cast<std::size_t>(face.nodes[i])] != 0;
-    }
-    if (inside) faces.push_back(face);
+    const PressureFace face = face_nodes(model, b);
+    if (std::all_of(face.nodes.begin(), face.nodes.begin() + face.num_nodes,
+                    [&](std::int32_t n) { return in_set[static_cast<std::size_t>(n)] != 0; }))
+      faces.push_back(b);
   }
+  return faces;
+}
+
+std::vector<PressureFace> boundary_faces_of_set(const Model& model,
+                                                const std::vector<std::int32_t>& nodes) {
+  std::vector<PressureFace> faces;
+  for (const BoundaryFace& b : boundary_faces_in_set(model, nodes))
+    faces.push_back(face_nodes(model, b));
   return faces;
 }
 

@@ -70,8 +70,11 @@ struct BoundaryFace {
   int face = -1;
 };
 std::vector<BoundaryFace> boundary_faces(const Model& model);
-/// The boundary faces all of whose nodes belong to `nodes` (any order), with all their nodes
-/// (mid-edge nodes of quadratic faces too), for a pressure load on the set.
+/// The boundary faces all of whose nodes (mid-edge nodes of quadratic faces too) belong to
+/// `nodes` (any order): the faces a pressure on the set loads.
+std::vector<BoundaryFace> boundary_faces_in_set(const Model& model,
+                                                const std::vector<std::int32_t>& nodes);
+/// The same faces with all their nodes, as a pressure load integrates them.
 std::vector<PressureFace> boundary_faces_of_set(const Model& model,
                                                 const std::vector<std::int32_t>& nodes);
 /// The case's pressure loads: dead ones added to the per-dof loads, follower ones into
