@@ -1480,7 +1480,7 @@ class DeckTranslator {
     for (const auto& [node, set] : node_sets_)
       emit(fmt::format("  {}: {{ids: [{}]}}  # node {}", set, node_index_.at(node), node));
     for (const PressureSet& q : pressure_sets_)
-      emit(fmt::format("  {}: {{ids: [{}]}}  # the nodes of the faces *DLOAD loads{}", q.name,
+      emit(fmt::format("  {}: {{ids: [{}]}}{}: the nodes of the faces *DLOAD loads", q.name,
                        fmt::join(q.nodes, ", "), from(q.where)),
            q.where);
   }
