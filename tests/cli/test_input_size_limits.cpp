@@ -1,7 +1,9 @@
-// Large case files cost bounded memory: `fem check` runs under `ulimit -v` (address space) and
-// must finish with its answer, not with std::bad_alloc. The bounds sit between what the case
-// costs now and what it cost when every list item became a checked Value (about 550 bytes each
-// on top of yaml-cpp's own 460): a regression runs out of memory here.
+// Large inputs cost bounded memory: `fem check` runs under `ulimit -v` (address space) and must
+// finish with its answer, not with std::bad_alloc. The bounds on case files sit between what the
+// case costs now and what it cost when every list item became a checked Value (about 550 bytes
+// each on top of yaml-cpp's own 460): a regression runs out of memory here. Meshes that cannot
+// fit (a file larger than the memory, a header announcing more nodes than it holds, a generated
+// box too fine) are refused with both sizes before the work (fem/memory.hpp).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -77,6 +79,55 @@ TEST(InputSizeLimits, CaseFileOverTheLimitExitsWithTwoAtOnce) {
             std::string::npos)
       << r.output.substr(0, 2000);
   fs::remove_all(fs::path(path).parent_path());
+}
+
+/// The small cube case reading its mesh from `mesh_file` instead of generating it.
+std::string small_cube_from(const std::string& mesh_file) {
+  std::string yaml = fem::test::read_text(kCase);
+  const std::size_t at = yaml.find("mesh: {generator");
+  yaml.replace(at, yaml.find('\n', at) - at, "mesh: {file: " + mesh_file + "}");
+  return yaml;
+}
+
+TEST(InputSizeLimits, MeshFileLargerThanTheMemoryIsRefusedBeforeItIsRead) {
+  // A sparse 2 GiB file: reading it under a 1 GB address space could only run out of memory.
+  const std::string path = write_case("huge_mesh_file", small_cube_from("huge.msh"));
+  const std::string mesh = (fs::path(path).parent_path() / "huge.msh").string();
+  std::ofstream(mesh) << "$MeshFormat\n";
+  fs::resize_file(mesh, std::uintmax_t{2} << 30);
+  const fem::test::FemResult r = check_within(path, 1000000);
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find(mesh + ": error: reading mesh file '" + mesh +
+                          "' (2147483648 bytes) needs at least 2.0 GiB, more than the "),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("the address-space limit (ulimit -v) is 1.0 GiB"), std::string::npos)
+      << r.output;
+  fs::remove_all(fs::path(path).parent_path());
+}
+
+TEST(InputSizeLimits, GmshHeaderAnnouncingMoreNodesThanMemoryHoldsIsRefusedAtItsLine) {
+  const std::string path = write_case("announced_nodes", small_cube_from("nodes.msh"));
+  std::ofstream(fs::path(path).parent_path() / "nodes.msh")
+      << "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n20000000\n1 0 0 0\n";
+  const fem::test::FemResult r = check_within(path, 1000000);
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("nodes.msh:5: error: reading the 20000000 nodes that $Nodes announces "
+                          "needs at least 1.3 GiB, more than the "),
+            std::string::npos)
+      << r.output;
+  fs::remove_all(fs::path(path).parent_path());
+}
+
+TEST(InputSizeLimits, GeneratedMeshLargerThanTheMemoryIsRefusedBeforeItIsBuilt) {
+  // 64 M hexahedra (3.3 GiB of coordinates and connectivity) under a 1 GB address space.
+  const fem::test::FemResult r =
+      fem::test::run_fem("check " + kCase + " --set mesh.divisions=400", "ulimit -v 1000000;");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("small_cube.yaml:5:1: error: the generated mesh of 64481201 nodes and "
+                          "64000000 hex8 cells needs at least 3.3 GiB, more than the "),
+            std::string::npos)
+      << r.output;
 }
 
 }  // namespace

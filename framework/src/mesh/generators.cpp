@@ -5,13 +5,13 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <iterator>
 #include <limits>
 #include <new>
 #include <string>
 #include <utility>
 
+#include "fem/memory.hpp"
 #include "fem/mesh/voxels.hpp"
 #include "generator_parts.hpp"
 
@@ -250,18 +250,20 @@ Mesh build_mesh(const MeshSpec& spec) {
 Mesh generate_mesh(const MeshSpec& spec) {
   if (spec.file_mesh) return *spec.file_mesh;
   const GeneratedSize size = check(spec);
+  const std::string cells = std::to_string(size.nodes) + " nodes and " +
+                            std::to_string(size.cells) + " " + to_string(spec.cells) + " cells";
+  const char* hint =
+      "reduce the divisions, or run where more memory is available (the solver needs several "
+      "times the mesh's memory)";
+  require_memory(size.bytes(spec.cells), "the generated mesh of " + cells, spec.where, hint);
   try {
     return build_mesh(spec);
   } catch (const std::bad_alloc&) {
     // The mesh's memory is released by now, so the message can be built.
-    char gib[32];
-    std::snprintf(gib, sizeof gib, "%.1f", size.bytes(spec.cells) / (1024.0 * 1024.0 * 1024.0));
     throw InputError(spec.where,
-                     "out of memory generating the mesh: its " + std::to_string(size.nodes) +
-                         " nodes and " + std::to_string(size.cells) + " " + to_string(spec.cells) +
-                         " cells take at least " + gib + " GiB",
-                     "reduce the divisions, or run where more memory is available (the "
-                     "solver needs several times the mesh's memory)");
+                     "out of memory generating the mesh: its " + cells + " take at least " +
+                         gib(size.bytes(spec.cells)),
+                     hint);
   }
 }
 

@@ -352,6 +352,7 @@ class GmshReader {
 
   void read_nodes2() {
     const std::int64_t n = integer("the number of nodes");
+    builder_.require_room(n, 0, token_line_, "nodes that $Nodes announces");
     if (binary_) end_of_line();
     for (std::int64_t i = 0; i < n; ++i) {
       const std::int64_t id = read_int("a node tag");
@@ -364,7 +365,9 @@ class GmshReader {
   void read_nodes4() {
     if (binary_) end_of_line();
     const std::int64_t blocks = count("the number of node blocks");
-    for (int k = 0; k < 3; ++k) count("the node count or tag range");
+    builder_.require_room(count("the number of nodes"), 0, binary_ ? section_line_ : token_line_,
+                          "nodes that $Nodes announces");
+    for (int k = 0; k < 2; ++k) count("the node tag range");
     std::vector<std::int64_t> tags;
     std::vector<int> lines;
     for (std::int64_t b = 0; b < blocks; ++b) {
@@ -440,6 +443,7 @@ class GmshReader {
 
   void read_elements2() {
     const std::int64_t n = integer("the number of elements");
+    builder_.require_room(0, n, token_line_, "elements that $Elements announces");
     std::vector<std::int64_t> nodes, tags, groups;
     if (!binary_) {
       for (std::int64_t i = 0; i < n; ++i) {
@@ -485,7 +489,9 @@ class GmshReader {
   void read_elements4() {
     if (binary_) end_of_line();
     const std::int64_t blocks = count("the number of element blocks");
-    for (int k = 0; k < 3; ++k) count("the element count or tag range");
+    builder_.require_room(0, count("the number of elements"), binary_ ? section_line_ : token_line_,
+                          "elements that $Elements announces");
+    for (int k = 0; k < 2; ++k) count("the element tag range");
     std::vector<std::int64_t> nodes;
     const std::vector<std::int64_t> none;
     for (std::int64_t b = 0; b < blocks; ++b) {

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <utility>
 
+#include "fem/memory.hpp"
 #include "generator_parts.hpp"
 
 namespace fem::detail {
@@ -20,6 +21,18 @@ std::string line_text(const MeshBuilder& b, FilePos p) {
 }
 
 }  // namespace
+
+void MeshBuilder::require_room(std::int64_t nodes, std::int64_t elements, FilePos where,
+                               const std::string& announced) const {
+  // The least each takes here: a node its coordinates (24 bytes), file id and line (16) and an
+  // entry of the id map (32 or more); an element two map entries (its index and its line).
+  constexpr double kNodeBytes = 72, kElementBytes = 64;
+  require_memory(
+      kNodeBytes * static_cast<double>(nodes) + kElementBytes * static_cast<double>(elements),
+      "reading the " + std::to_string(nodes + elements) + " " + announced, at(where),
+      "the mesh is too large for this machine: use a coarser mesh, or run "
+      "where more memory is available");
+}
 
 void MeshBuilder::add_node(std::int64_t id, double x, double y, double z, FilePos line) {
   const auto [it, inserted] = node_index_.emplace(id, static_cast<std::int32_t>(node_line_.size()));

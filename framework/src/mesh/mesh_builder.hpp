@@ -34,6 +34,12 @@ class MeshBuilder {
   [[nodiscard]] const std::string& file(int index = 0) const { return files_[index]; }
   [[nodiscard]] SourceLocation at(FilePos p) const { return {files_[p.file], p.line, 0}; }
 
+  /// Refuses (InputError at `where`) `nodes` more nodes and `elements` more elements, as a
+  /// file's header announces them ("nodes that $Nodes announces"), where holding them would take
+  /// more memory than fem can still use: before reading them, instead of running out midway.
+  void require_room(std::int64_t nodes, std::int64_t elements, FilePos where,
+                    const std::string& announced) const;
+
   /// A node with the file's id. A repeated id is an InputError naming both lines.
   void add_node(std::int64_t id, double x, double y, double z, FilePos where);
 

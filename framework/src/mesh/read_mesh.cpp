@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "fem/error.hpp"
+#include "fem/memory.hpp"
 #include "fem/mesh/readers.hpp"
 #include "parsers.hpp"
 #include "read_file.hpp"
@@ -38,10 +39,30 @@ std::string read_mesh_file_bytes(const std::string& path) {
     throw InputError({path, 0, 0}, "cannot open mesh file '" + path +
                                        "': " + (err ? std::strerror(err) : "it cannot be read"));
   }
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
+  const std::uintmax_t size = fs::is_regular_file(path, ec) ? fs::file_size(path, ec) : 0;
+  if (ec || size == 0) {
+    // Not a regular file (a pipe) or no size: read what comes.
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    if (in.bad()) throw InputError({path, 0, 0}, "cannot read mesh file '" + path + "'");
+    return bytes.str();
+  }
+  require_mesh_file_fits(path, size);
+  // One allocation of the file's size: a stream into a string would hold it twice.
+  std::string bytes(static_cast<std::size_t>(size), '\0');
+  in.read(bytes.data(), static_cast<std::streamsize>(size));
   if (in.bad()) throw InputError({path, 0, 0}, "cannot read mesh file '" + path + "'");
-  return bytes.str();
+  bytes.resize(static_cast<std::size_t>(in.gcount()));
+  return bytes;
+}
+
+void require_mesh_file_fits(const std::string& path, std::uintmax_t bytes) {
+  // Every reader holds the whole file while it parses, and the mesh it builds on top.
+  require_memory(static_cast<double>(bytes),
+                 "reading mesh file '" + path + "' (" + std::to_string(bytes) + " bytes)",
+                 {path, 0, 0},
+                 "the mesh is too large for this machine: use a coarser mesh, or run where more "
+                 "memory is available");
 }
 
 }  // namespace detail

@@ -140,6 +140,9 @@ detail::MeshBuilder detail::parse_vtk(const std::string& path) {
   // A missing file gets the same message as with the other formats.
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) detail::read_mesh_file_bytes(path);
+  // VTK reads the file whole, and builds the grid beside it.
+  const std::uintmax_t bytes = std::filesystem::file_size(path, ec);
+  if (!ec) detail::require_mesh_file_fits(path, bytes);
   const vtkSmartPointer<vtkUnstructuredGrid> grid =
       load_grid(path, detail::lower_extension(path) == ".vtu");
   OutputMesh m;
