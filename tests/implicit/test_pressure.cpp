@@ -221,6 +221,14 @@ boundary_conditions: [{set: z0, fixed: all}]
   const std::string no_face = error_of("loads: [{set: corner, pressure: 1}]\n", stat);
   EXPECT_NE(no_face.find("holds no face of the mesh boundary"), std::string::npos) << no_face;
   EXPECT_NE(no_face.find("<test>:9:"), std::string::npos) << no_face;
+  // A dead pressure and a force on one node under two curves: the per-dof load has one curve.
+  const std::string two_curves = error_of(
+      "loads: [{set: top, pressure: 1, follower: false},\n"
+      "        {set: corner, force: [0, 0, 1], amplitude: {type: linear}}]\n",
+      stat);
+  EXPECT_NE(two_curves.find("already carries a load with another amplitude"), std::string::npos)
+      << two_curves;
+  EXPECT_NE(two_curves.find("<test>:9:"), std::string::npos) << two_curves;
 }
 
 }  // namespace

@@ -389,6 +389,8 @@ AbaqusExportReport write_abaqus_deck(const Model& model, const AbaqusExportOptio
     for (int k = 0; k < 3; ++k)
       if (l.force[k] != 0.0) fmt::print(out, "{}, {}, {}\n", l.set, k + 1, real(l.force[k]));
   }
+  const std::vector<BoundaryFace> boundary =
+      spec.pressure_loads.empty() ? std::vector<BoundaryFace>() : boundary_faces(model);
   for (const PressureLoadSpec& p : spec.pressure_loads) {
     // Abaqus and CalculiX apply *DLOAD P on the deformed faces in an NLGEOM step and on the
     // reference ones without: where fem's choice differs, the deck says so.
@@ -402,7 +404,9 @@ AbaqusExportReport write_abaqus_deck(const Model& model, const AbaqusExportOptio
       report.notes.push_back(note);
     }
     fmt::print(out, "*DLOAD, AMPLITUDE={}\n", p.amplitude);
-    for (const BoundaryFace& f : boundary_faces_in_set(model, model.mesh.node_sets.at(p.set))) {
+    for (const FaceInSet& in_set :
+         boundary_faces_in_set(model, boundary, model.mesh.node_sets.at(p.set))) {
+      const BoundaryFace& f = in_set.boundary;
       const ModelBlock& b = model.blocks[static_cast<std::size_t>(f.block)];
       const std::int32_t* conn = b.connectivity.data() + f.element * b.element->num_nodes;
       // The Abaqus face with the same corners.

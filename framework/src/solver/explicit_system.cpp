@@ -258,6 +258,19 @@ void lump_masses(const Model& model, const std::vector<BlockGeometry>& geometry,
 
 }  // namespace
 
+void add_dof_load(const Model& model, System& sys, std::int64_t dof, std::int32_t amplitude,
+                  double value, const SourceLocation& where) {
+  const auto d = static_cast<std::size_t>(dof);
+  if (sys.load_amplitude[d] >= 0 && sys.load_amplitude[d] != amplitude)
+    throw InputError(where,
+                     "node " +
+                         std::to_string(model.mesh.node_label(static_cast<std::int32_t>(dof / 3))) +
+                         " already carries a load with another amplitude",
+                     "give the loads on shared nodes one amplitude (one entry per amplitude)");
+  sys.load_amplitude[d] = amplitude;
+  sys.load_value[d] += value;
+}
+
 void build_force_incidence(System& sys) {
   const std::int64_t nn = sys.num_nodes;
   std::vector<std::int64_t>& offsets = sys.incidence_offsets;
@@ -524,18 +537,10 @@ ExplicitSetup setup_explicit(const Model& model) {
   for (const NodalLoadSpec& load : spec.loads) {
     const std::int32_t amp = amplitude(load.amplitude, load.where);
     for (const std::int32_t n : model.mesh.node_sets.at(load.set))
-      for (int k = 0; k < 3; ++k) {
-        if (load.force[k] == 0.0) continue;
-        const std::int64_t d = 3 * n + k;
-        if (sys.load_amplitude[d] >= 0 && sys.load_amplitude[d] != amp)
-          throw InputError(load.where,
-                           "node " + std::to_string(n) +
-                               " already carries a load with another "
-                               "amplitude",
-                           "combine loads on shared nodes into one entry per amplitude");
-        sys.load_amplitude[d] = amp;
-        sys.load_value[d] += load.force[k] * amp_scale.at(load.amplitude);
-      }
+      for (int k = 0; k < 3; ++k)
+        if (load.force[k] != 0.0)
+          add_dof_load(model, sys, 3 * std::int64_t{n} + k, amp,
+                       load.force[k] * amp_scale.at(load.amplitude), load.where);
   }
   if (spec.gravity) {
     sys.gravity = spec.gravity->acceleration;

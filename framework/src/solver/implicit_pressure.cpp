@@ -12,20 +12,26 @@ namespace fem {
 namespace {
 
 /// Whether the load stiffness of the surface is symmetric: the surface is closed, or the nodes of
-/// its rim (the edges of one face only, mid-edge nodes too) are held in every direction. Then
-/// the boundary terms that make the load stiffness skew vanish (the work of a pressure is then a
+/// its rim (the edges of one face only, mid-edge nodes too) are held in every direction. Then the
+/// boundary terms that make the load stiffness skew vanish (the work of the pressure is a
 /// potential: p times the enclosed volume).
-bool symmetric_load_stiffness(const PressureSurface& s, const System& system) {
-  std::map<std::pair<std::int32_t, std::int32_t>, std::vector<std::int32_t>> edges;
-  std::map<std::pair<std::int32_t, std::int32_t>, int> count;
+bool load_stiffness_is_symmetric(const PressureSurface& s, const System& system) {
+  // Each edge of the faces (by its corners), with its nodes and how many faces share it: the
+  // edges of one face only form the rim. The faces are those of solids: plane meshes do not
+  // reach the implicit solvers (check_plane_model).
+  struct Edge {
+    int faces = 0;
+    std::vector<std::int32_t> nodes;
+  };
+  std::map<std::pair<std::int32_t, std::int32_t>, Edge> edges;
   for (const PressureFace& f : s.faces) {
     const int corners = f.num_nodes == 6 ? 3 : f.num_nodes == 8 ? 4 : f.num_nodes;
     for (int k = 0; k < corners; ++k) {
       const std::int32_t a = f.nodes[k], b = f.nodes[(k + 1) % corners];
-      const auto key = std::minmax(a, b);
-      if (++count[key] > 1) continue;
-      edges[key] = {a, b};
-      if (f.num_nodes > corners) edges[key].push_back(f.nodes[corners + k]);
+      Edge& edge = edges[std::minmax(a, b)];
+      if (++edge.faces > 1) continue;
+      edge.nodes = {a, b};
+      if (f.num_nodes > corners) edge.nodes.push_back(f.nodes[corners + k]);
     }
   }
   const auto held = [&](std::int32_t n) {
@@ -33,9 +39,9 @@ bool symmetric_load_stiffness(const PressureSurface& s, const System& system) {
       if (system.prescribed_amplitude[3 * static_cast<std::size_t>(n) + i] < 0) return false;
     return true;
   };
-  for (const auto& [key, nodes] : edges)
-    if (count[key] == 1)
-      for (const std::int32_t n : nodes)
+  for (const auto& [corners, edge] : edges)
+    if (edge.faces == 1)
+      for (const std::int32_t n : edge.nodes)
         if (!held(n)) return false;
   return true;
 }
@@ -45,7 +51,7 @@ bool symmetric_load_stiffness(const PressureSurface& s, const System& system) {
 FollowerPressureOperator::FollowerPressureOperator(NonlinearOperator& inner, const System& system)
     : OperatorDecorator(inner, system), system_(system) {
   for (const PressureSurface& s : system.follower_pressures)
-    with_stiffness_.push_back(symmetric_load_stiffness(s, system));
+    with_stiffness_.push_back(load_stiffness_is_symmetric(s, system));
 }
 
 std::vector<double> FollowerPressureOperator::forces_at(double t,

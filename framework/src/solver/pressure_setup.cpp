@@ -1,6 +1,5 @@
 // The pressure part of a system: each `loads:` pressure's boundary faces, and its forces on the
 // reference surface into the per-dof loads (dead) or kept for the implicit solvers (follower).
-#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -25,33 +24,30 @@ PressureFace face_nodes(const Model& model, const BoundaryFace& b) {
 
 }  // namespace
 
-std::vector<BoundaryFace> boundary_faces_in_set(const Model& model,
-                                                const std::vector<std::int32_t>& nodes) {
+std::vector<FaceInSet> boundary_faces_in_set(const Model& model,
+                                             const std::vector<BoundaryFace>& boundary,
+                                             const std::vector<std::int32_t>& nodes) {
   std::vector<std::uint8_t> in_set(static_cast<std::size_t>(model.mesh.num_nodes()), 0);
   for (const std::int32_t n : nodes) in_set[static_cast<std::size_t>(n)] = 1;
-  std::vector<BoundaryFace> faces;
-  for (const BoundaryFace& b : boundary_faces(model)) {
+  std::vector<FaceInSet> faces;
+  for (const BoundaryFace& b : boundary) {
     const PressureFace face = face_nodes(model, b);
     if (std::all_of(face.nodes.begin(), face.nodes.begin() + face.num_nodes,
                     [&](std::int32_t n) { return in_set[static_cast<std::size_t>(n)] != 0; }))
-      faces.push_back(b);
+      faces.push_back({b, face});
   }
   return faces;
 }
 
-std::vector<PressureFace> boundary_faces_of_set(const Model& model,
-                                                const std::vector<std::int32_t>& nodes) {
-  std::vector<PressureFace> faces;
-  for (const BoundaryFace& b : boundary_faces_in_set(model, nodes))
-    faces.push_back(face_nodes(model, b));
-  return faces;
-}
-
 void setup_pressures(const Model& model, System& sys, const AmplitudeResolver& amplitude) {
+  if (model.spec.pressure_loads.empty()) return;
+  const std::vector<BoundaryFace> boundary = boundary_faces(model);
   for (const PressureLoadSpec& p : model.spec.pressure_loads) {
     PressureSurface surface;
     surface.set = p.set;
-    surface.faces = boundary_faces_of_set(model, model.mesh.node_sets.at(p.set));
+    for (const FaceInSet& f :
+         boundary_faces_in_set(model, boundary, model.mesh.node_sets.at(p.set)))
+      surface.faces.push_back(f.face);
     if (surface.faces.empty())
       throw InputError(p.where,
                        "set '" + p.set +
@@ -74,16 +70,9 @@ void setup_pressures(const Model& model, System& sys, const AmplitudeResolver& a
     }
     std::vector<double> forces(sys.coordinates.size(), 0.0);
     add_pressure_forces(surface, surface.pressure, sys.coordinates, nullptr, forces);
-    for (std::size_t d = 0; d < forces.size(); ++d) {
-      if (forces[d] == 0.0) continue;
-      if (sys.load_amplitude[d] >= 0 && sys.load_amplitude[d] != index)
-        throw InputError(p.where,
-                         fmt::format("node {} already carries a load with another amplitude",
-                                     model.mesh.node_label(static_cast<std::int32_t>(d / 3))),
-                         "give loads on shared nodes one amplitude");
-      sys.load_amplitude[d] = index;
-      sys.load_value[d] += forces[d];
-    }
+    for (std::size_t d = 0; d < forces.size(); ++d)
+      if (forces[d] != 0.0)
+        add_dof_load(model, sys, static_cast<std::int64_t>(d), index, forces[d], p.where);
   }
 }
 

@@ -70,13 +70,20 @@ struct BoundaryFace {
   int face = -1;
 };
 std::vector<BoundaryFace> boundary_faces(const Model& model);
-/// The boundary faces all of whose nodes (mid-edge nodes of quadratic faces too) belong to
-/// `nodes` (any order): the faces a pressure on the set loads.
-std::vector<BoundaryFace> boundary_faces_in_set(const Model& model,
-                                                const std::vector<std::int32_t>& nodes);
-/// The same faces with all their nodes, as a pressure load integrates them.
-std::vector<PressureFace> boundary_faces_of_set(const Model& model,
-                                                const std::vector<std::int32_t>& nodes);
+/// Of the mesh boundary (boundary_faces(model), computed once for all sets), the faces all of
+/// whose nodes (mid-edge nodes of quadratic faces too) belong to `nodes` (any order): the faces a
+/// pressure on the set loads, each with all its nodes as the pressure integrates them.
+struct FaceInSet {
+  BoundaryFace boundary;
+  PressureFace face;
+};
+std::vector<FaceInSet> boundary_faces_in_set(const Model& model,
+                                             const std::vector<BoundaryFace>& boundary,
+                                             const std::vector<std::int32_t>& nodes);
+/// Adds `value` to the load of dof `dof` under amplitude curve `amplitude`: a dof already loaded
+/// under another curve is an InputError at `where` that names the node by its label.
+void add_dof_load(const Model& model, System& sys, std::int64_t dof, std::int32_t amplitude,
+                  double value, const SourceLocation& where);
 /// The case's pressure loads: dead ones added to the per-dof loads, follower ones into
 /// System::follower_pressures. InputError where a set bounds no face or amplitudes conflict.
 void setup_pressures(const Model& model, System& sys, const AmplitudeResolver& amplitude);
