@@ -119,6 +119,26 @@ TEST(InputSizeLimits, GmshHeaderAnnouncingMoreNodesThanMemoryHoldsIsRefusedAtIts
   fs::remove_all(fs::path(path).parent_path());
 }
 
+TEST(InputSizeLimits, ImageLargerThanTheMemoryIsRefusedBeforeItsSamplesAreRead) {
+  // 2000 x 2000 x 500 bytes (1.9 GiB, within 2^31 samples) in a sparse data file.
+  const std::string path = write_case("huge_image", small_cube_from("huge.mhd"));
+  const fs::path dir = fs::path(path).parent_path();
+  std::ofstream(dir / "huge.mhd") << "ObjectType = Image\nNDims = 3\nDimSize = 2000 2000 500\n"
+                                     "ElementType = MET_UCHAR\nElementDataFile = huge.raw\n";
+  std::ofstream(dir / "huge.raw") << '\0';
+  fs::resize_file(dir / "huge.raw", std::uintmax_t{2000} * 2000 * 500);
+  std::string yaml = fem::test::read_text(path);
+  yaml.replace(yaml.find("mesh: {file: huge.mhd}"), 22, "mesh: {image: huge.mhd}");
+  std::ofstream(path) << yaml;
+  const fem::test::FemResult r = check_within(path, 1000000);
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("error: reading image '" + (dir / "huge.mhd").string() +
+                          "' (2000 x 2000 x 500 samples of 1 byte) needs at least 1.9 GiB"),
+            std::string::npos)
+      << r.output;
+  fs::remove_all(dir);
+}
+
 TEST(InputSizeLimits, GeneratedMeshLargerThanTheMemoryIsRefusedBeforeItIsBuilt) {
   // 64 M hexahedra (3.3 GiB of coordinates and connectivity) under a 1 GB address space.
   const fem::test::FemResult r =

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "fem/error.hpp"
+#include "fem/memory.hpp"
 #include "fem/mesh/voxels.hpp"
 
 namespace fem {
@@ -21,8 +22,11 @@ const char* label_image_formats() {
 
 #ifdef FEM_WITH_VTK
 
+#include <vtkAbstractArray.h>
 #include <vtkCellData.h>
 #include <vtkDataArray.h>
+#include <vtkDataObject.h>
+#include <vtkDataSetAttributes.h>
 #include <vtkImageData.h>
 #include <vtkInformation.h>
 #include <vtkMatrix3x3.h>
@@ -231,6 +235,28 @@ vtkSmartPointer<vtkImageData> load_image(const std::string& path, const SourceLo
                          std::to_string(extent[5] - extent[4] + 1) +
                          " samples, more than fem meshes (2^31 - 1 voxels)",
                      "crop the image to the object, or downsample it, before meshing");
+  // The samples are read whole, as the image's type (one byte each where VTK does not say),
+  // before the mesh is built from them.
+  int sample_bytes = 1;
+  if (vtkInformation* scalars = vtkDataObject::GetActiveFieldInformation(
+          reader->GetOutputInformation(0), vtkDataObject::FIELD_ASSOCIATION_POINTS,
+          vtkDataSetAttributes::SCALARS)) {
+    const int components = scalars->Has(vtkDataObject::FIELD_NUMBER_OF_COMPONENTS())
+                               ? scalars->Get(vtkDataObject::FIELD_NUMBER_OF_COMPONENTS())
+                               : 1;
+    if (scalars->Has(vtkDataObject::FIELD_ARRAY_TYPE()))
+      sample_bytes = std::max(
+          1, vtkAbstractArray::GetDataTypeSize(scalars->Get(vtkDataObject::FIELD_ARRAY_TYPE())) *
+                 std::max(1, components));
+  }
+  require_memory(samples * sample_bytes,
+                 "reading image '" + path + "' (" + std::to_string(extent[1] - extent[0] + 1) +
+                     " x " + std::to_string(extent[3] - extent[2] + 1) + " x " +
+                     std::to_string(extent[5] - extent[4] + 1) + " samples of " +
+                     std::to_string(sample_bytes) + (sample_bytes == 1 ? " byte)" : " bytes)"),
+                 where,
+                 "crop the image to the object, or downsample it, before meshing; or run where "
+                 "more memory is available");
   reader->Update();
   vtkSmartPointer<vtkImageData> image = vtkImageData::SafeDownCast(reader->GetOutputDataObject(0));
   if (failed() || image == nullptr) unreadable(path, where, reason());
