@@ -534,6 +534,14 @@ ExplicitSetup setup_explicit(const Model& model) {
         sys.prescribed_value[d] = value;
       }
   }
+  if (model.mesh.dimension() == 2) {
+    // Plane strain: no node moves in z. Held as a prescribed zero so that every solver sees the
+    // x-y problem: the z rows of an implicit tangent are otherwise the anti-plane shear problem,
+    // singular without a z support, and an anisotropic law could couple z into explicit steps.
+    const std::int32_t constant = amplitude("constant", spec.solver.where);
+    for (std::int64_t n = 0; n < nn; ++n)
+      if (sys.prescribed_amplitude[3 * n + 2] < 0) sys.prescribed_amplitude[3 * n + 2] = constant;
+  }
   for (const NodalLoadSpec& load : spec.loads) {
     const std::int32_t amp = amplitude(load.amplitude, load.where);
     for (const std::int32_t n : model.mesh.node_sets.at(load.set))

@@ -17,14 +17,21 @@ namespace {
 /// potential: p times the enclosed volume).
 bool load_stiffness_is_symmetric(const PressureSurface& s, const System& system) {
   // Each edge of the faces (by its corners), with its nodes and how many faces share it: the
-  // edges of one face only form the rim. The faces are those of solids: plane meshes do not
-  // reach the implicit solvers (check_plane_model).
+  // edges of one face only form the rim. A plane mesh's faces are the cells' edges (2 nodes),
+  // whose rim is the end nodes of the loaded lines: each such node stands for itself.
   struct Edge {
     int faces = 0;
     std::vector<std::int32_t> nodes;
   };
   std::map<std::pair<std::int32_t, std::int32_t>, Edge> edges;
   for (const PressureFace& f : s.faces) {
+    if (f.num_nodes == 2) {
+      for (int k = 0; k < 2; ++k) {
+        Edge& end = edges[{f.nodes[k], f.nodes[k]}];
+        if (++end.faces == 1) end.nodes = {f.nodes[k]};
+      }
+      continue;
+    }
     const int corners = f.num_nodes == 6 ? 3 : f.num_nodes == 8 ? 4 : f.num_nodes;
     for (int k = 0; k < corners; ++k) {
       const std::int32_t a = f.nodes[k], b = f.nodes[(k + 1) % corners];

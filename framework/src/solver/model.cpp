@@ -67,16 +67,9 @@ void check_family(const BlockSpec& bs, const ElementData& element, const Materia
 }
 
 /// A plane-strain model (tri3, quad4 cells; the readers and the generator put them in one plane
-/// z = const): moved in x and y only, by the solvers that have been verified on it.
+/// z = const): moved in x and y only (the system setup holds every z dof at zero).
 void check_plane_model(const Model& model) {
   const CaseSpec& spec = model.spec;
-  if (spec.solver.type != SolverType::Explicit && spec.solver.type != SolverType::Elastodynamic)
-    throw InputError(spec.solver.where,
-                     std::string("the mesh is plane (tri3/quad4 cells: plane strain), and solver "
-                                 "type ") +
-                         to_string(spec.solver.type) + " runs solid meshes only",
-                     "run plane models with solver type elastodynamic (linear waves) or explicit; "
-                     "or mesh the body in 3D");
   const auto refuse_z = [](const SourceLocation& where, const std::string& what) {
     throw InputError(where,
                      what + " has a z component, and a plane-strain model moves in x and y only",
