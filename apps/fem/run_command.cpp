@@ -81,8 +81,8 @@ int run_implicit(const Model& model, Backend& backend, bool time_verbs, const Ca
   fmt::print(
       "completed {} increments to t = {} ({} cutbacks) on {} ({}, {} precision)\n"
       "  elements {}, nodes {}, free dofs {}\n"
-      "  Newton iterations {} ({:.1f} per increment), linear iterations {} ({:.1f} per Newton "
-      "iteration, {})\n"
+      "  Newton iterations {} ({:.1f} per increment, {} tangents), linear iterations {} ({:.1f} "
+      "per Newton iteration, {})\n"
       "  wall time: setup {:.3f} s, solve {:.3f} s (tangent action {:.3f} s, residual {:.3f} s, "
       "preconditioner setup {:.3f} s{}), output {:.3f} s, total {:.3f} s\n"
       "  throughput: {:.4g} dof x CG iterations/s\n"
@@ -91,8 +91,8 @@ int run_implicit(const Model& model, Backend& backend, bool time_verbs, const Ca
       r.num_elements, r.num_nodes, r.free_dofs, r.newton_iterations,
       static_cast<double>(r.newton_iterations) /
           static_cast<double>(std::max<std::int64_t>(1, r.increments)),
-      r.linear_iterations, static_cast<double>(r.linear_iterations) / iterations, r.preconditioner,
-      r.setup_s, r.solve_s, r.verbs.apply.seconds, r.verbs.residual.seconds,
+      r.tangents, r.linear_iterations, static_cast<double>(r.linear_iterations) / iterations,
+      r.preconditioner, r.setup_s, r.solve_s, r.verbs.apply.seconds, r.verbs.residual.seconds,
       r.preconditioner_setup_s,
       time_verbs ? "" : "; on a GPU these count launches only: --time-verbs times them exactly",
       r.output_s, r.total_s, r.dof_cg_iterations_per_second(), output_directory(spec),

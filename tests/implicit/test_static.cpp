@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <tuple>
 
 #include <fem/output/vtk_series.hpp>
 
@@ -128,6 +129,59 @@ TEST(Static, NewtonConvergesQuadraticallyNearTheSolution) {
     ++checked;
   }
   EXPECT_GE(checked, 1);
+}
+
+// Modified Newton: the same equilibrium as full Newton (both to the same tight tolerance) with
+// fewer tangents than iterations, each kept tangent still halving the residual; and in implicit
+// dynamics, where the mass term keeps the tangent good for the whole step.
+TEST(Static, ModifiedNewtonReachesTheSameEquilibriumWithFewerTangents) {
+  const auto solve = [](const std::string& method, const std::string& solver) {
+    ImplicitRun run = prepare_implicit(
+        clamped_cube("hex8", "hex8", 4,
+                     "{type: " + solver + ", newton: {method: " + method +
+                         ", residual_tolerance: 1e-11, max_iterations: 40}, linear: {solver: "
+                         "direct}}"),
+        on_backend({{"precision", "double"}}));
+    std::vector<double> u;
+    std::vector<NewtonIterationRecord> records;
+    ImplicitRunOptions options;
+    options.write_files = false;
+    options.increment_done = [&](std::int64_t, double, const std::vector<double>& now) { u = now; };
+    options.iteration = [&](std::int64_t, double, const NewtonIterationRecord& r) {
+      records.push_back(r);
+    };
+    const ImplicitRunReport report = run.solver->run(options);
+    return std::make_tuple(u, report, records);
+  };
+  for (const std::string solver :
+       {"static, end_time: 1, increments: 2", "implicit_dynamic, end_time: 0.4, time_step: 0.05"}) {
+    SCOPED_TRACE(solver);
+    const auto [u_full, full, full_records] = solve("full", solver);
+    const auto [u_mod, mod, mod_records] = solve("modified", solver);
+    ASSERT_EQ(full.increments, mod.increments);
+    EXPECT_EQ(full.tangents, full.newton_iterations);
+    EXPECT_LT(mod.tangents, mod.newton_iterations);
+    EXPECT_GE(mod.tangents, mod.increments);
+    double scale = 0.0;
+    for (const double x : u_full) scale = std::max(scale, std::abs(x));
+    EXPECT_GT(scale, 1e-4);
+    EXPECT_LT(max_abs_difference(u_mod, u_full), 1e-8 * scale);
+    // A tangent is kept only while it works: an iteration that did not halve the residual is
+    // followed by a new tangent, and every increment starts with one.
+    for (std::size_t k = 0; k < mod_records.size(); ++k) {
+      const NewtonIterationRecord& r = mod_records[k];
+      if (r.iteration == 1) {
+        EXPECT_TRUE(r.new_tangent);
+      } else if (!r.new_tangent) {
+        const double before =
+            k >= 2 && mod_records[k - 1].iteration > 1 ? mod_records[k - 2].residual : 0.0;
+        if (before > 0.0) {
+          EXPECT_LE(mod_records[k - 1].residual, 0.5 * before)
+              << "iteration " << r.iteration << " kept a tangent after a slow iteration";
+        }
+      }
+    }
+  }
 }
 
 TEST(Static, AutomaticIncrementsCutBackAndGrow) {

@@ -167,8 +167,11 @@ inline bool is_implicit(SolverType t) {
 /// Newton-Raphson of the implicit solvers.
 struct NewtonSpec {
   SourceLocation where;
-  /// full: iterate to the tolerances; linearized: seed 001's real-time mode, one linear solve
-  /// per step or increment, accepted without a convergence check.
+  /// full: iterate to the tolerances, a new tangent (and preconditioner) every iteration;
+  /// modified: the same tolerances with the increment's first tangent kept while it still
+  /// halves the residual at each iteration (a factorisation or AMG setup reused);
+  /// linearized: seed 001's real-time mode, one linear solve per step or increment, accepted
+  /// without a convergence check.
   std::string method = "full";
   int max_iterations = 25;
   /// Converged when |r|_2 <= residual_tolerance * force scale (the larger of the external

@@ -60,7 +60,7 @@ void read_newton(const Value& v, NewtonSpec& n) {
   n.where = v.key_where();
   const Mapping m(v, {"method", "max_iterations", "residual_tolerance", "energy_tolerance",
                       "line_search", "linear_tolerance"});
-  if (auto x = m.get("method")) n.method = as_choice(*x, {"full", "linearized"});
+  if (auto x = m.get("method")) n.method = as_choice(*x, {"full", "modified", "linearized"});
   if (auto x = m.get("max_iterations")) n.max_iterations = as_int(*x, 1);
   if (auto x = m.get("residual_tolerance")) n.residual_tolerance = positive(*x);
   if (auto x = m.get("energy_tolerance")) n.energy_tolerance = non_negative(*x);

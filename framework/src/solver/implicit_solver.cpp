@@ -523,6 +523,7 @@ void ImplicitSolver::Run::write_summary(const std::string& status, const std::st
   s.set("implicit.smallest_increment", report_.smallest_increment);
   s.set("implicit.largest_increment", report_.largest_increment);
   s.set("implicit.newton_iterations", report_.newton_iterations);
+  s.set("implicit.tangents", report_.tangents);
   s.set("implicit.linear_iterations", report_.linear_iterations);
   s.set("implicit.linear_solver", spec_.solver.linear.solver);
   s.set("implicit.preconditioner", report_.preconditioner);
@@ -749,6 +750,7 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
         });
     report_.newton_iterations += result.iterations;
     report_.linear_iterations += result.linear_iterations;
+    report_.tangents += result.linearizations;
     // Augmented Lagrangian: the multipliers take the converged contact pressures and Newton
     // solves again from there, until no contact penetrates beyond its tolerance.
     for (int a = 0; contact_ && result.converged() && a < contact_->max_augmentations() &&
@@ -759,6 +761,7 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
           newton_solve(la_, *this, spec_.solver.newton, *u_iter_, nullptr, floor, nullptr);
       report_.newton_iterations += again.iterations;
       report_.linear_iterations += again.linear_iterations;
+      report_.tangents += again.linearizations;
       result.linear_iterations += again.linear_iterations;
       result.status = again.status;
       result.relative_residual = again.relative_residual;

@@ -52,6 +52,13 @@ NewtonResult newton_solve(LinearAlgebra& la, IncrementEquations& eq, const Newto
   const auto r = la.vector(n), b = la.vector(n), du = la.vector(n), u_try = la.vector(n),
              r_try = la.vector(n), tmp = la.vector(n);
   const bool linearized = spec.method == "linearized";
+  // Modified Newton keeps the tangent while each iteration still cuts the residual by
+  // kRefreshRatio: its convergence is then linear but fast, and an iteration costs a residual and
+  // a solve instead of a tangent, its assembly and its factorisation or AMG setup. Slower
+  // progress (a tangent gone stale: contact closing, large rotations) forms a new one.
+  const bool modified = spec.method == "modified";
+  constexpr double kRefreshRatio = 0.5;
+  bool stale = true;
   double scale = 0.0;
   ElementCheck check = eq.residual(u, *r, scale);
   if (!check.ok()) {
@@ -79,7 +86,11 @@ NewtonResult newton_solve(LinearAlgebra& la, IncrementEquations& eq, const Newto
     const auto start = Clock::now();
     NewtonIterationRecord rec;
     rec.iteration = k;
-    eq.linearize(u);
+    rec.new_tangent = stale || !modified;
+    if (rec.new_tangent) {
+      eq.linearize(u);
+      ++result.linearizations;
+    }
     // Right-hand side: the residual, less the coupling of the prescribed increment (first
     // iteration only), zero at prescribed dofs.
     la.copy(*r, *b);
@@ -190,6 +201,7 @@ NewtonResult newton_solve(LinearAlgebra& la, IncrementEquations& eq, const Newto
     // the residual's reduction (E ~ |r|^2 near the solution): a linear problem solved exactly
     // stops after one iteration instead of confirming with a second.
     const double ratio = previous_norm > 0.0 ? r_norm / previous_norm : 1.0;
+    stale = ratio > kRefreshRatio;
     const double next_energy = rec.energy * ratio * ratio;
     const bool force_ok = r_norm <= spec.residual_tolerance * scale;
     const bool energy_ok = spec.energy_tolerance <= 0.0 || next_energy <= spec.energy_tolerance;

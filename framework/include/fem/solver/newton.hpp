@@ -41,6 +41,7 @@ struct NewtonIterationRecord {
   int linear_iterations = 0;
   double linear_residual = 0.0;  ///< relative residual the linear solve reached
   double wall_s = 0.0;           ///< of this iteration
+  bool new_tangent = true;       ///< formed at this iteration (method modified may keep one)
 };
 
 struct NewtonResult {
@@ -56,6 +57,7 @@ struct NewtonResult {
   Status status = Status::NotConverged;
   int iterations = 0;
   int linear_iterations = 0;
+  int linearizations = 0;  ///< tangents formed (fewer than iterations with method modified)
   double residual = 0.0;
   double relative_residual = 0.0;
   ElementCheck failure;  ///< ElementFailure: the element
