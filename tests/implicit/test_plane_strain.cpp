@@ -40,11 +40,10 @@ struct Model2d {
       << "blocks: [{element: " << (plane ? "quad4" : "hex8") << ", material: rubber}]\n"
       << "amplitudes: {ramp: {type: linear, start: 0, end: 1}}\n"
       << "node_sets:\n"
-      << sets << "  everything: {box: {min: [-1, -1, -1], max: [" << width + 1 << ", "
-      << height + 1 << ", 2]}}\n"
+      << sets << "  everything: {box: {min: [-1, -1, -1], max: [" << width + 1 << ", " << height + 1
+      << ", 2]}}\n"
       << "boundary_conditions:\n"
-      << conditions << (plane ? "" : "  - {set: everything, fixed: [z]}\n")
-      << "loads:\n"
+      << conditions << (plane ? "" : "  - {set: everything, fixed: [z]}\n") << "loads:\n"
       << loads;
     if (top_force != 0)
       y << "  - {set: top, force: [" << (plane ? top_force : 0.5 * top_force)
@@ -66,9 +65,7 @@ Solution solve(const std::string& yaml, bool implicit) {
     ImplicitRun run = prepare_implicit(yaml, on_backend({{"precision", "double"}}));
     ImplicitRunOptions options;
     options.write_files = false;
-    options.increment_done = [&](std::int64_t, double, const std::vector<double>& u) {
-      s.u = u;
-    };
+    options.increment_done = [&](std::int64_t, double, const std::vector<double>& u) { s.u = u; };
     s.newton_iterations = run.solver->run(options).newton_iterations;
     s.mesh = run.model.mesh;
   } else {
@@ -183,8 +180,7 @@ TEST(PlaneStrain, FollowerPressureOnAnEdgeAsOnTheSolidsFace) {
   record_difference(d);
   EXPECT_LT(d, 1e-7);
   double sag = 0.0;
-  for (std::int64_t n = 0; n < plane.mesh.num_nodes(); ++n)
-    sag = std::min(sag, plane.u[3 * n + 1]);
+  for (std::int64_t n = 0; n < plane.mesh.num_nodes(); ++n) sag = std::min(sag, plane.u[3 * n + 1]);
   EXPECT_LT(sag, -0.1);  // pushed down, by more than a fifth of its depth
   EXPECT_LT(plane.newton_iterations, solid.newton_iterations);
 }

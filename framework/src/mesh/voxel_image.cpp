@@ -228,13 +228,13 @@ vtkSmartPointer<vtkImageData> load_image(const std::string& path, const SourceLo
   reader->GetOutputInformation(0)->Get(vtkStreamingDemandDrivenPipeline::WHOLE_EXTENT(), extent);
   double samples = 1;
   for (int d = 0; d < 3; ++d) samples *= std::max(0, extent[2 * d + 1] - extent[2 * d] + 1);
+  const std::string size = std::to_string(extent[1] - extent[0] + 1) + " x " +
+                           std::to_string(extent[3] - extent[2] + 1) + " x " +
+                           std::to_string(extent[5] - extent[4] + 1) + " samples";
   if (samples > std::numeric_limits<std::int32_t>::max())
-    throw InputError(where,
-                     "image '" + path + "' has " + std::to_string(extent[1] - extent[0] + 1) +
-                         " x " + std::to_string(extent[3] - extent[2] + 1) + " x " +
-                         std::to_string(extent[5] - extent[4] + 1) +
-                         " samples, more than fem meshes (2^31 - 1 voxels)",
-                     "crop the image to the object, or downsample it, before meshing");
+    throw InputError(
+        where, "image '" + path + "' has " + size + ", more than fem meshes (2^31 - 1 voxels)",
+        "crop the image to the object, or downsample it, before meshing");
   // The samples are read whole, as the image's type (one byte each where VTK does not say),
   // before the mesh is built from them.
   int sample_bytes = 1;
@@ -250,10 +250,8 @@ vtkSmartPointer<vtkImageData> load_image(const std::string& path, const SourceLo
                  std::max(1, components));
   }
   require_memory(samples * sample_bytes,
-                 "reading image '" + path + "' (" + std::to_string(extent[1] - extent[0] + 1) +
-                     " x " + std::to_string(extent[3] - extent[2] + 1) + " x " +
-                     std::to_string(extent[5] - extent[4] + 1) + " samples of " +
-                     std::to_string(sample_bytes) + (sample_bytes == 1 ? " byte)" : " bytes)"),
+                 "reading image '" + path + "' (" + size + " of " + std::to_string(sample_bytes) +
+                     (sample_bytes == 1 ? " byte)" : " bytes)"),
                  where,
                  "crop the image to the object, or downsample it, before meshing; or run where "
                  "more memory is available");
