@@ -10,6 +10,10 @@ packages=(
   libcli11-dev libfmt-dev libspdlog-dev nlohmann-json3-dev
   libtrilinos-kokkos-dev
   libhypre-dev libsuitesparse-dev libopenmpi-dev openmpi-bin libmetis-dev libhdf5-dev
+  # An optimised BLAS under CHOLMOD's supernodal factorisation (the alternatives system points
+  # libblas.so.3 at it; Debian's reference BLAS made the factorisation 2x slower), threaded by
+  # OpenMP like fem itself.
+  libopenblas0-openmp
   clang-format
   clang-14 libclang-rt-14-dev libomp-14-dev
   python3-matplotlib calculix-ccx

@@ -101,6 +101,15 @@ TEST(AbaqusDeck, TranslatesModelAndStep) {
   EXPECT_DOUBLE_EQ(spec.solver.increments.initial, 0.25);
   EXPECT_DOUBLE_EQ(spec.solver.increments.minimum, 1e-4);
   EXPECT_DOUBLE_EQ(spec.solver.increments.maximum, 0.5);
+  // Automatic increments grow after few Newton iterations: full Newton. Fixed ones (DIRECT) keep
+  // the tangent while it converges where its setup is costly (a factorisation, AMG).
+  EXPECT_EQ(spec.solver.newton.method, "full");
+  std::string direct = kStep;
+  direct.replace(direct.find("*STATIC"), 7, "*STATIC, DIRECT");
+  const fem::CaseSpec fixed = fem::load_case(write_deck("direct", box_deck(kMaterial + direct)));
+  const fem::LinearSolverLibraries libraries = fem::linear_solver_libraries();
+  const bool setup_costs = !libraries.cholmod.empty() || !libraries.hypre.empty();
+  EXPECT_EQ(fixed.solver.newton.method, setup_costs ? "modified" : "full");
   // BOTTOM fixed; TOP's z prescribed with the static step's default ramp.
   ASSERT_EQ(spec.boundary_conditions.size(), 2u);
   EXPECT_EQ(spec.boundary_conditions[0].set, "bottom");
