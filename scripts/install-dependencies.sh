@@ -11,9 +11,10 @@ packages=(
   libtrilinos-kokkos-dev
   libhypre-dev libsuitesparse-dev libopenmpi-dev openmpi-bin libmetis-dev libhdf5-dev
   # An optimised BLAS under CHOLMOD's supernodal factorisation (the alternatives system points
-  # libblas.so.3 at it; Debian's reference BLAS made the factorisation 2x slower), threaded by
-  # OpenMP like fem itself.
-  libopenblas0-openmp
+  # libblas.so.3 at it; with Debian's reference BLAS implicit decks ran 1.5-2.3x slower), threaded
+  # by OpenMP like fem. BLIS rather than OpenBLAS: OpenBLAS reserves about 300 MB of address space
+  # when it loads, which a `ulimit -v` then denies the model (docs/implicit.md).
+  libblis4-openmp
   clang-format
   clang-14 libclang-rt-14-dev libomp-14-dev
   python3-matplotlib calculix-ccx

@@ -1703,7 +1703,7 @@ class DeckTranslator {
       emit("  alpha: " + num(s.alpha.value_or(-0.05)), at);
       // Within a step the tangent changes little (its mass term dominates), and with a
       // factorisation or an AMG setup it is most of an iteration's cost: kept while it converges
-      // (the 16^3 cube deck: 2.4x faster, the same plate force to 1e-11).
+      // (the 16^3 cube deck: 2-3x faster, the same plate force to 1e-11).
       if (write_linear_solver(at))
         emit("  newton: {method: modified}  # the tangent kept while it halves the residual", at);
     } else {
