@@ -85,6 +85,13 @@ int line_of(const std::string& text, const std::string& start) {
   return 0;
 }
 
+/// Whether the translation picks a linear solver with a costly setup (CHOLMOD's factorisation or
+/// hypre's AMG, where fem was built with them), for which it asks for modified Newton.
+bool direct_or_amg_built_in() {
+  const fem::LinearSolverLibraries libraries = fem::linear_solver_libraries();
+  return !libraries.cholmod.empty() || !libraries.hypre.empty();
+}
+
 TEST(AbaqusDeck, TranslatesModelAndStep) {
   const std::string path = write_deck("model", box_deck(kMaterial + kStep));
   const fem::CaseSpec spec = fem::load_case(path);
@@ -107,9 +114,7 @@ TEST(AbaqusDeck, TranslatesModelAndStep) {
   std::string direct = kStep;
   direct.replace(direct.find("*STATIC"), 7, "*STATIC, DIRECT");
   const fem::CaseSpec fixed = fem::load_case(write_deck("direct", box_deck(kMaterial + direct)));
-  const fem::LinearSolverLibraries libraries = fem::linear_solver_libraries();
-  const bool setup_costs = !libraries.cholmod.empty() || !libraries.hypre.empty();
-  EXPECT_EQ(fixed.solver.newton.method, setup_costs ? "modified" : "full");
+  EXPECT_EQ(fixed.solver.newton.method, direct_or_amg_built_in() ? "modified" : "full");
   // BOTTOM fixed; TOP's z prescribed with the static step's default ramp.
   ASSERT_EQ(spec.boundary_conditions.size(), 2u);
   EXPECT_EQ(spec.boundary_conditions[0].set, "bottom");
@@ -150,9 +155,7 @@ EALL, GRAV, 9.81, 0, 0, -1
   EXPECT_DOUBLE_EQ(spec.solver.alpha, -0.1);
   EXPECT_DOUBLE_EQ(spec.solver.time_step, 0.01);
   // With a factorisation or AMG (a costly setup) the tangent is kept while it converges.
-  const fem::LinearSolverLibraries libraries = fem::linear_solver_libraries();
-  const bool setup_costs = !libraries.cholmod.empty() || !libraries.hypre.empty();
-  EXPECT_EQ(spec.solver.newton.method, setup_costs ? "modified" : "full");
+  EXPECT_EQ(spec.solver.newton.method, direct_or_amg_built_in() ? "modified" : "full");
   // Loads without AMPLITUDE act at once in a dynamic step (ccx's default).
   ASSERT_EQ(spec.loads.size(), 2u);
   EXPECT_EQ(spec.loads[0].amplitude, "constant");

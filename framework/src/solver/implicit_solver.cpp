@@ -750,7 +750,7 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
         });
     report_.newton_iterations += result.iterations;
     report_.linear_iterations += result.linear_iterations;
-    report_.tangents += result.linearizations;
+    report_.tangents += result.tangents;
     // Augmented Lagrangian: the multipliers take the converged contact pressures and Newton
     // solves again from there, until no contact penetrates beyond its tolerance.
     for (int a = 0; contact_ && result.converged() && a < contact_->max_augmentations() &&
@@ -761,7 +761,7 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
           newton_solve(la_, *this, spec_.solver.newton, *u_iter_, nullptr, floor, nullptr);
       report_.newton_iterations += again.iterations;
       report_.linear_iterations += again.linear_iterations;
-      report_.tangents += again.linearizations;
+      report_.tangents += again.tangents;
       result.linear_iterations += again.linear_iterations;
       result.status = again.status;
       result.relative_residual = again.relative_residual;

@@ -89,7 +89,7 @@ NewtonResult newton_solve(LinearAlgebra& la, IncrementEquations& eq, const Newto
     rec.new_tangent = stale || !modified;
     if (rec.new_tangent) {
       eq.linearize(u);
-      ++result.linearizations;
+      ++result.tangents;
     }
     // Right-hand side: the residual, less the coupling of the prescribed increment (first
     // iteration only), zero at prescribed dofs.

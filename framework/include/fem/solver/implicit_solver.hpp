@@ -60,7 +60,7 @@ struct ImplicitRunReport {
   std::string checkpoint;            ///< the last checkpoint written, "" if none
   std::int64_t newton_iterations = 0;
   std::int64_t linear_iterations = 0;
-  std::int64_t tangents = 0;  ///< linearizations (fewer than Newton iterations when modified)
+  std::int64_t tangents = 0;  ///< tangents formed (fewer than Newton iterations when modified)
   double end_time = 0.0;
   double time_reached = 0.0;
   double smallest_increment = 0.0, largest_increment = 0.0;  ///< s (static: load-time units)

@@ -57,7 +57,7 @@ struct NewtonResult {
   Status status = Status::NotConverged;
   int iterations = 0;
   int linear_iterations = 0;
-  int linearizations = 0;  ///< tangents formed (fewer than iterations with method modified)
+  int tangents = 0;  ///< tangents formed (fewer than iterations with method modified)
   double residual = 0.0;
   double relative_residual = 0.0;
   ElementCheck failure;  ///< ElementFailure: the element
