@@ -160,7 +160,7 @@ PeerResult run_calculix_peer(const BenchOptions& o, const CaseSpec& base, const 
     const Model& model = prepared.model;
     const CaseSpec& spec = model.spec;
     for (const HistorySpec& h : spec.output.histories)
-      if (model.mesh.node_sets.at(h.set).size() == 1) {
+      if (!h.of_elements() && model.mesh.node_sets.at(h.set).size() == 1) {
         p.node_set = h.set;
         break;
       }

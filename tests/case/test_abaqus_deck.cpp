@@ -133,6 +133,42 @@ TEST(AbaqusDeck, TranslatesModelAndStep) {
   EXPECT_EQ(spec.blocks[0].where.line, line_of(box_deck(kMaterial + kStep), "*SOLID SECTION"));
 }
 
+TEST(AbaqusDeck, ElPrintOfASectionSetIsAnElementHistory) {
+  std::string step = kStep;
+  const std::string print = "*EL PRINT, ELSET=EALL, FREQUENCY=2\nS\n*EL PRINT, ELSET=EALL\nE\n";
+  step.replace(step.find("*NODE FILE"), 0, print);
+  const std::string text = box_deck(kMaterial + step);
+  const fem::CaseSpec spec = fem::load_case(write_deck("el_print", text));
+  ASSERT_EQ(spec.output.histories.size(), 2u);
+  const fem::HistorySpec& h = spec.output.histories[1];
+  EXPECT_EQ(h.name, "eall");
+  EXPECT_EQ(h.region, "eall");
+  EXPECT_TRUE(h.set.empty());
+  // S and E of two requests: one history at the more frequent of their cadences.
+  EXPECT_EQ(h.quantities,
+            (std::vector<std::string>{"cauchy_stress", "green_lagrange_strain", "von_mises"}));
+  EXPECT_EQ(h.every_steps, 1);
+  EXPECT_EQ(h.where.line, line_of(text, "*EL PRINT"));
+  // A set that is no section's (here a node-print set's name is not an element set at all, so
+  // a subset of the elements): its values go to the frames, as before.
+  std::string subset = kStep;
+  subset.replace(subset.find("*NODE FILE"), 0, "*EL PRINT, ELSET=TOPROW\nS\n");
+  const fem::CaseSpec frames = fem::load_case(
+      write_deck("el_print_subset", box_deck(kMaterial + "*ELSET, ELSET=TOPROW\n1, 2\n" + subset)));
+  ASSERT_EQ(frames.output.histories.size(), 1u);
+  EXPECT_NE(std::find(frames.output.fields.begin(), frames.output.fields.end(), "cauchy_stress"),
+            frames.output.fields.end());
+  // A variable fem does not record is refused at its line.
+  std::string ener = kStep;
+  ener.replace(ener.find("*NODE FILE"), 0, "*EL PRINT, ELSET=EALL\nS, ENER\n");
+  const std::string bad = box_deck(kMaterial + ener);
+  const fem::InputError e = load_error("el_print_ener", bad);
+  EXPECT_EQ(e.where().line, line_of(bad, "S, ENER"));
+  EXPECT_NE(std::string(e.what()).find("*EL PRINT variable ENER is not supported"),
+            std::string::npos)
+      << e.what();
+}
+
 TEST(AbaqusDeck, DynamicStepsAndTheirDefaults) {
   const std::string dynamic = R"(*AMPLITUDE, NAME=Pulse
 0, 0, 0.1, 1, 0.2, 0

@@ -34,6 +34,7 @@ using fem::test::find_ccx;
 struct DeckRun {
   std::string dir;
   std::vector<fem::CalculixNodeTable> ccx;
+  std::vector<fem::CalculixElementTable> ccx_elements;
   std::string fem_output;
   int fem_code = -1;
 
@@ -81,6 +82,45 @@ struct DeckRun {
     }
     return a;
   }
+
+  /// fem's element history of a region (lower case) against the mean over CalculiX's rows of
+  /// an *EL PRINT table of the same set ("stresses" against cauchy_stress_*, "strains" against
+  /// green_lagrange_strain_*), by printed time: the worst difference of a component relative to
+  /// the largest mean component. The equal means of equal elements and integration points are
+  /// the reference-volume means fem records where every element is the same cube.
+  [[nodiscard]] Agreement compare_elements(const std::string& region,
+                                           const std::string& quantity) const {
+    const auto fem = read_history_csv(dir + "/fem/" + region + ".csv").columns();
+    const std::string column = quantity == "stresses" ? "cauchy_stress_" : "green_lagrange_strain_";
+    std::string upper = region;
+    std::transform(upper.begin(), upper.end(), upper.begin(), ::toupper);
+    // CalculiX's order xx yy zz xy xz yz; fem's column of each.
+    const char* const components[6] = {"xx", "yy", "zz", "xy", "xz", "yz"};
+    Agreement a;
+    std::vector<std::pair<std::array<double, 6>, std::array<double, 6>>> pairs;
+    for (const fem::CalculixElementTable& t : ccx_elements) {
+      if (t.quantity != quantity || t.set != upper || t.rows.empty()) continue;
+      std::array<double, 6> theirs{};
+      for (const auto& row : t.rows)
+        for (int c = 0; c < 6; ++c) theirs[c] += row.values[c] / static_cast<double>(t.rows.size());
+      const std::vector<double>& times = fem.at("time");
+      std::size_t row = times.size();
+      for (std::size_t r = 0; r < times.size(); ++r)
+        if (std::abs(times[r] - t.time) <= 1e-6 * std::max(1.0, std::abs(t.time))) row = r;
+      if (row == times.size()) continue;
+      std::array<double, 6> ours{};
+      for (int c = 0; c < 6; ++c) ours[c] = fem.at(column + components[c])[row];
+      pairs.emplace_back(ours, theirs);
+    }
+    for (const auto& [ours, theirs] : pairs)
+      for (const double v : theirs) a.scale = std::max(a.scale, std::abs(v));
+    for (const auto& [ours, theirs] : pairs) {
+      for (int c = 0; c < 6; ++c)
+        a.free = std::max(a.free, std::abs(ours[c] - theirs[c]) / a.scale);
+      ++a.rows;
+    }
+    return a;
+  }
 };
 
 /// Writes the deck, runs CalculiX and fem on it (fem's results in <dir>/fem).
@@ -97,6 +137,7 @@ DeckRun run_both(const std::string& name, const std::string& deck,
   EXPECT_TRUE(c.code == 0 && c.output.find("*ERROR") == std::string::npos)
       << c.output.substr(c.output.size() > 3000 ? c.output.size() - 3000 : 0);
   run.ccx = fem::read_calculix_dat(run.dir + "/" + name + ".dat");
+  run.ccx_elements = fem::read_calculix_element_tables(run.dir + "/" + name + ".dat");
   const fem::test::FemResult f = fem::test::run_fem(
       fmt::format("run '{}/{}.inp' --output '{}/fem' {}", run.dir, name, run.dir, fem_args));
   run.fem_code = f.code;
@@ -157,6 +198,8 @@ TOP, 3, 3, -0.2
 U
 *NODE PRINT, NSET=TOP, TOTALS=ONLY
 RF
+*EL PRINT, ELSET=EALL
+S, E
 *END STEP
 )";
   const DeckRun run = run_both("neo_compression", deck);
@@ -167,8 +210,19 @@ RF
   const auto rf = run.compare("top", "total force", {false, false, true});
   EXPECT_EQ(rf.rows, 4);
   EXPECT_LT(rf.free, 0.005) << "reaction force on the plate";
+  // *EL PRINT of the section's set: the block's mean stress and strain (a history eall.csv).
+  const auto s = run.compare_elements("eall", "stresses");
+  EXPECT_EQ(s.rows, 4);
+  EXPECT_GT(s.scale, 300.0);  // Pa: about 0.6 mu for 20 % compression, mu = 2 C10 = 1 kPa
+  EXPECT_LT(s.free, 0.005) << "mean stress";
+  const auto e = run.compare_elements("eall", "strains");
+  EXPECT_EQ(e.rows, 4);
+  EXPECT_GT(e.scale, 0.15);  // E_zz = ((0.8)^2 - 1) / 2 = -0.18 on average
+  EXPECT_LT(e.free, 0.005) << "mean strain";
   RecordProperty("corner_free_relative", fmt::format("{:.2e}", u.free));
   RecordProperty("reaction_relative", fmt::format("{:.2e}", rf.free));
+  RecordProperty("mean_stress_relative", fmt::format("{:.2e}", s.free));
+  RecordProperty("mean_strain_relative", fmt::format("{:.2e}", e.free));
 }
 
 // Linear elasticity (no NLGEOM: small strain) of a column under a tip load given on node numbers

@@ -705,6 +705,50 @@ output:
   EXPECT_SAYS(e, "history name 'top' is used twice");
 }
 
+TEST(CaseErrors, AHistoryNeedsASetOrARegionButNotBoth) {
+  const std::string head = R"(mesh: {}
+materials: {brain: {type: neo_hookean}}
+blocks: [{element: hex8r, material: brain}]
+node_sets: {top: {all: true}}
+solver: {end_time: 1}
+output:
+  histories:
+)";
+  InputError e = case_error(head + "    - {set: top, region: domain}\n");
+  EXPECT_AT(e, 8, 7);
+  EXPECT_SAYS(e, "needs either 'set' or 'region'");
+  e = case_error(head + "    - {name: x}\n");
+  EXPECT_SAYS(e, "needs either 'set' or 'region'");
+}
+
+TEST(CaseErrors, ARegionHistoryNamesABlockRegionAndElementQuantities) {
+  const std::string head = R"(mesh: {}
+materials: {brain: {type: neo_hookean}}
+blocks: [{element: hex8r, material: brain}]
+solver: {end_time: 1}
+output:
+  histories:
+)";
+  InputError e = case_error(head + "    - {region: domian}\n");
+  EXPECT_AT(e, 7, 16);
+  EXPECT_SAYS(e, "history region 'domian' is not the region of any block");
+  EXPECT_SAYS(e, "did you mean 'domain'");
+  e = case_error(head + "    - {region: domain, quantities: [displacement]}\n");
+  EXPECT_SAYS(e, "cauchy_stress");
+}
+
+TEST(CaseErrors, TheCorotationalSolverRefusesRegionHistories) {
+  const InputError e = case_error(R"(mesh: {}
+materials: {m: {type: linear_elastic}}
+blocks: [{element: hex8, material: m}]
+solver: {type: corotational, end_time: 0.01, time_step: 0.001}
+output:
+  histories: [{region: domain}]
+)");
+  EXPECT_AT(e, 6, 15);
+  EXPECT_SAYS(e, "element stresses and strains are not computed by solver type corotational");
+}
+
 // ---- YAML itself --------------------------------------------------------------------------------
 
 TEST(CaseErrors, YamlSyntaxErrorHasLineAndColumn) {

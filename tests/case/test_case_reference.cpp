@@ -39,8 +39,9 @@ TEST(CaseReference, CompleteExampleIsValidAndComplete) {
   ASSERT_EQ(c.contacts.size(), 2u);
   EXPECT_EQ(c.contacts[1].side, 1);
   EXPECT_EQ(c.contacts[1].set, "top");
-  EXPECT_EQ(c.output.histories.size(), 2u);
+  ASSERT_EQ(c.output.histories.size(), 3u);
   EXPECT_EQ(c.output.histories[1].name, "watched");
+  EXPECT_EQ(c.output.histories[2].region, "domain");
   ASSERT_EQ(c.plugin_paths.size(), 1u);
   EXPECT_EQ(c.plugin_paths[0].path, FEM_SOURCE_DIR "/docs/plugins");
 

@@ -242,6 +242,29 @@ TEST(CaseValid, SolverAndOutput) {
   EXPECT_DOUBLE_EQ(h1.every_time, 0.5);
 }
 
+TEST(CaseValid, ARegionHistoryRecordsStressAndStrainByDefault) {
+  const CaseSpec c = parse_case(R"(mesh: {}
+materials: {m: {type: neo_hookean}}
+blocks: [{element: hex8, material: m}]
+solver: {type: static, end_time: 1}
+output:
+  histories:
+    - {region: domain}
+    - {name: peak, region: domain, quantities: [von_mises, strain_energy], every_steps: 2}
+)",
+                                "case.yaml");
+  ASSERT_EQ(c.output.histories.size(), 2u);
+  const HistorySpec& h0 = c.output.histories[0];
+  EXPECT_TRUE(h0.of_elements());
+  EXPECT_EQ(h0.name, "domain");
+  EXPECT_TRUE(h0.set.empty());
+  EXPECT_EQ(h0.quantities, (std::vector<std::string>{"cauchy_stress", "green_lagrange_strain"}));
+  const HistorySpec& h1 = c.output.histories[1];
+  EXPECT_EQ(h1.name, "peak");
+  EXPECT_EQ(h1.quantities, (std::vector<std::string>{"von_mises", "strain_energy"}));
+  EXPECT_EQ(h1.every_steps, 2);
+}
+
 TEST(CaseValid, DeviceNamesTheGpuAndWhereItWasGiven) {
   const CaseSpec c = parse_case(R"(backend: cuda
 device: 1

@@ -69,6 +69,12 @@ TEST(AbaqusWriter, NeoHookeanConstantsMatchFemsEnergy) {
   EXPECT_TRUE(has(d.text, "1, 0.5")) << d.text;
 }
 
+TEST(AbaqusWriter, ARegionHistoryPrintsItsBlocksElements) {
+  const Deck d = export_deck({{"output.histories", "[{name: stress, region: domain}]"}});
+  EXPECT_TRUE(has(d.text, "*EL PRINT, ELSET=body\nS, E\n")) << d.text;
+  EXPECT_FALSE(has(d.text, "NSET=stress")) << d.text;
+}
+
 TEST(AbaqusWriter, StaticStepHoldsOnlyTheFreeRigidBodyMotions) {
   // Bottom held in z only: x, y translation and rotation about z are free.
   EXPECT_EQ(export_deck().report.held_rigid_body_modes, 3);
@@ -120,7 +126,7 @@ TEST(AbaqusWriter, WhatHasNoEquivalentIsRefusedWithTheLocation) {
   }
 }
 
-TEST(CalculixResults, ReadsNodeTablesAndSkipsOthers) {
+TEST(CalculixResults, ReadsNodeAndElementTablesApart) {
   const std::string path =
       (std::filesystem::temp_directory_path() / ("fem_ccx_" + std::to_string(::getpid()) + ".dat"))
           .string();
@@ -139,16 +145,25 @@ TEST(CalculixResults, ReadsNodeTablesAndSkipsOthers) {
          2  4.0E-03  5.0E-03 -1.0E-03
 )";
   const auto tables = fem::read_calculix_dat(path);
+  const auto elements = fem::read_calculix_element_tables(path);
   std::filesystem::remove(path);
-  ASSERT_EQ(tables.size(), 3u);
+  ASSERT_EQ(tables.size(), 2u);
   EXPECT_EQ(tables[0].quantity, "displacements");
   EXPECT_EQ(tables[0].set, "CORNER");
   EXPECT_DOUBLE_EQ(tables[0].time, 0.25);
   EXPECT_DOUBLE_EQ(tables[0].values.at(27)[0], 6.028245e-4);
-  EXPECT_EQ(tables[1].quantity, "stresses");
-  EXPECT_EQ(tables[2].values.size(), 2u);
-  EXPECT_DOUBLE_EQ(tables[2].values.at(2)[1], 5e-3);
+  EXPECT_EQ(tables[0].values.size(), 1u);  // the element table after it is not read as nodes
+  EXPECT_EQ(tables[1].values.size(), 2u);
+  EXPECT_DOUBLE_EQ(tables[1].values.at(2)[1], 5e-3);
+  ASSERT_EQ(elements.size(), 1u);
+  EXPECT_EQ(elements[0].quantity, "stresses");
+  EXPECT_EQ(elements[0].set, "CORNER_ELEMENTS");
+  ASSERT_EQ(elements[0].rows.size(), 1u);
+  EXPECT_EQ(elements[0].rows[0].element, 8);
+  EXPECT_EQ(elements[0].rows[0].point, 1);
+  EXPECT_DOUBLE_EQ(elements[0].rows[0].values[2], -30.0);
   EXPECT_THROW(fem::read_calculix_dat(path), fem::Error);
+  EXPECT_THROW(fem::read_calculix_element_tables(path), fem::Error);
 }
 
 // An explicit step takes end / (stable step) increments: the deck's INC lets it finish (it was

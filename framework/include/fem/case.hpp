@@ -302,13 +302,18 @@ struct ContactSpec {
   SourceLocation method_where;  ///< where method/penalty were given (explicit solvers refuse them)
 };
 
+/// A time history written to <name>.csv: of a node set (`set`: mean displacement and velocity,
+/// total reaction force) or of a block region's elements (`region`: reference-volume means of
+/// the stress and strain, the largest von Mises stress, the strain energy). One of the two.
 struct HistorySpec {
   SourceLocation where;
   std::string name;
   std::string set;
+  std::string region;
   std::vector<std::string> quantities = {"displacement", "reaction_force"};
   int every_steps = 0;      ///< 0 = same cadence as field output
   double every_time = 0.0;  ///< s
+  [[nodiscard]] bool of_elements() const { return !region.empty(); }
 };
 
 /// A receiver of the elastodynamic solver: the traces of every node of a set (or of the node

@@ -285,8 +285,11 @@ struct Velocity {
   FilePos where;
 };
 
-struct NodeHistory {
+/// A *NODE PRINT request (a node set's history) or an *EL PRINT of a section's element set (a
+/// region's element history).
+struct PrintedHistory {
   std::string set;
+  bool of_elements = false;
   std::set<std::string> quantities;
   int every = 1;
   FilePos where;
@@ -307,7 +310,7 @@ struct Step {
   std::vector<Force> forces;
   std::vector<Gravity> gravities;
   std::vector<Pressure> pressures;
-  std::vector<NodeHistory> histories;
+  std::vector<PrintedHistory> histories;
   std::set<std::string> fields;  ///< VTK fields requested
   int field_every = 0;           ///< FREQUENCY of the file requests
   bool frames = false;           ///< a file request (*NODE FILE, *EL FILE, *OUTPUT ...)
@@ -984,7 +987,7 @@ class DeckTranslator {
     Step& s = *step_;
     if (print) {
       allow(k, {"nset", "frequency", "totals", "global"});
-      NodeHistory h;
+      PrintedHistory h;
       h.set = lower(required_param(k, "nset", "for example: *NODE PRINT, NSET=TOP"));
       h.every = frequency(k);
       h.where = k.where;
@@ -1004,8 +1007,9 @@ class DeckTranslator {
                "reaction force of the set)");
       }
       if (h.every == 0) return;  // FREQUENCY=0: no output
-      for (NodeHistory& other : s.histories)
-        if (other.set == h.set) {  // U and RF in two requests: one history of the set
+      for (PrintedHistory& other : s.histories)
+        if (!other.of_elements &&
+            other.set == h.set) {  // U and RF in two requests: one history of the set
           other.quantities.insert(h.quantities.begin(), h.quantities.end());
           other.every = std::min(other.every, h.every);
           return;
@@ -1023,6 +1027,14 @@ class DeckTranslator {
   void element_output(const DeckKeyword& k, bool print) {
     if (print) {
       allow(k, {"elset", "frequency", "totals", "global", "position"});
+      // The element set of a section is a region: its elements' means become a history. Other
+      // sets (a subset, or one spanning sections) keep the values in the frames.
+      if (const auto elset = k.param("elset");
+          elset && std::any_of(sections_.begin(), sections_.end(),
+                               [&](const Section& sec) { return sec.elset == lower(*elset); })) {
+        element_history(k, lower(*elset));
+        return;
+      }
       step_->el_print = k.where;
     } else {
       allow(k, {"frequency", "global", "output", "position"});
@@ -1031,6 +1043,33 @@ class DeckTranslator {
   }
 
   /// Field output (VTK frames): U, V, S, E.
+  /// *EL PRINT, ELSET=<a section's set>: S and E as the region's mean stress and strain.
+  void element_history(const DeckKeyword& k, const std::string& elset) {
+    PrintedHistory h;
+    h.set = elset;
+    h.of_elements = true;
+    h.every = frequency(k);
+    h.where = k.where;
+    for (const auto& [var, where] : variables()) {
+      if (var == "S")
+        h.quantities.insert({"cauchy_stress", "von_mises"});
+      else if (var == "E")
+        h.quantities.insert("green_lagrange_strain");
+      else
+        fail(where, "*EL PRINT variable " + var + " is not supported",
+             "fem records S (the element set's mean Cauchy stress and its largest von Mises "
+             "stress) and E (the mean Green-Lagrange strain)");
+    }
+    if (h.every == 0) return;  // FREQUENCY=0: no output
+    for (PrintedHistory& other : step_->histories)
+      if (other.of_elements && other.set == h.set) {  // S and E in two requests: one history
+        other.quantities.insert(h.quantities.begin(), h.quantities.end());
+        other.every = std::min(other.every, h.every);
+        return;
+      }
+    step_->histories.push_back(h);
+  }
+
   void file_output(const DeckKeyword& k, bool frames) {
     Step& s = *step_;
     const int every = frequency(k);
@@ -1740,25 +1779,37 @@ class DeckTranslator {
     if (!s.frames) {
       emit("  vtk: false  # no *NODE FILE or *EL FILE request");
       note(s.el_print.value_or(step_->where),
-           s.el_print ? "*EL PRINT's element values are not written: fem records no element "
-                        "histories, and the step requests no *EL FILE frames to hold them"
+           s.el_print ? "*EL PRINT's element values are not written: fem records element "
+                        "histories of a *SOLID SECTION's element set only, and the step "
+                        "requests no *EL FILE frames to hold them"
                       : "the step requests no *NODE FILE or *EL FILE output: no VTK frames");
     } else {
       std::set<std::string> all = s.fields;
       all.insert(s.printed_fields.begin(), s.printed_fields.end());
       if (s.el_print)
         note(*s.el_print,
-             "*EL PRINT's element values are written to the VTK frames (fem records "
-             "no element histories)");
+             "*EL PRINT's element values are written to the VTK frames (fem records element "
+             "histories of a *SOLID SECTION's element set only)");
       std::vector<std::string> fields(all.begin(), all.end());
       emit("  fields: [" + join(fields) + "]");
       emit(fmt::format("  every_steps: {}", std::max(1, s.field_every)));
     }
     if (s.histories.empty()) return;
     emit("  histories:");
-    for (const NodeHistory& h : s.histories) {
-      require_node_set({h.set, -1, h.where}, "*NODE PRINT");
+    for (const PrintedHistory& h : s.histories) {
       std::vector<std::string> q(h.quantities.begin(), h.quantities.end());
+      if (h.of_elements) {
+        // Named after the set, unless a node history of a set of that name takes the name.
+        const bool taken = std::any_of(s.histories.begin(), s.histories.end(), [&](const auto& o) {
+          return !o.of_elements && o.set == h.set;
+        });
+        emit(fmt::format("    - {{name: {}, region: {}, quantities: [{}], every_steps: {}}}{}",
+                         yaml_string(taken ? h.set + "_elements" : h.set), yaml_string(h.set),
+                         join(q), h.every, from(h.where)),
+             h.where);
+        continue;
+      }
+      require_node_set({h.set, -1, h.where}, "*NODE PRINT");
       emit(fmt::format("    - {{name: {}, set: {}, quantities: [{}], every_steps: {}}}{}",
                        yaml_string(h.set), yaml_string(h.set), join(q), h.every, from(h.where)),
            h.where);

@@ -165,13 +165,22 @@ void refuse_outside_corotational(const CaseSpec& spec) {
   if (!spec.contacts.empty())
     throw InputError(spec.contacts.front().where, "contact does not apply to " + why,
                      "use solver type implicit_dynamic or explicit for contact");
-  for (const HistorySpec& h : spec.output.histories)
+  for (const HistorySpec& h : spec.output.histories) {
+    if (h.of_elements())
+      throw InputError(h.where,
+                       "history '" + h.name +
+                           "': element stresses and strains are not computed "
+                           "by " +
+                           why,
+                       "record a node set instead: {set: <set>, quantities: [displacement, "
+                       "velocity]}");
     for (const std::string& q : h.quantities)
       if (q == "reaction_force")
         throw InputError(h.where,
                          "history '" + h.name + "': reaction_force is not formed by " + why,
                          "record quantities: [displacement, velocity] (the default for this "
                          "solver)");
+  }
   if (spec.output.checkpoint)
     throw InputError(spec.output.checkpoint->where, "checkpoints are not written by " + why,
                      "leave output.checkpoint out");

@@ -1,4 +1,5 @@
-// output: field frames (VTK) and node-set histories (CSV), and how often they are written.
+// output: field frames (VTK) and node-set and element-region histories (CSV), and how often they
+// are written.
 #include <algorithm>
 #include <map>
 
@@ -15,6 +16,9 @@ const std::vector<std::string> kFields = {"displacement",  "velocity",  "green_l
 /// faster, 1.75x the size), none.
 const std::vector<std::string> kCompressions = {"zlib", "lz4", "none"};
 const std::vector<std::string> kQuantities = {"displacement", "velocity", "reaction_force"};
+/// Of a region's elements (history_columns() in fem/solver/run_output.hpp names their columns).
+const std::vector<std::string> kElementQuantities = {"cauchy_stress", "green_lagrange_strain",
+                                                     "von_mises", "strain_energy"};
 
 /// Reads a list of distinct words from `allowed`.
 std::vector<std::string> read_words(const Value& v, const std::vector<std::string>& allowed) {
@@ -36,20 +40,44 @@ bool before(const SourceLocation& a, const SourceLocation& b) {
   return key(a) < key(b);
 }
 
+/// The region of an element history: one a block takes its cells from.
+std::string read_history_region(const Value& v, const CaseSpec& spec) {
+  const std::string region = non_empty_string(v);
+  std::vector<std::string> regions;
+  for (const BlockSpec& b : spec.blocks)
+    if (std::find(regions.begin(), regions.end(), b.region) == regions.end())
+      regions.push_back(b.region);
+  if (std::find(regions.begin(), regions.end(), region) == regions.end())
+    v.fail("history region '" + region + "' is not the region of any block",
+           suggestion(region, regions, "block regions"));
+  return region;
+}
+
 HistorySpec read_history(const Value& item, CaseSpec& spec) {
-  const Mapping m(item, {"name", "set", "quantities", "every_steps", "every_time"});
+  const Mapping m(item, {"name", "set", "region", "quantities", "every_steps", "every_time"});
   HistorySpec h;
   h.where = item.where();
-  h.set = read_set_ref(m.required("set", "the node set whose nodes are recorded"), spec,
-                       "'" + item.path() + "'");
-  h.name = h.set;
+  const std::optional<Value> set = m.get("set");
+  const std::optional<Value> region = m.get("region");
+  if (set.has_value() == region.has_value())
+    item.fail("'" + item.path() + "' needs either 'set' or 'region'",
+              "set: a node set, whose mean motion and reaction force are recorded; region: a "
+              "block's region, whose elements' mean stress and strain are recorded");
+  if (set) {
+    h.set = read_set_ref(*set, spec, "'" + item.path() + "'");
+    h.name = h.set;
+    // The co-rotational solver forms no reaction forces: its histories default to the motion.
+    if (spec.solver.type == SolverType::Corotational) h.quantities = {"displacement", "velocity"};
+  } else {
+    h.region = read_history_region(*region, spec);
+    h.name = h.region;
+    h.quantities = {"cauchy_stress", "green_lagrange_strain"};
+  }
   if (auto n = m.get("name")) h.name = non_empty_string(*n);
-  // The co-rotational solver forms no reaction forces: its histories default to the motion.
-  if (spec.solver.type == SolverType::Corotational) h.quantities = {"displacement", "velocity"};
+  const std::vector<std::string>& allowed = set ? kQuantities : kElementQuantities;
   if (auto q = m.get("quantities")) {
-    h.quantities = read_words(*q, kQuantities);
-    if (h.quantities.empty())
-      q->fail("'quantities' must list at least one of " + join(kQuantities));
+    h.quantities = read_words(*q, allowed);
+    if (h.quantities.empty()) q->fail("'quantities' must list at least one of " + join(allowed));
   }
   read_cadence(m, h.every_steps, h.every_time);
   return h;

@@ -239,6 +239,7 @@ AbaqusExportReport write_abaqus_deck(const Model& model, const AbaqusExportOptio
   }
   // Elements around each single-node history set (for *EL PRINT).
   for (const HistorySpec& h : spec.output.histories) {
+    if (h.of_elements()) continue;
     const auto& ids = model.mesh.node_sets.at(h.set);
     if (ids.size() != 1) continue;
     std::vector<std::int32_t> elements;
@@ -434,8 +435,14 @@ AbaqusExportReport write_abaqus_deck(const Model& model, const AbaqusExportOptio
     }
   }
   // Outputs: every history set's displacements (and reaction totals), stress and strain of the
-  // elements around the set's first node.
+  // elements around the set's first node, and those of every region history's blocks.
   for (const HistorySpec& h : spec.output.histories) {
+    if (h.of_elements()) {
+      for (const ModelBlock& b : model.blocks)
+        if (b.spec->region == h.region)
+          fmt::print(out, "*EL PRINT, ELSET={}\nS, E\n", b.spec->name);
+      continue;
+    }
     const auto& ids = model.mesh.node_sets.at(h.set);
     if (ids.empty()) continue;
     fmt::print(out, "*NODE PRINT, NSET={}\nU\n", h.set);
@@ -443,7 +450,7 @@ AbaqusExportReport write_abaqus_deck(const Model& model, const AbaqusExportOptio
       fmt::print(out, "*NODE PRINT, NSET={}, TOTALS=ONLY\nRF\n", h.set);
   }
   for (const HistorySpec& h : spec.output.histories)
-    if (model.mesh.node_sets.at(h.set).size() == 1)
+    if (!h.of_elements() && model.mesh.node_sets.at(h.set).size() == 1)
       fmt::print(out, "*EL PRINT, ELSET={}_ELEMENTS\nS, E\n", h.set);
   fmt::print(out, "*END STEP\n");
   return report;

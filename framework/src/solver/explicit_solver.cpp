@@ -109,6 +109,9 @@ class ExplicitSolver::Run {
   void record_measurement(const StepNorms& norms);
   void check_convergence(const StepNorms& norms);
   void sample_histories();
+  /// The row of element history `h` at step k, from u_k: the previous state (`previous`) or
+  /// the current one.
+  void record_element_history(HistoryRecorder& h, std::int64_t k, bool previous);
   void finish_histories();
   /// Appends a history's row at step k from the set's u_k and the two states whose difference
   /// gives the velocity (all at the set's nodes, 3 values per node in set order), and the sum
@@ -192,6 +195,8 @@ class ExplicitSolver::Run {
   std::vector<double> u_, u_prev_, frame_velocity_, forces_, set_u_, set_u_prev_;
   LazyFingerprint model_hash_{sys_};  ///< computed when a checkpoint is first written or read
   std::vector<BlockResults> results_;
+  std::vector<double> history_u_;              ///< the state an element history samples
+  std::vector<BlockResults> history_results_;  ///< its element results
 };
 
 void ExplicitSolver::Run::start_report() {
@@ -532,10 +537,24 @@ void ExplicitSolver::Run::record_history(HistoryRecorder& h, std::int64_t k,
   h.record(t, k, uk, velocity(u_late, u_early), reaction);
 }
 
+// An element history needs the element results of the whole state: one more element pass
+// (gathered across the ranks of a partitioned run), at the history's cadence only.
+void ExplicitSolver::Run::record_element_history(HistoryRecorder& h, std::int64_t k,
+                                                 bool previous) {
+  if (previous)
+    problem_.previous_displacement(history_u_);
+  else
+    problem_.displacement(history_u_);
+  problem_.element_results(history_u_, history_results_);
+  h.record_elements(static_cast<double>(k) * dt_, k, sys_, history_results_);
+}
+
 void ExplicitSolver::Run::sample_histories() {
   for (std::size_t i = 0; i < histories_.size(); ++i) {
     if (next_history_[i] + 1 != step_) continue;
-    if (files_) {  // on every rank: the samples are gathered, rank 0 writes them
+    if (files_ && histories_[i].of_elements()) {
+      record_element_history(histories_[i], step_ - 1, true);
+    } else if (files_) {  // on every rank: the samples are gathered, rank 0 writes them
       // The state is u_{step}; the sample is step - 1, whose internal forces the last element
       // pass computed. Velocity is the forward difference (u_step - u_{step-1}) / dt.
       problem_.nodal_displacements(histories_[i].nodes(), set_u_, set_u_prev_);
@@ -550,6 +569,10 @@ void ExplicitSolver::Run::sample_histories() {
 void ExplicitSolver::Run::finish_histories() {
   for (HistoryRecorder& h : histories_) {
     if (!files_) continue;
+    if (h.of_elements()) {
+      record_element_history(h, n_, false);
+      continue;
+    }
     if (forces_.empty()) {
       problem_.displacement(u_);
       problem_.internal_forces(u_, forces_);

@@ -451,9 +451,16 @@ void ImplicitSolver::Run::write_output(std::int64_t increment, double t, bool fr
   // Histories: mean displacement and velocity of a set, and its reaction (internal minus applied
   // forces at its nodes; f_int is the last evaluation's, at the accepted state).
   if (!histories_.empty() && with_histories) la_.download(*f_int_, f_host_);
+  bool have_results = false;  // element results of u_host_, for element histories and the frame
   for (HistoryRecorder& h : histories_) {
     if (!with_histories) break;
     if (increment % h.every() != 0 && t < spec_.solver.end_time * (1 - 1e-12)) continue;
+    if (h.of_elements()) {
+      if (!have_results) op_.element_results(u_host_, results_);
+      have_results = true;
+      h.record_elements(t, increment, sys_, results_);
+      continue;
+    }
     std::vector<double> u_nodes, v_nodes;
     std::array<double, 3> reaction = {0, 0, 0};
     for (const std::int32_t node : h.nodes())
@@ -466,7 +473,7 @@ void ImplicitSolver::Run::write_output(std::int64_t increment, double t, bool fr
     h.record(t, increment, u_nodes, v_nodes, reaction);
   }
   if (frame) {
-    op_.element_results(u_host_, results_);
+    if (!have_results) op_.element_results(u_host_, results_);
     EnergySample e;
     e.time = t;
     const ElementEnergies el = element_energies(results_);

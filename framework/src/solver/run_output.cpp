@@ -156,13 +156,30 @@ FrameWriting frame_writing(const OutputSpec& output, const Backend* backend, boo
   return output.background.value_or(on_device) ? FrameWriting::Background : FrameWriting::OnCaller;
 }
 
+std::vector<std::string> history_columns(const HistorySpec& spec) {
+  std::vector<std::string> cols;
+  for (const std::string& q : spec.quantities) {
+    if (q == "cauchy_stress" || q == "green_lagrange_strain")
+      for (const char* c : {"_xx", "_yy", "_zz", "_xy", "_yz", "_xz"}) cols.push_back(q + c);
+    else if (q == "von_mises")
+      cols.push_back("von_mises_max");
+    else if (q == "strain_energy")
+      cols.push_back(q);
+    else
+      for (const char* c : {"_x", "_y", "_z"}) cols.push_back(q + c);
+  }
+  return cols;
+}
+
 HistoryRecorder::HistoryRecorder(const Model& model, const HistorySpec& spec, std::int64_t every,
                                  const std::string& directory, std::uint64_t resume_at,
                                  RunSink* sink)
-    : spec_(&spec), nodes_(&model.mesh.node_sets.at(spec.set)), every_(every), sink_(sink) {
-  std::vector<std::string> cols;
-  for (const std::string& q : spec.quantities)
-    for (const char* c : {"_x", "_y", "_z"}) cols.push_back(q + c);
+    : spec_(&spec), every_(every), sink_(sink) {
+  static const std::vector<std::int32_t> kNoNodes;
+  nodes_ = spec.of_elements() ? &kNoNodes : &model.mesh.node_sets.at(spec.set);
+  for (std::size_t b = 0; b < model.blocks.size(); ++b)
+    if (spec.of_elements() && model.blocks[b].spec->region == spec.region) blocks_.push_back(b);
+  const std::vector<std::string> cols = history_columns(spec);
   if (sink_) sink_->table(spec.name, cols);
   if (directory.empty()) return;
   csv_.emplace((std::filesystem::path(directory) / (spec.name + ".csv")).string(), cols, resume_at);
@@ -185,6 +202,39 @@ void HistoryRecorder::record(double time, std::int64_t step, const std::vector<d
       for (double& x : v) x /= count;
     }
     row.insert(row.end(), v.begin(), v.end());
+  }
+  append_row(csv_, sink_, spec_->name, time, step, row);
+}
+
+void HistoryRecorder::record_elements(double time, std::int64_t step, const System& sys,
+                                      const std::vector<BlockResults>& results) {
+  if (!csv_ && !sink_) return;
+  std::array<double, 6> stress{}, strain{};
+  double volume = 0.0, mises = 0.0, energy = 0.0;
+  for (const std::size_t b : blocks_) {
+    const BlockSystem& block = sys.blocks[b];
+    const BlockResults& r = results[b];
+    const std::int64_t nq = block.quadrature_points;
+    for (std::int64_t e = 0; e < block.num_elements; ++e) {
+      double v = 0.0;
+      for (std::int64_t q = 0; q < nq; ++q) v += block.quadrature_volumes[e * nq + q];
+      volume += v;
+      for (int c = 0; c < 6; ++c) {
+        stress[c] += v * r.cauchy_stress[6 * e + c];
+        strain[c] += v * r.green_lagrange[6 * e + c];
+      }
+      mises = std::max(mises, von_mises(&r.cauchy_stress[6 * e]));
+      energy += r.strain_energy[e];
+    }
+  }
+  std::vector<double> row;
+  for (const std::string& q : spec_->quantities) {
+    if (q == "cauchy_stress" || q == "green_lagrange_strain")
+      for (const double s : q == "cauchy_stress" ? stress : strain) row.push_back(s / volume);
+    else if (q == "von_mises")
+      row.push_back(mises);
+    else
+      row.push_back(energy);
   }
   append_row(csv_, sink_, spec_->name, time, step, row);
 }

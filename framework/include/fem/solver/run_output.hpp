@@ -1,6 +1,7 @@
 // What every solver writes around its loop, in one place: the VTK series, the fields of a frame,
-// node-set histories and the per-run CSV records. The explicit, dynamic-relaxation and implicit
-// solvers each decide when to write; what a frame or a history row holds is decided here.
+// node-set and element-region histories and the per-run CSV records. The explicit,
+// dynamic-relaxation and implicit solvers each decide when to write; what a frame or a history row
+// holds is decided here.
 #pragma once
 
 #include <array>
@@ -95,7 +96,7 @@ std::unique_ptr<FrameSeries> open_frame_series(const Model& model, const std::st
 /// the first condition.
 FrameWriting frame_writing(const OutputSpec& output, const Backend* backend, bool several_ranks);
 
-/// One history of output.histories: its node set, cadence and CSV file.
+/// One history of output.histories: its node set or block region, cadence and CSV file.
 class HistoryRecorder {
  public:
   /// `directory` empty: nothing is written (rows are still computed for tests). resume_at > 0:
@@ -105,6 +106,9 @@ class HistoryRecorder {
                   const std::string& directory, std::uint64_t resume_at = 0,
                   RunSink* sink = nullptr);
   [[nodiscard]] const HistorySpec& spec() const { return *spec_; }
+  /// Of a region: its values come from the element results (record_elements).
+  [[nodiscard]] bool of_elements() const { return spec_->of_elements(); }
+  /// The node set's nodes; empty for a region.
   [[nodiscard]] const std::vector<std::int32_t>& nodes() const { return *nodes_; }
   [[nodiscard]] std::int64_t every() const { return every_; }
   [[nodiscard]] bool writes() const { return csv_.has_value(); }
@@ -115,14 +119,27 @@ class HistoryRecorder {
   /// its nodes of internal minus applied forces).
   void record(double time, std::int64_t step, const std::vector<double>& u_at_nodes,
               const std::vector<double>& v_at_nodes, const std::array<double, 3>& reaction);
+  /// Appends the row of a region's sample from the element results of the model's blocks
+  /// (element_results, in model order) and their quadrature volumes (`sys`, the model's whole
+  /// system): the means of the stress and strain over the region's reference volume (each
+  /// element's value is already its reference-volume mean), the largest element von Mises
+  /// stress and the summed strain energy.
+  void record_elements(double time, std::int64_t step, const System& sys,
+                       const std::vector<BlockResults>& results);
 
  private:
   const HistorySpec* spec_;
   const std::vector<std::int32_t>* nodes_;
+  std::vector<std::size_t> blocks_;  ///< a region's blocks (model order)
   std::int64_t every_;
   std::optional<CsvHistory> csv_;
   RunSink* sink_ = nullptr;
 };
+
+/// The CSV columns of a history's quantities: x, y, z of each node quantity; the six tensor
+/// components (xx yy zz xy yz xz) of cauchy_stress and green_lagrange_strain; von_mises_max and
+/// strain_energy.
+std::vector<std::string> history_columns(const HistorySpec& spec);
 
 /// The applied nodal force on dof d at time t (loads and gravity on the lumped mass), as the
 /// node pass applies it: what reaction forces subtract. The sum of the two below.
