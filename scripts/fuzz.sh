@@ -17,7 +17,7 @@ build_dir=${FUZZ_BUILD_DIR:-build-fuzz}
 seconds=${FUZZ_SECONDS:-6}
 jobs=${FUZZ_JOBS:-$(nproc)}
 cxx=${CXX_FUZZ:-clang++-14}
-all="case_loader overrides gmsh abaqus vtk stl plugin_descriptor"
+all="case_loader overrides gmsh abaqus vtk image stl plugin_descriptor"
 fuzzers=${FUZZERS:-$all}
 
 # The largest input each harness tries, in bytes: a few pages of the format (the readers' own size
@@ -25,7 +25,7 @@ fuzzers=${FUZZERS:-$all}
 max_len() {
   case $1 in
     plugin_descriptor) echo 1024 ;;
-    stl) echo 16384 ;;
+    stl | image) echo 16384 ;;
     case_loader | overrides | abaqus | vtk) echo 32768 ;;
     *) echo 65536 ;;
   esac
@@ -51,7 +51,7 @@ run_harness() {
   local name=$1
   shift
   local fast_unwind=1
-  [ "$name" = vtk ] && fast_unwind=0
+  case $name in vtk | image) fast_unwind=0 ;; esac
   ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:fast_unwind_on_malloc=$fast_unwind} \
     LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/fuzz/lsan.supp} \
     UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \

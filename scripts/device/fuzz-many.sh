@@ -21,7 +21,7 @@ export LD_LIBRARY_PATH=$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 max_len() {
   case $1 in
     plugin_descriptor) echo 1024 ;;
-    stl) echo 16384 ;;
+    stl | image) echo 16384 ;;
     *) echo 32768 ;;
   esac
 }
@@ -32,7 +32,7 @@ for name in ${FUZZERS:-case_loader}; do
   cp -r "$bundle/corpus/$name/." "$dir/corpus/"
   before=$(ls "$dir/corpus" | wc -l)
   fast_unwind=1
-  [ "$name" = vtk ] && fast_unwind=0
+  case $name in vtk | image) fast_unwind=0 ;; esac
   echo "== fuzz_$name: $workers workers x ${seconds} s on $before inputs ($(nproc) cores)"
   (cd "$dir" && ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=$fast_unwind \
     LSAN_OPTIONS=suppressions=$bundle/lsan.supp UBSAN_OPTIONS=print_stacktrace=1 \

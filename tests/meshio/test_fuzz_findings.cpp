@@ -1,6 +1,7 @@
-// Mesh and surface files that the fuzzers (fuzz/fuzz_gmsh.cpp, fuzz_abaqus.cpp, fuzz_vtk.cpp,
-// fuzz_stl.cpp) or their review showed to exhaust memory or time, overflow, or read out of
-// bounds; each is now refused with a message before the work. docs/fuzzing.md.
+// Mesh, image and surface files that the fuzzers (fuzz/fuzz_gmsh.cpp, fuzz_abaqus.cpp,
+// fuzz_vtk.cpp, fuzz_image.cpp, fuzz_stl.cpp) or their review showed to exhaust memory or time,
+// overflow, or read out of bounds; each is now refused with a message before the work.
+// docs/fuzzing.md.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -13,6 +14,7 @@
 #include <fem/contact/triangle_mesh.hpp>
 #include <fem/error.hpp>
 #include <fem/mesh/readers.hpp>
+#include <fem/mesh/voxels.hpp>
 #include <fem/output/vtk_series.hpp>
 
 #include "output/scratch_dir.hpp"
@@ -176,6 +178,98 @@ TEST_F(FuzzFindings, VtuSizesAreCheckedBeforeVtkAllocates) {
   EXPECT_HAS(
       error_of(write("p.vtu", edit(vtu, piece, R"(NumberOfPoints="1000" NumberOfCells="9")"))),
       "p.vtu:16:9: error: point array 'Points' announces 3 x 1000 values, more than the");
+}
+
+// A .vti of cell labels without point data whose labels VTK cannot read ("1float0", or a file
+// whose root names another type): VTK 9.1's reader dereferenced null (SEGV) looking for the
+// PointData element to name in its message.
+TEST_F(FuzzFindings, ImageCellArraysVtkCannotReadAreReportedNotACrash) {
+  if (!vtk_output_available()) GTEST_SKIP() << "built without VTK";
+  const std::string known = FEM_SOURCE_DIR "/fuzz/known/";
+  for (const std::string name :
+       {"vti_cell_array_without_point_data.vti", "vti_cell_array_of_a_mistyped_file.vti"}) {
+    try {
+      (void)read_label_image(known + name, SourceLocation{"case.yaml", 3, 10});
+      ADD_FAILURE() << name << " was read";
+    } catch (const InputError& e) {
+      EXPECT_HAS(std::string(e.what()),
+                 "case.yaml:3:10: error: cannot read image '" + known + name);
+    }
+  }
+  // The first file with its labels readable is an image of 10 x 3 x 2 cells.
+  const std::string text = read_text(known + "vti_cell_array_without_point_data.vti");
+  const VoxelLattice lattice =
+      read_label_image(write("fine.vti", edit(text, "1float0", "1 1 0 0")), SourceLocation{});
+  EXPECT_EQ(lattice.dims, (std::array<std::int64_t, 3>{10, 3, 2}));
+}
+
+// A NRRD header with zero bytes in it: VTK 9.1's header reader looped forever.
+TEST_F(FuzzFindings, NrrdHeadersWithZeroBytesAreRefusedBeforeVtkReadsThem) {
+  if (!vtk_output_available()) GTEST_SKIP() << "built without VTK";
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    (void)read_label_image(FEM_SOURCE_DIR "/fuzz/known/nrrd_zero_byte_in_header.nrrd",
+                           SourceLocation{"case.yaml", 2, 8});
+    ADD_FAILURE() << "the image was read";
+  } catch (const InputError& e) {
+    EXPECT_HAS(std::string(e.what()), "case.yaml:2:8: error: NRRD file");
+    EXPECT_HAS(std::string(e.what()), "has a zero byte in its header (byte 97)");
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+}
+
+// Image headers VTK 9.1 trusted: a NRRD "space dimension" other than 3 made its reader write
+// past an array (SEGV); MetaImage headers with an ElementDataFile left empty (the name on the next
+// line), a zero DimSize, binary bytes or a data file name with '%' (a pattern of files to MetaIO)
+// overflowed a MetaIO buffer or threw std::length_error through VTK (an abort); a .vti extent
+// running backwards made VTK's XML reader copy overlapping memory.
+TEST_F(FuzzFindings, ImageHeadersAreCheckedBeforeVtkReadsThem) {
+  if (!vtk_output_available()) GTEST_SKIP() << "built without VTK";
+  const std::string known = FEM_SOURCE_DIR "/fuzz/known/";
+  const std::pair<const char*, const char*> cases[] = {
+      {"nrrd_space_dimension_6.nrrd", "has space dimension '6', not 3"},
+      {"mha_empty_data_file_overflow.mha", "names its data as a list or pattern of files"},
+      {"mha_empty_data_file_length_error.mha", "has a zero byte in its header"},
+      {"mha_data_file_pattern.mha", "names its data as a list or pattern of files ('LOC%L')"},
+      {"vti_backward_whole_extent.vti", "has a WholeExtent that runs backwards"}};
+  for (const auto& [name, says] : cases) {
+    try {
+      (void)read_label_image(known + name, SourceLocation{"case.yaml", 2, 8});
+      ADD_FAILURE() << name << " was read";
+    } catch (const InputError& e) {
+      EXPECT_HAS(std::string(e.what()), says);
+    }
+  }
+  // Line by line: a NRRD field NRRD does not define, or given twice; a zero MetaImage size.
+  const std::string nrrd =
+      std::string("NRRD0004\ntype: uint8\ndimension: 3\nsizes: 10 3 2\n") + "encoding: raw\n";
+  const auto error_of_image = [&](const std::string& file, const std::string& text) {
+    try {
+      (void)read_label_image(write(file, text), SourceLocation{});
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("read");
+  };
+  EXPECT_HAS(error_of_image("a.nrrd", nrrd + "colour: red\n\n" + std::string(60, '\1')),
+             "has an unknown field 'colour'");
+  EXPECT_HAS(error_of_image("b.nrrd", nrrd + "sizes: 10 3 2\n\n" + std::string(60, '\1')),
+             "gives the field 'sizes' twice");
+  EXPECT_HAS(error_of_image("c.nrrd",
+                            nrrd + "space directions: (1,0,0) (0,1,0)\n\n" + std::string(60, '\1')),
+             "not three vectors (x,y,z)");
+  const std::string vti = read_text(known + "vti_cell_array_without_point_data.vti");
+  EXPECT_HAS(
+      error_of_image("outside.vti", edit(vti, "<Piece Extent=\"0 10", "<Piece Extent=\"0 11")),
+      "has a Piece whose Extent is not within the WholeExtent");
+  EXPECT_HAS(error_of_image("e.mha",
+                            "ObjectType = Image\nNDims = 3\nDimSize = 10 3 2\n"
+                            "ElementType = MET_UCHAR\nElementDataFile = \nLOCAL\n"),
+             "names no data file (ElementDataFile is empty)");
+  EXPECT_HAS(error_of_image("d.mha",
+                            "ObjectType = Image\nNDims = 3\nDimSize = 10 0 2\n"
+                            "ElementType = MET_UCHAR\nElementDataFile = LOCAL\n"),
+             "has DimSize '10 0 2', not 3 positive integers");
 }
 
 TEST_F(FuzzFindings, LegacyVtkSectionsMustHoldWhatTheyAnnounce) {

@@ -37,6 +37,8 @@ const char* label_image_formats() {
 #include <vtkSmartPointer.h>
 #include <vtkStreamingDemandDrivenPipeline.h>
 #include <vtkStringOutputWindow.h>
+#include <vtkXMLDataElement.h>
+#include <vtkXMLDataParser.h>
 #include <vtkXMLImageDataReader.h>
 
 #include <algorithm>
@@ -46,10 +48,13 @@ const char* label_image_formats() {
 #include <iostream>
 #include <limits>
 #include <map>
+#include <regex>
+#include <set>
 #include <sstream>
 
 #include "../output/vtk_error_capture.hpp"
 #include "read_file.hpp"
+#include "vtu_check.hpp"
 
 namespace fem {
 
@@ -108,9 +113,61 @@ class OutputWindowCapture {
   vtkNew<vtkStringOutputWindow> window_;
 };
 
-/// VTK 9.1's NRRD reader loops forever on a header whose last line has no line end, reads out of
-/// bounds without `sizes`, and takes a first axis of 9 samples or fewer for vector components:
-/// the header is checked here before VTK sees it, for what a label image needs.
+/// `text` for a message: at most 40 characters, other than printable ASCII as '?'.
+std::string printable(const std::string& text) {
+  std::string out = text.substr(0, 40);
+  for (char& c : out)
+    if (c < 0x20 || c > 0x7e) c = '?';
+  return text.size() > 40 ? out + "..." : out;
+}
+
+/// The fields of the NRRD format (teem's nrrd format definition, version 5), with their
+/// alternative spellings.
+const std::set<std::string> kNrrdFields = {"dimension",
+                                           "type",
+                                           "block size",
+                                           "blocksize",
+                                           "encoding",
+                                           "endian",
+                                           "content",
+                                           "min",
+                                           "max",
+                                           "old min",
+                                           "oldmin",
+                                           "old max",
+                                           "oldmax",
+                                           "data file",
+                                           "datafile",
+                                           "line skip",
+                                           "lineskip",
+                                           "byte skip",
+                                           "byteskip",
+                                           "sample units",
+                                           "sampleunits",
+                                           "sizes",
+                                           "spacings",
+                                           "thicknesses",
+                                           "axis mins",
+                                           "axismins",
+                                           "axis maxs",
+                                           "axismaxs",
+                                           "centers",
+                                           "centerings",
+                                           "labels",
+                                           "units",
+                                           "kinds",
+                                           "space",
+                                           "space dimension",
+                                           "space units",
+                                           "space origin",
+                                           "space directions",
+                                           "measurement frame",
+                                           "number"};
+
+/// VTK 9.1's NRRD reader loops forever on a header whose last line has no line end or that holds
+/// a zero byte, reads out of bounds without `sizes` or with a space dimension other than its
+/// directions', and takes a first axis of 9 samples or fewer for vector components: the header
+/// is checked here before VTK sees it, for what a label image needs (fuzz_image found most).
 void check_nrrd_header(const std::string& path, const SourceLocation& where) {
   const auto refuse = [&](const std::string& what, const std::string& hint) {
     throw InputError(where, "NRRD file '" + path + "' " + what, hint);
@@ -134,15 +191,48 @@ void check_nrrd_header(const std::string& path, const SourceLocation& where) {
   } else if (text.empty() || text.back() != '\n') {
     refuse("has a header whose last line has no line break", spec_hint);
   }
+  // VTK 9.1's header reader loops forever on a zero byte in the header (fuzz_image found it).
+  if (const std::size_t zero = text.substr(0, end).find('\0'); zero != std::string::npos)
+    refuse("has a zero byte in its header (byte " + std::to_string(zero + 1) + ")",
+           "a NRRD header is text: the file is damaged, or its header was written as binary");
+  // Every line a field NRRD defines, once: VTK's reader writes past its arrays on a "space
+  // dimension" other than the directions it then reads, and misreads lines it does not know.
   std::istringstream lines(text.substr(0, end));
   std::string line;
   std::map<std::string, std::string> fields;
+  std::getline(lines, line);  // the magic NRRD000x, which CanReadFile checked
   while (std::getline(lines, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    const std::size_t colon = line.find(": ");
-    if (colon != std::string::npos && line[0] != '#')
-      fields[line.substr(0, colon)] = line.substr(colon + 2);
+    if (line.empty()) break;
+    if (line[0] == '#') continue;
+    const std::size_t colon = line.find(": "), pair = line.find(":=");
+    if (pair != std::string::npos && (colon == std::string::npos || pair < colon)) continue;
+    if (colon == std::string::npos)
+      refuse("has a header line that is no field: '" + printable(line) + "'", spec_hint);
+    const std::string name = line.substr(0, colon);
+    if (kNrrdFields.count(name) == 0)
+      refuse("has an unknown field '" + printable(name) + "'",
+             "a NRRD header holds the fields of the NRRD format (type, dimension, sizes, "
+             "encoding, space, space directions, ...), a line each; key/value pairs are written "
+             "key:=value");
+    if (!fields.emplace(name, line.substr(colon + 2)).second)
+      refuse("gives the field '" + name + "' twice", spec_hint);
   }
+  if (fields.count("space dimension") != 0 && fields["space dimension"] != "3")
+    refuse("has space dimension '" + printable(fields["space dimension"]) + "', not 3",
+           "fem reads label images in 3D space: write 'space dimension: 3' (or leave it out)");
+  const std::string number = R"(\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*)";
+  const std::string vector = "\\(" + number + "," + number + "," + number + "\\)";
+  if (fields.count("space directions") != 0 &&
+      !std::regex_match(fields["space directions"],
+                        std::regex("\\s*" + vector + "\\s+" + vector + "\\s+" + vector + "\\s*")))
+    refuse("has space directions '" + printable(fields["space directions"]) +
+               "', not three vectors (x,y,z)",
+           "write for example 'space directions: (0.5,0,0) (0,0.5,0) (0,0,1)'");
+  if (fields.count("space origin") != 0 &&
+      !std::regex_match(fields["space origin"], std::regex("\\s*" + vector + "\\s*")))
+    refuse("has space origin '" + printable(fields["space origin"]) + "', not a vector (x,y,z)",
+           "write for example 'space origin: (0,0,0)'");
   for (const char* field : {"type", "dimension", "sizes", "encoding"})
     if (fields.count(field) == 0) refuse(std::string("has no '") + field + "' field", spec_hint);
   int dimension = 0;
@@ -157,6 +247,97 @@ void check_nrrd_header(const std::string& path, const SourceLocation& where) {
     refuse("has " + std::to_string(size[0]) + " samples along x",
            "VTK reads the first axis of a NRRD file as vector components when it has 9 samples "
            "or fewer: give it 10 or more, or write the image as .mhd or .vti");
+}
+
+/// VTK 9.1's MetaImage reader (MetaIO) writes past a buffer or throws std::length_error through
+/// VTK (an abort) on a header without a data file or with a zero size (fuzz_image found them):
+/// the header, "Key = Value" lines up to ElementDataFile, is checked here first for what a label
+/// image needs.
+void check_metaimage_header(const std::string& path, const SourceLocation& where) {
+  const auto refuse = [&](const std::string& what, const std::string& hint) {
+    throw InputError(where, "MetaImage file '" + path + "' " + what, hint);
+  };
+  const std::string spec_hint =
+      "a MetaImage label image's header has the lines ObjectType = Image, NDims = 3, DimSize = "
+      "x y z, ElementType = MET_..., and last ElementDataFile = LOCAL (the data follows, in a "
+      ".mha) or the data file's name";
+  std::ifstream in(path, std::ios::binary);
+  std::string text(0x400000, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  std::map<std::string, std::string> fields;
+  std::size_t at = 0;
+  bool data_file = false;
+  while (!data_file && at < text.size()) {
+    const std::size_t eol = std::min(text.find('\n', at), text.size());
+    std::string line = text.substr(at, eol - at);
+    at = eol + 1;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.find('\0') != std::string::npos)
+      refuse("has a zero byte in its header", "a MetaImage header is text: the file is damaged");
+    const std::size_t eq = line.find('=');
+    if (eq == std::string::npos) continue;  // MetaIO skips such lines too
+    const auto trim = [](std::string t) {
+      const std::size_t a = t.find_first_not_of(" \t"), b = t.find_last_not_of(" \t");
+      return a == std::string::npos ? std::string() : t.substr(a, b - a + 1);
+    };
+    const std::string key = trim(line.substr(0, eq));
+    if (!fields.emplace(key, trim(line.substr(eq + 1))).second)
+      refuse("gives '" + printable(key) + "' twice", spec_hint);
+    data_file = key == "ElementDataFile";
+  }
+  if (!data_file) refuse("has no ElementDataFile line", spec_hint);
+  if (fields["ElementDataFile"].empty())
+    refuse("names no data file (ElementDataFile is empty)", spec_hint);
+  // MetaIO reads a name with '%' as a pattern of numbered files, and LIST as a list of files (a
+  // damaged one threw through VTK): fem reads the data from one file.
+  const std::string& data = fields["ElementDataFile"];
+  if (data.find('%') != std::string::npos || data.rfind("LIST", 0) == 0)
+    refuse("names its data as a list or pattern of files ('" + printable(data) + "')",
+           "fem reads a label image's data from one file: ElementDataFile = LOCAL (in a .mha) "
+           "or the name of one raw file");
+  if (fields["NDims"] != "3")
+    refuse("has NDims '" + printable(fields["NDims"]) + "', not 3",
+           "fem reads 3D label images (NDims = 3)");
+  std::istringstream sizes(fields["DimSize"]);
+  std::int64_t size[3] = {0, 0, 0};
+  std::string rest;
+  if (!(sizes >> size[0] >> size[1] >> size[2]) || (sizes >> rest) || size[0] < 1 || size[1] < 1 ||
+      size[2] < 1)
+    refuse("has DimSize '" + printable(fields["DimSize"]) + "', not 3 positive integers",
+           spec_hint);
+  if (fields["ElementType"].empty()) refuse("has no ElementType", spec_hint);
+}
+
+/// VTK 9.1's XML image reader copies a piece into the image by their extents without checking
+/// them (overlapping copies, fuzz_image found them): every extent must run from low to high, and
+/// each piece's lie inside the whole.
+void check_vti_extents(vtkXMLDataElement* root, const std::string& path,
+                       const SourceLocation& where) {
+  vtkXMLDataElement* image =
+      root == nullptr ? nullptr : root->FindNestedElementWithName("ImageData");
+  if (image == nullptr) return;  // VTK's own message follows
+  const auto refuse = [&](const std::string& what) {
+    throw InputError(where, "image '" + path + "' " + what,
+                     "an extent is 'x0 x1 y0 y1 z0 z1' with x0 <= x1, y0 <= y1, z0 <= z1, and each "
+                     "Piece's Extent lies within the ImageData's WholeExtent");
+  };
+  int whole[6] = {0, 0, 0, 0, 0, 0};
+  if (image->GetVectorAttribute("WholeExtent", 6, whole) != 6)
+    refuse("has no WholeExtent of six integers");
+  for (int d = 0; d < 3; ++d)
+    if (whole[2 * d] > whole[2 * d + 1]) refuse("has a WholeExtent that runs backwards");
+  for (int p = 0; p < image->GetNumberOfNestedElements(); ++p) {
+    vtkXMLDataElement* piece = image->GetNestedElement(p);
+    if (piece->GetName() == nullptr || std::string(piece->GetName()) != "Piece") continue;
+    int extent[6] = {0, 0, 0, 0, 0, 0};
+    if (piece->GetVectorAttribute("Extent", 6, extent) != 6)
+      refuse("has a Piece without an Extent of six integers");
+    for (int d = 0; d < 3; ++d)
+      if (extent[2 * d] > extent[2 * d + 1] || extent[2 * d] < whole[2 * d] ||
+          extent[2 * d + 1] > whole[2 * d + 1])
+        refuse("has a Piece whose Extent is not within the WholeExtent");
+  }
 }
 
 [[noreturn]] void unreadable(const std::string& path, const SourceLocation& where,
@@ -182,6 +363,7 @@ vtkSmartPointer<vtkImageData> load_image(const std::string& path, const SourceLo
       throw InputError(where, "'" + path + "' is not a MetaImage file fem can read",
                        "a MetaImage header has ObjectType = Image, NDims = 3, DimSize, "
                        "ElementType and ElementDataFile (LOCAL in a .mha)");
+    check_metaimage_header(path, where);
     meta->SetFileName(path.c_str());
     reader = meta;
   } else if (ext == ".nrrd" || ext == ".nhdr") {
@@ -224,6 +406,24 @@ vtkSmartPointer<vtkImageData> load_image(const std::string& path, const SourceLo
   // The header first: a damaged one can ask for more samples than memory holds.
   reader->UpdateInformation();
   if (failed()) unreadable(path, where, reason());
+  // A .vti piece with cell data and no point data is read from a copy given an empty PointData:
+  // VTK 9.1 dereferences null when it cannot read such a cell array (with_empty_point_data()).
+  if (auto* xml = vtkXMLImageDataReader::SafeDownCast(reader)) {
+    vtkXMLDataElement* root =
+        xml->GetXMLParser() != nullptr ? xml->GetXMLParser()->GetRootElement() : nullptr;
+    check_vti_extents(root, path, where);
+    if (detail::needs_empty_point_data(root)) {
+      auto from_text = vtkSmartPointer<vtkXMLImageDataReader>::New();
+      from_text->SetParserErrorObserver(errors);
+      from_text->ReadFromInputStringOn();
+      from_text->SetInputString(
+          detail::with_empty_point_data(root, detail::read_mesh_file_bytes(path)));
+      errors->watch(from_text);
+      reader = from_text;
+      reader->UpdateInformation();
+      if (failed()) unreadable(path, where, reason());
+    }
+  }
   int extent[6] = {0, -1, 0, -1, 0, -1};
   reader->GetOutputInformation(0)->Get(vtkStreamingDemandDrivenPipeline::WHOLE_EXTENT(), extent);
   double samples = 1;

@@ -163,17 +163,20 @@ class VtuChecker {
 
 namespace {
 
-/// The pieces with cell data and no point data.
+/// The pieces with cell data and no point data, of whatever data set elements the root holds
+/// (the reader reads its own, UnstructuredGrid or ImageData, even where the root's type
+/// attribute names another).
 std::vector<vtkXMLDataElement*> pieces_without_point_data(vtkXMLDataElement* root) {
   std::vector<vtkXMLDataElement*> pieces;
-  vtkXMLDataElement* grid =
-      root == nullptr ? nullptr : root->FindNestedElementWithName("UnstructuredGrid");
-  for (int p = 0; grid != nullptr && p < grid->GetNumberOfNestedElements(); ++p) {
-    vtkXMLDataElement* piece = grid->GetNestedElement(p);
-    if (piece->GetName() != nullptr && std::strcmp(piece->GetName(), "Piece") == 0 &&
-        piece->FindNestedElementWithName("PointData") == nullptr &&
-        piece->FindNestedElementWithName("CellData") != nullptr)
-      pieces.push_back(piece);
+  for (int g = 0; root != nullptr && g < root->GetNumberOfNestedElements(); ++g) {
+    vtkXMLDataElement* grid = root->GetNestedElement(g);
+    for (int p = 0; p < grid->GetNumberOfNestedElements(); ++p) {
+      vtkXMLDataElement* piece = grid->GetNestedElement(p);
+      if (piece->GetName() != nullptr && std::strcmp(piece->GetName(), "Piece") == 0 &&
+          piece->FindNestedElementWithName("PointData") == nullptr &&
+          piece->FindNestedElementWithName("CellData") != nullptr)
+        pieces.push_back(piece);
+    }
   }
   return pieces;
 }

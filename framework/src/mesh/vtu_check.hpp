@@ -24,13 +24,15 @@ namespace fem::detail {
 /// values would exceed that, or when a piece names two point or two cell arrays alike.
 void check_vtu_tree(vtkXMLDataElement* root, const std::string& path, std::uintmax_t file_bytes);
 
-/// Whether a piece has cell data but no point data (see with_empty_point_data()).
+/// Whether a piece has cell data but no point data (see with_empty_point_data()), in a .vtu or
+/// a .vti (VTK image data).
 bool needs_empty_point_data(vtkXMLDataElement* root);
 
-/// `text` (the .vtu's bytes) with an empty <PointData/> in each piece that has cell data but no
-/// point data, or "" when no piece needs one. VTK 9.1's reader names the piece's PointData
-/// element in its message for a cell array it cannot read, and dereferences null when there is
-/// none (fuzz/known/vtk_xml_cell_array_without_point_data.vtu); with an empty one it reports.
+/// `text` (the file's bytes) with an empty <PointData/> in each piece that has cell data but no
+/// point data, or "" when no piece needs one. VTK 9.1's XML readers name the piece's PointData
+/// element in their message for a cell array they cannot read, and dereference null when there
+/// is none (fuzz/known/vtk_xml_cell_array_without_point_data.vtu, and .vti); with an empty one
+/// they report.
 std::string with_empty_point_data(vtkXMLDataElement* root, const std::string& text);
 
 }  // namespace fem::detail
