@@ -41,68 +41,60 @@ bool blank(const std::string& line) {
   return line.find_first_not_of(" \t\r") == std::string::npos;
 }
 
-}  // namespace
-
-std::vector<CalculixElementTable> read_calculix_element_tables(const std::string& path) {
+/// The tables of one kind (element tables or node tables) of the file, in file order: a heading
+/// starts one, and read_row(line, table) takes its rows while it returns true; a line it does not
+/// take ends the table, unless the line is blank.
+template <class Table, class ReadRow>
+std::vector<Table> read_tables(const std::string& path, bool of_elements, ReadRow read_row) {
   std::ifstream f(path);
   if (!f) throw Error("cannot read CalculiX results '" + path + "'");
-  std::vector<CalculixElementTable> tables;
-  CalculixElementTable* current = nullptr;
+  std::vector<Table> tables;
+  Table* current = nullptr;
   std::string line;
   while (std::getline(f, line)) {
     if (const std::optional<Heading> h = read_heading(line)) {
       current = nullptr;
-      if (!h->of_elements) continue;
+      if (h->of_elements != of_elements) continue;
       tables.push_back({h->quantity, h->set, h->time, {}});
       current = &tables.back();
-      continue;
-    }
-    if (current == nullptr) continue;
-    std::istringstream in(line);
-    CalculixElementTable::Row row;
-    if (in >> row.element >> row.point) {
-      for (double& v : row.values) in >> v;
-      if (in) {
-        current->rows.push_back(row);
-        continue;
-      }
-    }
-    if (!blank(line)) current = nullptr;
-  }
-  return tables;
-}
-
-std::vector<CalculixNodeTable> read_calculix_dat(const std::string& path) {
-  std::ifstream f(path);
-  if (!f) throw Error("cannot read CalculiX results '" + path + "'");
-  std::vector<CalculixNodeTable> tables;
-  CalculixNodeTable* current = nullptr;
-  std::string line;
-  while (std::getline(f, line)) {
-    if (const std::optional<Heading> h = read_heading(line)) {
-      current = nullptr;
-      if (h->of_elements) continue;  // read_calculix_element_tables
-      tables.push_back({h->quantity, h->set, h->time, {}});
-      current = &tables.back();
-      continue;
-    }
-    if (current == nullptr) continue;
-    std::istringstream row(line);
-    int node = 0;
-    std::array<double, 3> v{};
-    if (current->quantity.rfind("total ", 0) == 0) {
-      std::istringstream sums(line);
-      if (sums >> v[0] >> v[1] >> v[2]) current->values[0] = v;
-      if (!blank(line)) current = nullptr;
-      continue;
-    }
-    if (row >> node >> v[0] >> v[1] >> v[2]) {
-      current->values[node] = v;
-    } else if (!blank(line)) {
+    } else if (current != nullptr && !read_row(line, *current) && !blank(line)) {
       current = nullptr;  // another kind of block
     }
   }
   return tables;
+}
+
+}  // namespace
+
+std::vector<CalculixElementTable> read_calculix_element_tables(const std::string& path) {
+  return read_tables<CalculixElementTable>(
+      path, true, [](const std::string& line, CalculixElementTable& table) {
+        std::istringstream in(line);
+        CalculixElementTable::Row row;
+        if (!(in >> row.element >> row.point)) return false;
+        for (double& v : row.values) in >> v;
+        if (!in) return false;
+        table.rows.push_back(row);
+        return true;
+      });
+}
+
+std::vector<CalculixNodeTable> read_calculix_dat(const std::string& path) {
+  return read_tables<CalculixNodeTable>(path, false,
+                                        [](const std::string& line, CalculixNodeTable& table) {
+                                          std::istringstream in(line);
+                                          std::array<double, 3> v{};
+                                          if (table.quantity.rfind("total ", 0) == 0) {
+                                            // TOTALS=ONLY: one line of sums (kept under node 0),
+                                            // which ends the table.
+                                            if (in >> v[0] >> v[1] >> v[2]) table.values[0] = v;
+                                            return false;
+                                          }
+                                          int node = 0;
+                                          if (!(in >> node >> v[0] >> v[1] >> v[2])) return false;
+                                          table.values[node] = v;
+                                          return true;
+                                        });
 }
 
 }  // namespace fem
