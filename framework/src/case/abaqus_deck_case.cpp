@@ -984,7 +984,6 @@ class DeckTranslator {
   }
 
   void node_output(const DeckKeyword& k, bool print) {
-    Step& s = *step_;
     if (print) {
       allow(k, {"nset", "frequency", "totals", "global"});
       PrintedHistory h;
@@ -1006,15 +1005,7 @@ class DeckTranslator {
                "fem records U (mean displacement of the set), V (mean velocity) and RF (total "
                "reaction force of the set)");
       }
-      if (h.every == 0) return;  // FREQUENCY=0: no output
-      for (PrintedHistory& other : s.histories)
-        if (!other.of_elements &&
-            other.set == h.set) {  // U and RF in two requests: one history of the set
-          other.quantities.insert(h.quantities.begin(), h.quantities.end());
-          other.every = std::min(other.every, h.every);
-          return;
-        }
-      s.histories.push_back(h);
+      add_history(h);
       return;
     }
     allow(k, {"frequency", "nset", "global", "output"});
@@ -1042,7 +1033,6 @@ class DeckTranslator {
     file_output(k, !print);
   }
 
-  /// Field output (VTK frames): U, V, S, E.
   /// *EL PRINT, ELSET=<a section's set>: S and E as the region's mean stress and strain.
   void element_history(const DeckKeyword& k, const std::string& elset) {
     PrintedHistory h;
@@ -1060,9 +1050,16 @@ class DeckTranslator {
              "fem records S (the element set's mean Cauchy stress and its largest von Mises "
              "stress) and E (the mean Green-Lagrange strain)");
     }
-    if (h.every == 0) return;  // FREQUENCY=0: no output
+    add_history(h);
+  }
+
+  /// A print request's history, joined with an earlier one of the same set and kind (U and RF,
+  /// or S and E, in two requests: one history at the more frequent cadence); FREQUENCY=0 asks
+  /// for none.
+  void add_history(const PrintedHistory& h) {
+    if (h.every == 0) return;
     for (PrintedHistory& other : step_->histories)
-      if (other.of_elements && other.set == h.set) {  // S and E in two requests: one history
+      if (other.of_elements == h.of_elements && other.set == h.set) {
         other.quantities.insert(h.quantities.begin(), h.quantities.end());
         other.every = std::min(other.every, h.every);
         return;
@@ -1070,6 +1067,7 @@ class DeckTranslator {
     step_->histories.push_back(h);
   }
 
+  /// Field output (VTK frames): U, V, S, E.
   void file_output(const DeckKeyword& k, bool frames) {
     Step& s = *step_;
     const int every = frequency(k);

@@ -113,6 +113,15 @@ class OutputWindowCapture {
   vtkNew<vtkStringOutputWindow> window_;
 };
 
+/// The first 4 MB of an image file, where VTK's NRRD and MetaImage readers look for the header.
+std::string header_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string text(0x400000, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  return text;
+}
+
 /// `text` for a message: at most 40 characters, other than printable ASCII as '?'.
 std::string printable(const std::string& text) {
   std::string out = text.substr(0, 40);
@@ -176,10 +185,7 @@ void check_nrrd_header(const std::string& path, const SourceLocation& where) {
       "a NRRD label image's header has the lines NRRD0004, type, dimension: 3, sizes "
       "(x y z), encoding, each ended by a line break, then (in a .nrrd) an empty line and the "
       "data";
-  std::ifstream in(path, std::ios::binary);
-  std::string text(0x400000, '\0');  // VTK reads the header from the first 4 MB, so does this
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<std::size_t>(in.gcount()));
+  const std::string text = header_bytes(path);
   const bool attached = detail::lower_extension(path) == ".nrrd";
   std::size_t end = text.size();
   if (attached) {
@@ -261,10 +267,7 @@ void check_metaimage_header(const std::string& path, const SourceLocation& where
       "a MetaImage label image's header has the lines ObjectType = Image, NDims = 3, DimSize = "
       "x y z, ElementType = MET_..., and last ElementDataFile = LOCAL (the data follows, in a "
       ".mha) or the data file's name";
-  std::ifstream in(path, std::ios::binary);
-  std::string text(0x400000, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<std::size_t>(in.gcount()));
+  const std::string text = header_bytes(path);
   std::map<std::string, std::string> fields;
   std::size_t at = 0;
   bool data_file = false;
