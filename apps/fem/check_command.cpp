@@ -89,7 +89,10 @@ int check_command(const CaseOptions& options) {
         fmt::print("  damping: mass {} 1/s, stiffness {} s\n", sv.mass_damping,
                    sv.stiffness_damping);
       }
-      if (sv.increments.count > 0)
+      // With steps, each step's increments follow below.
+      if (!sv.steps.empty() && sv.type == SolverType::Static)
+        fmt::print("  {} steps\n", sv.steps.size());
+      else if (sv.increments.count > 0)
         fmt::print("  increments: {} equal (cutback x{} down to {} of one)\n", sv.increments.count,
                    sv.increments.cutback, sv.increments.minimum);
       else if (sv.type == SolverType::ImplicitDynamic)
@@ -104,6 +107,17 @@ int check_command(const CaseOptions& options) {
             "growth x{} after <= {} Newton iterations, cutback x{}\n",
             sv.increments.initial, sv.increments.maximum, sv.increments.minimum,
             sv.increments.growth, sv.increments.easy_iterations, sv.increments.cutback);
+      for (std::size_t k = 0; k < sv.steps.size(); ++k) {
+        const SolverStepSpec& st = sv.steps[k];
+        const IncrementSpec& i = st.increments;
+        fmt::print(
+            "  step {} to t = {:.6g}: {}\n", k + 1, st.end_time,
+            sv.type == SolverType::ImplicitDynamic ? fmt::format("time step {:.6g} s", st.time_step)
+            : i.count > 0                          ? fmt::format("{} equal increments", i.count)
+                          : fmt::format("automatic increments, initial {} maximum {} minimum "
+                                        "{} of the step",
+                                        i.initial, i.maximum, i.minimum));
+      }
       fmt::print(
           "  newton: {}, at most {} iterations, residual tolerance {:.3g}, energy "
           "tolerance {:.3g}, line search {}, linear tolerance {}\n",

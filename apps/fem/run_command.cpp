@@ -40,11 +40,18 @@ int run_implicit(const Model& model, Backend& backend, bool time_verbs, const Ca
         "step {:.4g} s) to t = {} s",
         s.integrator, s.time_step, s.time_step / solver.setup().critical_time_step,
         solver.setup().critical_time_step, s.end_time);
-  else
+  else if (s.steps.empty())
     spdlog::info("static analysis to load time {}: {}", s.end_time,
                  s.increments.count > 0
                      ? fmt::format("{} increments", s.increments.count)
                      : fmt::format("automatic increments from {:.3g}", s.increments.initial));
+  else
+    spdlog::info("static analysis to load time {}", s.end_time);
+  if (!s.steps.empty()) {
+    std::vector<double> ends;
+    for (const SolverStepSpec& step : s.steps) ends.push_back(step.end_time);
+    spdlog::info("{} steps, ending at t = {}", s.steps.size(), fmt::join(ends, ", "));
+  }
   spdlog::info("Newton ({}), linear solver {} with preconditioner {}, {} operator", s.newton.method,
                s.linear.solver, s.linear.solver == "direct" ? "-" : s.linear.preconditioner,
                s.linear.operator_form);

@@ -133,6 +133,112 @@ TEST(AbaqusDeck, TranslatesModelAndStep) {
   EXPECT_EQ(spec.blocks[0].where.line, line_of(box_deck(kMaterial + kStep), "*SOLID SECTION"));
 }
 
+// A deck of several steps is one analysis in steps: the solver's steps end where the deck's
+// do, and each condition's values over the steps become one curve in total time (CalculiX's
+// rules: a ramp from the value the previous step ended with in a static step, a jump in a dynamic
+// one, held where a step leaves it, OP=NEW removing the loads a step does not name).
+TEST(AbaqusDeck, StepsBecomeOneAnalysisInSteps) {
+  const std::string first = R"(*STEP, NLGEOM
+*STATIC, DIRECT
+0.25, 1.0
+*BOUNDARY
+BOTTOM, 1, 3
+TOP, 3, 3, -0.1
+*CLOAD
+TOP, 1, 10
+*NODE PRINT, NSET=TOP
+U
+*END STEP
+)";
+  const std::string later = R"(*STEP
+*STATIC
+0.5, 2.0
+*BOUNDARY
+TOP, 3, 3, -0.2
+*END STEP
+*STEP
+*STATIC, DIRECT
+0.5, 1.0
+*CLOAD, OP=NEW
+*NODE PRINT, NSET=BOTTOM
+RF
+*END STEP
+)";
+  const std::string path = write_deck("steps", box_deck(kMaterial + first + later));
+  const fem::CaseSpec spec = fem::load_case(path);
+  EXPECT_EQ(spec.solver.type, fem::SolverType::Static);
+  ASSERT_EQ(spec.solver.steps.size(), 3u);
+  EXPECT_DOUBLE_EQ(spec.solver.end_time, 4.0);
+  EXPECT_DOUBLE_EQ(spec.solver.steps[0].end_time, 1.0);
+  EXPECT_EQ(spec.solver.steps[0].increments.count, 4);
+  EXPECT_DOUBLE_EQ(spec.solver.steps[1].end_time, 3.0);
+  EXPECT_EQ(spec.solver.steps[1].increments.count, 0);
+  EXPECT_DOUBLE_EQ(spec.solver.steps[1].increments.initial, 0.25);  // 0.5 of a 2.0 step
+  EXPECT_EQ(spec.solver.steps[1].where.line,
+            line_of(box_deck(kMaterial + first + later), "*STATIC\n"));
+  EXPECT_EQ(spec.solver.steps[2].increments.count, 2);
+  // The plate's z: -0.1 ramped in step 1, on to -0.2 over step 2, held in step 3.
+  const auto curve = [&](const std::string& name) {
+    const fem::Amplitude& a = spec.amplitudes.at(name).curve;
+    EXPECT_EQ(a.kind, fem::AmplitudeKind::Tabular) << name;
+    std::vector<std::pair<double, double>> points;
+    for (int i = 0; i < a.num_points; ++i) points.emplace_back(a.time[i], a.value[i]);
+    return points;
+  };
+  using Points = std::vector<std::pair<double, double>>;
+  EXPECT_EQ(curve("displacement_top_z"), (Points{{0, 0}, {1, -0.1}, {3, -0.2}, {4, -0.2}}));
+  // The load: 10 N ramped in, held in step 2, ramped out by OP=NEW in step 3.
+  EXPECT_EQ(curve("load_top_x"), (Points{{0, 0}, {1, 10}, {3, 10}, {4, 0}}));
+  // Histories of all steps' requests, over the whole run.
+  ASSERT_EQ(spec.output.histories.size(), 2u);
+
+  // Dynamic steps jump to a new value at the step's start (a time given twice).
+  std::string dynamic = kMaterial + first + later;
+  for (std::size_t at = dynamic.find("*STATIC"); at != std::string::npos;
+       at = dynamic.find("*STATIC", at))
+    dynamic.replace(at, 7, "*DYNAMIC");
+  const fem::CaseSpec d = fem::load_case(write_deck("dynamic_steps", box_deck(dynamic)));
+  EXPECT_EQ(d.solver.type, fem::SolverType::ImplicitDynamic);
+  ASSERT_EQ(d.solver.steps.size(), 3u);
+  EXPECT_DOUBLE_EQ(d.solver.steps[1].time_step, 0.5);
+  const fem::Amplitude& z = d.amplitudes.at("displacement_top_z").curve;
+  const Points jumps = [&] {
+    Points p;
+    for (int i = 0; i < z.num_points; ++i) p.emplace_back(z.time[i], z.value[i]);
+    return p;
+  }();
+  EXPECT_EQ(jumps, (Points{{0, -0.1}, {1, -0.1}, {1, -0.2}, {4, -0.2}}));
+  EXPECT_DOUBLE_EQ(fem::evaluate(z, 1.0), -0.1);  // the first step ends at its value
+  EXPECT_DOUBLE_EQ(fem::evaluate(z, 1.0 + 1e-9), -0.2);
+
+  // Explicit steps: one run to the last step's end at fem's stable step; gravity doubled in the
+  // second step (a jump: the step's default).
+  const fem::CaseSpec e = fem::load_case(write_deck("explicit_steps", box_deck(kMaterial + R"(*STEP
+*DYNAMIC, EXPLICIT
+1e-5, 1e-3
+*BOUNDARY
+BOTTOM, 1, 3
+*DLOAD
+EALL, GRAV, 9.81, 0, 0, -1
+*END STEP
+*STEP
+*DYNAMIC, EXPLICIT
+1e-5, 2e-3
+*DLOAD
+EALL, GRAV, 19.62, 0, 0, -1
+*END STEP
+)")));
+  EXPECT_EQ(e.solver.type, fem::SolverType::Explicit);
+  EXPECT_TRUE(e.solver.steps.empty());
+  EXPECT_DOUBLE_EQ(e.solver.end_time, 3e-3);
+  ASSERT_TRUE(e.gravity.has_value());
+  EXPECT_DOUBLE_EQ(e.gravity->acceleration[2], -9.81);
+  const fem::Amplitude& g = e.amplitudes.at(e.gravity->amplitude).curve;
+  EXPECT_DOUBLE_EQ(fem::evaluate(g, 0.0), 1.0);
+  EXPECT_DOUBLE_EQ(fem::evaluate(g, 1e-3), 1.0);
+  EXPECT_DOUBLE_EQ(fem::evaluate(g, 1.5e-3), 2.0);
+}
+
 TEST(AbaqusDeck, ElPrintOfASectionSetIsAnElementHistory) {
   std::string step = kStep;
   const std::string print = "*EL PRINT, ELSET=EALL, FREQUENCY=2\nS\n*EL PRINT, ELSET=EALL\nE\n";
@@ -413,7 +519,21 @@ TEST(AbaqusDeck, WhatFemDoesNotRunIsRefusedAtItsLine) {
        "1, P1", "explicit step with NLGEOM"},
       {"option", kMaterial + "*STEP\n*STATIC, RIKS\n*END STEP\n", "*STATIC, RIKS",
        "parameter RIKS of *STATIC is not supported"},
-      {"two_steps", kMaterial + kStep + kStep, "*STEP, NLGEOM", "a second *STEP"},
+      {"steps_of_two_procedures", kMaterial + kStep + "*STEP\n*DYNAMIC\n0.1, 1\n*END STEP\n",
+       "*DYNAMIC", "step 2 is *DYNAMIC, step 1 *STATIC"},
+      {"support_added_later",
+       kMaterial + kStep + "*STEP\n*STATIC\n*BOUNDARY\nTOP, 1, 1\n*END STEP\n", "TOP, 1, 1",
+       "which the earlier steps left free"},
+      {"support_released", kMaterial + kStep + "*STEP\n*STATIC\n*BOUNDARY, OP=NEW\n*END STEP\n",
+       "*BOUNDARY, OP=NEW", "fem does not release supports"},
+      {"pressure_later", kMaterial + kStep + "*STEP\n*STATIC\n*DLOAD\n1, P1, 10\n*END STEP\n",
+       "1, P1", "fem applies pressures of the first step only"},
+      {"explicit_increments",
+       kMaterial + "*STEP\n*DYNAMIC, EXPLICIT, DIRECT\n1e-5, 1e-3\n*END STEP\n*STEP\n*DYNAMIC, "
+                   "DIRECT, EXPLICIT\n2e-5, 1e-3\n*END STEP\n",
+       "*DYNAMIC, DIRECT, EXPLICIT", "step 2's time increment differs from step 1's"},
+      {"nlgeom_changed", kMaterial + kStep + "*STEP, NLGEOM=NO\n*STATIC\n*END STEP\n",
+       "*STEP, NLGEOM=NO", "step 2 changes NLGEOM"},
       {"unknown_set", kMaterial + "*STEP\n*STATIC\n*BOUNDARY\nBOTOM, 1, 3\n*END STEP\n",
        "BOTOM, 1, 3", "did you mean 'bottom'"},
       {"no_material", "*SOLID SECTION, ELSET=EALL, MATERIAL=RUBBER\n" + kStep, "*SOLID SECTION",
@@ -447,8 +567,7 @@ TEST(AbaqusDeck, WhatFemDoesNotRunIsRefusedAtItsLine) {
     const std::string text = box_deck(c.rest);
     const fem::InputError e = load_error(c.name, text);
     EXPECT_NE(std::string(e.what()).find(c.says), std::string::npos) << e.what();
-    // The line; for the two-step deck, the second *STEP (kStep has 11 lines).
-    const int line = line_of(text, c.at) + (std::string(c.name) == "two_steps" ? 11 : 0);
+    const int line = line_of(text, c.at);
     EXPECT_EQ(e.where().line, line) << e.what();
     EXPECT_NE(e.where().file.find(std::string(c.name) + ".inp"), std::string::npos) << e.what();
   }

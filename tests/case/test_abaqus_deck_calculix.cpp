@@ -173,20 +173,26 @@ AbaqusBox column(const std::string& type, int n, int height) {
   return b;
 }
 
-// A neo-Hookean block compressed 20 % between clamped plates, NLGEOM, fixed increments: the
-// seed-000 problem as a deck (C3D8, full integration).
-TEST_F(DeckVsCalculix, NeoHookeanCompressionStatic) {
-  AbaqusBox box = column("C3D8", 4, 4);
+/// The unit block of 4 x 4 x 4 `type` elements with a SIDE node set (the edge node at mid-height
+/// of x = y = 1), and the neo-Hookean tissue (C10 500 Pa, D1 4e-5) as its section's material.
+std::string neo_hookean_block(const std::string& type = "C3D8") {
+  AbaqusBox box = column(type, 4, 4);
   box.node_sets["SIDE"] = [](double x, double y, double z) {
     return x > 1 - 1e-9 && y > 1 - 1e-9 && std::abs(z - 0.5) < 1e-9;
   };
-  const std::string deck = box.text() + R"(*MATERIAL, NAME=TISSUE
+  return box.text() + R"(*MATERIAL, NAME=TISSUE
 *DENSITY
 1000
 *HYPERELASTIC, NEO HOOKE
 500, 4.0E-5
 *SOLID SECTION, ELSET=EALL, MATERIAL=TISSUE
-*BOUNDARY
+)";
+}
+
+// A neo-Hookean block compressed 20 % between clamped plates, NLGEOM, fixed increments: the
+// seed-000 problem as a deck (C3D8, full integration).
+TEST_F(DeckVsCalculix, NeoHookeanCompressionStatic) {
+  const std::string deck = neo_hookean_block() + R"(*BOUNDARY
 BOTTOM, 1, 3
 TOP, 1, 2
 *STEP, NLGEOM, INC=100
@@ -582,6 +588,99 @@ TEST_F(DeckVsCalculix, PlaneStrainStaticBendingOfAColumn) {
     RecordProperty("plane_static_u_relative_" + type, fmt::format("{:.3e}", u.free));
     RecordProperty("plane_static_rf_relative_" + type, fmt::format("{:.3e}", rf.free));
   }
+}
+
+// A deck of four static steps (NLGEOM, the neo-Hookean block of NeoHookeanCompressionStatic):
+// the plate's displacement and a side load changed (OP=MOD: ramped from the previous step's
+// value), the load then following an amplitude in step time, then removed (OP=NEW: ramped to
+// zero), each step with its own increments. fem runs them as one analysis in steps; CalculiX
+// prints every increment of every step (12 rows).
+TEST_F(DeckVsCalculix, StaticStepsChangeAndRemoveLoads) {
+  const std::string deck = neo_hookean_block() + R"(*AMPLITUDE, NAME=PULSE
+0, 0, 0.5, 1, 1, 0.5
+*BOUNDARY
+BOTTOM, 1, 3
+TOP, 1, 2
+*STEP, NLGEOM, INC=100
+*STATIC, DIRECT
+0.25, 1.0
+*BOUNDARY
+TOP, 3, 3, -0.1
+*CLOAD
+SIDE, 1, 20
+*NODE PRINT, NSET=SIDE
+U
+*NODE PRINT, NSET=TOP, TOTALS=ONLY
+RF
+*END STEP
+*STEP, INC=100
+*STATIC, DIRECT
+0.5, 1.0
+*BOUNDARY
+TOP, 3, 3, -0.2
+*CLOAD
+SIDE, 1, 40
+*END STEP
+*STEP, INC=100
+*STATIC, DIRECT
+0.25, 1.0
+*CLOAD, AMPLITUDE=PULSE
+SIDE, 1, 60
+*END STEP
+*STEP, INC=100
+*STATIC, DIRECT
+0.5, 1.0
+*CLOAD, OP=NEW
+*END STEP
+)";
+  const DeckRun run = run_both("static_steps", deck);
+  const auto u = run.compare("side", "displacements", {true, true, true});
+  EXPECT_EQ(u.rows, 12);
+  EXPECT_GT(u.scale, 0.05);
+  EXPECT_LT(u.free, 0.005) << "side displacement";
+  const auto rf = run.compare("top", "total force", {false, false, true});
+  EXPECT_EQ(rf.rows, 12);
+  EXPECT_LT(rf.free, 0.005) << "plate force";
+  // The load's path shows in the side node's x: up in steps 1-2, the pulse in step 3, back to
+  // the plate's compression alone at the end.
+  const auto fem = read_history_csv(run.dir + "/fem/side.csv").columns();
+  const std::vector<double>& t = fem.at("time");
+  const std::vector<double>& x = fem.at("displacement_x");
+  ASSERT_EQ(t.size(), 13u);  // t = 0 and 12 increments
+  EXPECT_DOUBLE_EQ(t[4], 1.0);
+  EXPECT_DOUBLE_EQ(t[6], 2.0);
+  EXPECT_DOUBLE_EQ(t[10], 3.0);
+  EXPECT_GT(x[8], x[6]);    // the pulse's peak (60 N) above step 2's 40 N
+  EXPECT_LT(x[10], x[6]);   // and its end (30 N) below
+  EXPECT_LT(x[12], x[10]);  // removed
+  RecordProperty("static_steps_u_relative", fmt::format("{:.3e}", u.free));
+  RecordProperty("static_steps_rf_relative", fmt::format("{:.3e}", rf.free));
+
+  // The way back: the deck's case (fem export --format yaml) exported to a deck again writes a
+  // *STEP per step, every condition restated with its curve in total time; CalculiX and fem
+  // agree on that deck too (3 increments a step).
+  const std::string yaml = run.dir + "/static_steps.yaml";
+  const auto to_yaml = fem::test::run_fem(
+      fmt::format("export '{}/static_steps.inp' --format yaml -o '{}'", run.dir, yaml));
+  ASSERT_EQ(to_yaml.code, 0) << to_yaml.output;
+  const std::string again = run.dir + "/again.inp";
+  const auto to_deck = fem::test::run_fem(
+      fmt::format("export '{}' --step static --intervals 12 -o '{}'", yaml, again));
+  ASSERT_EQ(to_deck.code, 0) << to_deck.output;
+  const std::string text = fem::test::read_text(again);
+  std::size_t step_count = 0;
+  for (std::size_t at = text.find("*STEP"); at != std::string::npos;
+       at = text.find("*STEP", at + 1))
+    ++step_count;
+  EXPECT_EQ(step_count, 4u);
+  const DeckRun back = run_both("again", text);
+  const auto u_back = back.compare("side", "displacements", {true, true, true});
+  EXPECT_EQ(u_back.rows, 12);
+  EXPECT_LT(u_back.free, 0.005) << "side displacement, exported deck";
+  const auto rf_back = back.compare("top", "total force", {false, false, true});
+  EXPECT_EQ(rf_back.rows, 12);
+  EXPECT_LT(rf_back.free, 0.005) << "plate force, exported deck";
+  RecordProperty("static_steps_exported_u_relative", fmt::format("{:.3e}", u_back.free));
 }
 
 }  // namespace

@@ -622,10 +622,29 @@ TEST(CaseErrors, TabularTimesMustIncrease) {
 materials: {brain: {type: neo_hookean}}
 blocks: [{element: hex8r, material: brain}]
 amplitudes:
-  tab: {type: tabular, points: [[0, 0], [1, 1], [1, 2]]}
+  tab: {type: tabular, points: [[0, 0], [1, 1], [1, 2], [1, 3]]}
 )");
-  EXPECT_AT(e, 5, 50);
-  EXPECT_SAYS(e, "times in 'points' must increase strictly: 1 follows 1");
+  EXPECT_AT(e, 5, 58);
+  EXPECT_SAYS(e, "times in 'points' must increase: 1 follows 1");
+  EXPECT_SAYS(e, "a time may appear twice in a row (a jump), not more");
+}
+
+TEST(CaseErrors, SolverStepsEndOneAfterTheOther) {
+  const std::string head = R"(mesh: {}
+materials: {brain: {type: neo_hookean}}
+blocks: [{element: hex8r, material: brain}]
+)";
+  const InputError e = case_error(
+      head + "solver: {type: static, steps: [{end_time: 1}, {end_time: 1, increments: 2}]}\n");
+  EXPECT_AT(e, 4, 58);
+  EXPECT_SAYS(e, "step end_time 1 is not after the previous step's end (1)");
+  const InputError end = case_error(
+      head + "solver: {type: static, end_time: 3, steps: [{end_time: 1}, {end_time: 2}]}\n");
+  EXPECT_AT(end, 4, 34);
+  EXPECT_SAYS(end, "end_time 3 is not the last step's end_time 2");
+  const InputError explicit_steps =
+      case_error(head + "solver: {type: explicit, end_time: 1, steps: [{end_time: 1}]}\n");
+  EXPECT_SAYS(explicit_steps, "steps");
 }
 
 TEST(CaseErrors, KeyThatDoesNotApplyToTheAmplitudeType) {

@@ -115,6 +115,24 @@ TEST(ImplicitRestart, StaticInAutomaticIncrementsContinuesBitForBit) {
       "solver: {type: static, end_time: 1, increments: {initial: 0.05, growth: 1.5}}\n", 3, model);
 }
 
+TEST(ImplicitRestart, StepsContinueBitForBit) {
+  // Two steps of different time steps (5 + 5 increments): continued from a checkpoint in the
+  // second step (increment 6) and from one at the first step's end (increment 3 of static steps
+  // of 3 and 4 increments), each takes up its step's increments.
+  expect_continuation_is_bit_identical(
+      "solver: {type: implicit_dynamic, time_step: 0.02, mass_damping: 5, steps: [{end_time: "
+      "0.1}, {end_time: 0.3, time_step: 0.04}]}\n",
+      6);
+  std::string model = kBlock;
+  const std::string quantities = "quantities: [displacement, velocity, reaction_force]";
+  model.replace(model.find(quantities), quantities.size(),
+                "quantities: [displacement, reaction_force]");
+  expect_continuation_is_bit_identical(
+      "solver: {type: static, steps: [{end_time: 0.3, increments: 3}, {end_time: 1, increments: "
+      "{initial: 0.25, growth: 1.5}}]}\n",
+      3, model);
+}
+
 TEST(ImplicitRestart, AugmentedLagrangianContactContinuesBitForBit) {
   // A sphere pressed into a clamped slab: the restart needs the accepted multipliers.
   const std::string yaml = R"(

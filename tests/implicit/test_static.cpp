@@ -203,6 +203,32 @@ TEST(Static, AutomaticIncrementsCutBackAndGrow) {
   EXPECT_NEAR(top, -0.02, 1e-12);
 }
 
+// solver.steps: the increments end exactly at each step's end, each step with its own
+// increments (a count, or automatic as fractions of the step), and the equilibrium reached is the
+// one-step run's (the load ramps over the first time unit and holds after).
+TEST(Static, StepsEndWhereGivenEachWithItsOwnIncrements) {
+  ImplicitRun stepped = prepare_implicit(
+      clamped_cube("hex8r", "hex8", 3, R"({type: static, newton: {residual_tolerance: 1e-10},
+          steps: [{end_time: 0.5, increments: 2},
+                  {end_time: 1.5, increments: {initial: 0.25, maximum: 0.25}},
+                  {end_time: 2, increments: 1}]})"),
+      on_backend({{"precision", "double"}}));
+  const ImplicitRunReport r = run_implicit(stepped);
+  std::vector<double> ends;
+  for (const auto& i : r.history) ends.push_back(i.time);
+  const std::vector<double> expected = {0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0};
+  ASSERT_EQ(ends.size(), expected.size());
+  for (std::size_t i = 0; i < ends.size(); ++i) EXPECT_NEAR(ends[i], expected[i], 1e-12) << i;
+  ImplicitRun single = prepare_implicit(
+      clamped_cube("hex8r", "hex8", 3,
+                   "{type: static, end_time: 1, increments: 4, newton: {residual_tolerance: "
+                   "1e-10}}"),
+      on_backend({{"precision", "double"}}));
+  (void)run_implicit(single);
+  EXPECT_LT(max_abs_difference(stepped.solver->displacement(), single.solver->displacement()),
+            1e-9 * 0.01);
+}
+
 TEST(Static, UnsupportedBodyIsRefusedNamingTheFreeMotions) {
   // Only the bottom held along z: x, y translations and the rotation about z are free.
   const std::string yaml = R"(

@@ -208,6 +208,16 @@ struct IncrementSpec {
   int easy_iterations = 4;  ///< Newton iterations at most for an increment to count as easy
 };
 
+/// A step of a static or implicit dynamic analysis given in steps (`solver.steps`, and the
+/// *STEPs of a deck): increments end exactly at each step's end, and each step has its own
+/// increment settings (Abaqus's steps; the loads stay functions of the total time).
+struct SolverStepSpec {
+  SourceLocation where;
+  double end_time = 0.0;     ///< the total time at the step's end
+  double time_step = 0.0;    ///< implicit_dynamic: the step's time step
+  IncrementSpec increments;  ///< static: fractions of the step's duration
+};
+
 /// An absorbing layer of the elastodynamic solver: graded mass-proportional damping
 /// d = max_damping (x / thickness)^power at the nodes within `thickness` of the set's nodes,
 /// x the depth into the layer (thickness minus the distance to the nearest node of the set).
@@ -260,6 +270,8 @@ struct SolverSpec {
   NewtonSpec newton;
   LinearSolverSpec linear;
   IncrementSpec increments;
+  /// The analysis in steps; empty: one step to end_time with `increments` and `time_step`.
+  std::vector<SolverStepSpec> steps;
   // implicit_dynamic
   std::string integrator = "newmark";  ///< newmark | hht | backward_euler
   double beta = 0.25;                  ///< Newmark
@@ -271,6 +283,9 @@ struct SolverSpec {
   // corotational
   VoxelMultigridSpec multigrid;
 };
+
+/// The steps of a static or implicit dynamic analysis: `steps`, or the one step to end_time.
+[[nodiscard]] std::vector<SolverStepSpec> analysis_steps(const SolverSpec& solver);
 
 /// A rigid contact surface and the mesh nodes that must not penetrate it.
 /// A contact surface: rigid (plane, sphere, STL, a mesh file's surface group) and the mesh nodes

@@ -225,6 +225,7 @@ struct Amplitude {
   std::string name;  ///< lower case
   FilePos where;
   std::vector<std::pair<double, double>> points;
+  bool total_time = false;  ///< TIME=TOTAL TIME (default: step time)
 };
 
 /// A node set a condition names: a set of the deck (lower case) or one node by its number.
@@ -310,15 +311,40 @@ struct Step {
   std::vector<Force> forces;
   std::vector<Gravity> gravities;
   std::vector<Pressure> pressures;
+  std::optional<FilePos> cload_new;  ///< *CLOAD, OP=NEW: the earlier steps' loads removed
+  std::optional<FilePos> dload_new;  ///< *DLOAD, OP=NEW
+  bool ended = false;
+};
+
+/// The output requests of the deck's steps together: fem records them over the whole run.
+struct OutputRequests {
   std::vector<PrintedHistory> histories;
   std::set<std::string> fields;  ///< VTK fields requested
   int field_every = 0;           ///< FREQUENCY of the file requests
   bool frames = false;           ///< a file request (*NODE FILE, *EL FILE, *OUTPUT ...)
-  /// *EL PRINT's variables: written to the frames a file request asks for (fem records no
-  /// element histories), where it sets no frames of its own.
+  /// *EL PRINT's variables: written to the frames a file request asks for, where it sets no
+  /// frames of its own.
   std::set<std::string> printed_fields;
   std::optional<FilePos> el_print;
-  bool ended = false;
+};
+
+/// A condition's definition in one step: its value at the step's end and the curve that takes
+/// it there (a deck amplitude, or the step's default: a ramp from the value the previous step
+/// ended with, or a jump to it at the step's start).
+struct Definition {
+  double value = 0.0;
+  std::string amplitude;  ///< deck amplitude (lower case); empty: the step's default
+  FilePos where;
+};
+
+/// A condition of a deck of several steps in the case: a set's load or prescribed displacement
+/// along one axis (or the gravity, or a pressure), scaled by its curve over the steps.
+struct SteppedCondition {
+  std::string set;
+  int component = 0;
+  std::string curve;  ///< the amplitude's name in the case
+  std::vector<std::pair<double, double>> points;
+  FilePos where;  ///< its first definition
 };
 
 /// The mid-edge nodes of quadratic cells: (corner, corner, mid-edge node) in VTK's order.
@@ -346,14 +372,16 @@ class DeckTranslator {
     set_types_ = std::move(read.set_types);
     deck_.rewind();
     walk();
-    if (!step_)
+    if (steps_.empty())
       fail(FilePos(0), "the deck has no *STEP: there is no analysis to run",
            "add a step, e.g. *STEP, NLGEOM / *STATIC / ... / *END STEP");
-    if (!step_->ended)
-      fail(step_->where, "*STEP has no *END STEP", "close the step with *END STEP");
-    if (step_->procedure.empty())
-      fail(step_->where, "the step has no procedure",
-           "give *STATIC, *DYNAMIC or *DYNAMIC, EXPLICIT inside the step");
+    for (const Step& s : steps_) {
+      if (!s.ended) fail(s.where, "*STEP has no *END STEP", "close the step with *END STEP");
+      if (s.procedure.empty())
+        fail(s.where, "the step has no procedure",
+             "give *STATIC, *DYNAMIC or *DYNAMIC, EXPLICIT inside the step");
+    }
+    check_steps_agree();
     resolve_nodes(read.builder);
     resolve_pressures();
     write();
@@ -371,7 +399,8 @@ class DeckTranslator {
   std::vector<Amplitude> amplitudes_;
   std::vector<Prescribed> model_boundaries_;
   std::vector<Velocity> velocities_;
-  std::optional<Step> step_;
+  std::vector<Step> steps_;  ///< in the deck's order; all of one procedure
+  OutputRequests output_;
   /// Node numbers the conditions name, each turned into a node set of its own.
   std::map<std::int64_t, std::string> node_sets_;
   std::map<std::int64_t, std::int32_t> node_index_;
@@ -398,7 +427,7 @@ class DeckTranslator {
         fail(line.where, "data line outside any keyword: '" + line.text.substr(0, 40) + "'");
       const DeckKeyword k = deck_.keyword(line);
       const std::string& n = k.name;
-      const bool in_step = step_ && !step_->ended;
+      const bool in_step = !steps_.empty() && !steps_.back().ended;
       const bool material_option_keyword =
           n == "density" || n == "elastic" || n == "hyperelastic" || n == "viscoelastic";
       if (!material_option_keyword) material = nullptr;
@@ -427,10 +456,6 @@ class DeckTranslator {
       } else if (n == "boundary") {
         boundary(k, model_boundaries_, true);
       } else if (n == "step") {
-        if (step_)
-          fail(k.where, "the deck has a second *STEP",
-               "fem runs one step per deck: run the steps as separate decks (the second "
-               "starting from the first's result is not supported yet)");
         begin_step(k);
       } else if (n == "end step") {
         fail(k.where, "*END STEP without a *STEP");
@@ -688,6 +713,8 @@ class DeckTranslator {
     if (auto t = k.param("time"); t && upper(*t) != "STEP TIME" && upper(*t) != "TOTAL TIME")
       fail(k.where, "*AMPLITUDE, TIME=" + upper(*t) + " is not understood",
            "TIME=STEP TIME or TOTAL TIME (the same in a deck of one step)");
+    else if (t)
+      a.total_time = upper(*t) == "TOTAL TIME";
     for (const Amplitude& other : amplitudes_)
       if (other.name == a.name) fail(k.where, "amplitude '" + a.name + "' is defined twice");
     FilePos first;
@@ -774,6 +801,10 @@ class DeckTranslator {
                         : std::initializer_list<const char*>{"amplitude", "op"});
     if (auto op = k.param("op"); op && upper(*op) != "NEW" && upper(*op) != "MOD")
       fail(k.where, "*BOUNDARY, OP=" + *op + " is not understood", "OP=MOD or OP=NEW");
+    else if (op && upper(*op) == "NEW" && steps_.size() > 1)
+      fail(k.where, "*BOUNDARY, OP=NEW in a later step: fem does not release supports",
+           "fem's supports hold for the whole run: keep the earlier steps' boundary conditions "
+           "(OP=MOD) and change their values");
     const std::string amp = amplitude_ref(k);
     while (deck_.data_line_next()) {
       const DeckLine& line = deck_.take();
@@ -845,6 +876,11 @@ class DeckTranslator {
         fail(k.where, "*STEP, AMPLITUDE=" + *a + " is not understood", "RAMP or STEP");
       s.amplitude_default = v;
     }
+    if (!steps_.empty() && !s.nlgeom_given) {
+      // Abaqus and CalculiX: NLGEOM stays as the previous step set it.
+      s.nlgeom = steps_.back().nlgeom;
+      s.nlgeom_given = steps_.back().nlgeom_given;
+    }
     if (auto inc = k.param("inc")) {
       (void)deck_.integer(*inc, k.where, "INC (the most increments)");
       note(k.where,
@@ -852,11 +888,63 @@ class DeckTranslator {
            "needs");
     }
     if (deck_.data_line_next()) deck_.skip_data();  // the step's title
-    step_ = s;
+    steps_.push_back(s);
+  }
+
+  /// OP=NEW (the earlier steps' loads of the keyword removed) or OP=MOD (the default).
+  bool op_new(const DeckKeyword& k) const {
+    const std::optional<std::string> op = k.param("op");
+    if (op && upper(*op) != "NEW" && upper(*op) != "MOD")
+      fail(k.where, "*" + upper(k.name) + ", OP=" + *op + " is not understood", "OP=MOD or OP=NEW");
+    return op && upper(*op) == "NEW";
+  }
+
+  /// The steps of a deck run as one analysis in steps: one procedure and one NLGEOM.
+  void check_steps_agree() const {
+    const Step& a = first();
+    for (std::size_t k = 1; k < steps_.size(); ++k) {
+      const Step& b = steps_[k];
+      if (b.procedure != a.procedure)
+        fail(b.procedure_where,
+             fmt::format("step {} is {}, step 1 {}: fem runs the steps of a deck as one "
+                         "analysis of one procedure",
+                         k + 1, procedure_name(b), procedure_name(a)),
+             "run steps of another procedure as a deck of their own");
+      if (b.nlgeom != a.nlgeom || b.nlgeom_given != a.nlgeom_given)
+        fail(b.where, fmt::format("step {} changes NLGEOM", k + 1),
+             "give every step the first step's NLGEOM");
+      if (b.alpha.value_or(-0.05) != a.alpha.value_or(-0.05))
+        fail(b.procedure_where,
+             fmt::format("step {} has ALPHA={}, step 1 ALPHA={}", k + 1,
+                         num(b.alpha.value_or(-0.05)), num(a.alpha.value_or(-0.05))),
+             "give every step the same ALPHA");
+      if (a.procedure == "explicit" &&
+          (b.direct != a.direct || (a.direct && increment(k) != increment(0))))
+        fail(b.procedure_where,
+             fmt::format("step {}'s time increment differs from step 1's", k + 1),
+             "fem's explicit run takes one time step: give every step the same DIRECT "
+             "increment, or none (fem takes its stable step)");
+      if (!b.pressures.empty())
+        fail(b.pressures.front().where,
+             fmt::format("*DLOAD pressure in step {}: fem applies pressures of the first step "
+                         "only (held in later steps)",
+                         k + 1),
+             "define the pressure in the first step, with an *AMPLITUDE if it must vary");
+      if (b.dload_new && !a.pressures.empty())
+        fail(*b.dload_new, "*DLOAD, OP=NEW removes the first step's pressures",
+             "fem holds a first step's pressure over the later steps: remove it by an "
+             "*AMPLITUDE in the first step");
+    }
+  }
+
+  static const char* procedure_name(const Step& s) {
+    return s.procedure == "static"             ? "*STATIC"
+           : s.procedure == "implicit_dynamic" ? "*DYNAMIC"
+                                               : "*DYNAMIC, EXPLICIT";
   }
 
   void step_keyword(const DeckKeyword& k) {
-    Step& s = *step_;
+    Step& s = steps_.back();
     const std::string& n = k.name;
     FilePos first;
     if (n == "static" || n == "dynamic") {
@@ -885,6 +973,7 @@ class DeckTranslator {
       boundary(k, s.boundaries, false);
     } else if (n == "cload") {
       allow(k, {"amplitude", "op"});
+      if (op_new(k)) s.cload_new = k.where;
       const std::string amp = amplitude_ref(k);
       while (deck_.data_line_next()) {
         const DeckLine& line = deck_.take();
@@ -901,6 +990,7 @@ class DeckTranslator {
       }
     } else if (n == "dload") {
       allow(k, {"amplitude", "op"});
+      if (op_new(k)) s.dload_new = k.where;
       const std::string amp = amplitude_ref(k);
       while (deck_.data_line_next()) {
         const DeckLine& line = deck_.take();
@@ -950,7 +1040,7 @@ class DeckTranslator {
     } else if (n == "output") {
       allow(k, {"field", "history", "frequency", "number interval"});
       if (auto f = k.param("frequency"))
-        s.field_every = static_cast<int>(deck_.integer(*f, k.where, "FREQUENCY"));
+        output_.field_every = static_cast<int>(deck_.integer(*f, k.where, "FREQUENCY"));
       if (k.has("number interval"))
         fail(k.where, "*OUTPUT, NUMBER INTERVAL is not supported", "give FREQUENCY=n (increments)");
       deck_.skip_data();
@@ -1026,7 +1116,7 @@ class DeckTranslator {
         element_history(k, lower(*elset));
         return;
       }
-      step_->el_print = k.where;
+      output_.el_print = k.where;
     } else {
       allow(k, {"frequency", "global", "output", "position"});
     }
@@ -1058,18 +1148,18 @@ class DeckTranslator {
   /// for none.
   void add_history(const PrintedHistory& h) {
     if (h.every == 0) return;
-    for (PrintedHistory& other : step_->histories)
+    for (PrintedHistory& other : output_.histories)
       if (other.of_elements == h.of_elements && other.set == h.set) {
         other.quantities.insert(h.quantities.begin(), h.quantities.end());
         other.every = std::min(other.every, h.every);
         return;
       }
-    step_->histories.push_back(h);
+    output_.histories.push_back(h);
   }
 
   /// Field output (VTK frames): U, V, S, E.
   void file_output(const DeckKeyword& k, bool frames) {
-    Step& s = *step_;
+    OutputRequests& s = output_;
     const int every = frequency(k);
     std::set<std::string>& fields = frames ? s.fields : s.printed_fields;
     for (const auto& [var, where] : variables()) {
@@ -1119,7 +1209,7 @@ class DeckTranslator {
   /// pressure's faces by their nodes (the boundary faces all of whose nodes are in the set), so
   /// each set is checked to select exactly the faces the deck loads.
   void resolve_pressures() {
-    const Step& s = *step_;
+    const Step& s = first();
     if (s.pressures.empty()) return;
     if (nlgeom() && s.procedure == "explicit")
       fail(s.pressures.front().where,
@@ -1238,8 +1328,10 @@ class DeckTranslator {
 
   std::vector<Prescribed> all_prescribed() const {
     std::vector<Prescribed> all = model_boundaries_;
-    all.insert(all.end(), step_->boundaries.begin(), step_->boundaries.end());
-    for (const Force& f : step_->forces) all.push_back({f.target, 0, 0.0, true, {}, f.where});
+    for (const Step& s : steps_) {
+      all.insert(all.end(), s.boundaries.begin(), s.boundaries.end());
+      for (const Force& f : s.forces) all.push_back({f.target, 0, 0.0, true, {}, f.where});
+    }
     for (const Velocity& v : velocities_) all.push_back({v.target, 0, 0.0, true, {}, v.where});
     return all;
   }
@@ -1275,18 +1367,116 @@ class DeckTranslator {
     return fmt::format("  # {}:{}", fs::path(l.file).filename().string(), l.line);
   }
 
-  /// The step's end time.
-  double period() const {
-    const Step& s = *step_;
+  /// The first step, whose procedure and NLGEOM all steps share.
+  const Step& first() const { return steps_.front(); }
+
+  /// Step k's duration (its time period).
+  double period(std::size_t k = 0) const {
+    const Step& s = steps_[k];
     return s.data.size() >= 2 ? s.data[1] : 1.0;
   }
 
-  /// The default amplitude of the step's conditions: a ramp over the step, or a step at its
+  /// Step k's initial (DIRECT: fixed) increment.
+  double increment(std::size_t k) const {
+    return steps_[k].data.empty() ? period(k) : steps_[k].data[0];
+  }
+
+  /// The total time at the end of step k.
+  double step_end(std::size_t k) const {
+    double t = 0.0;
+    for (std::size_t i = 0; i <= k; ++i) t += period(i);
+    return t;
+  }
+
+  /// The default amplitude of step k's conditions: a ramp over the step, or a step at its
   /// start (CalculiX and Abaqus: a ramp in static steps, a step in dynamic ones).
-  bool ramp_by_default() const {
-    const Step& s = *step_;
+  bool ramp_by_default(std::size_t k = 0) const {
+    const Step& s = steps_[k];
     if (s.amplitude_default) return *s.amplitude_default == "RAMP";
     return s.procedure == "static";
+  }
+
+  const Amplitude& deck_amplitude(const std::string& name) const {
+    return *std::find_if(amplitudes_.begin(), amplitudes_.end(),
+                         [&](const Amplitude& a) { return a.name == name; });
+  }
+
+  /// A deck amplitude's value at time t (its own time axis), as fem evaluates a tabular curve:
+  /// linear between points, held outside them.
+  static double value_at(const Amplitude& a, double t) {
+    if (t <= a.points.front().first) return a.points.front().second;
+    for (std::size_t i = 1; i < a.points.size(); ++i)
+      if (t <= a.points[i].first) {
+        const auto [t0, v0] = a.points[i - 1];
+        const auto [t1, v1] = a.points[i];
+        return v0 + (t - t0) / (t1 - t0) * (v1 - v0);
+      }
+    return a.points.back().second;
+  }
+
+  /// The curve in total time of a condition defined in some steps of a deck of several
+  /// (`per_step[k]`: its definition in step k, none where the step leaves it as it was), as
+  /// CalculiX runs it (measured, 2026-11-29): a step that does not redefine a condition holds
+  /// the value the previous step ended with, also where that step followed an amplitude (which
+  /// ends with the step); a definition without AMPLITUDE ramps from that value over a static
+  /// step and jumps to it at a dynamic step's start (*STEP, AMPLITUDE= chooses); one with
+  /// AMPLITUDE follows the curve from the step's start (TIME=STEP TIME) or at the total time.
+  /// A jump is a time given twice in the tabular amplitude. Returns (time, value) points.
+  std::vector<std::pair<double, double>> timeline(
+      const std::vector<std::optional<Definition>>& per_step) const {
+    std::vector<std::pair<double, double>> points = {{0.0, 0.0}};
+    const auto add = [&](double t, double v) {
+      auto& [t_last, v_last] = points.back();
+      if (t == t_last && (t == 0.0 || v == v_last)) {
+        v_last = v;  // at t = 0 nothing came before: the curve starts there
+        return;
+      }
+      // Three equal values in a row: the middle point says nothing.
+      if (points.size() >= 2 && v == v_last && points[points.size() - 2].second == v &&
+          points[points.size() - 2].first != t_last)
+        points.pop_back();
+      points.emplace_back(t, v);
+    };
+    double held = 0.0;
+    for (std::size_t k = 0; k < per_step.size(); ++k) {
+      const double t0 = k == 0 ? 0.0 : step_end(k - 1), t1 = step_end(k);
+      const std::optional<Definition>& d = per_step[k];
+      if (!d) {
+        add(t1, held);
+        continue;
+      }
+      if (d->amplitude.empty()) {
+        if (!ramp_by_default(k)) add(t0, d->value);
+        held = d->value;
+        add(t1, held);
+        continue;
+      }
+      const Amplitude& a = deck_amplitude(d->amplitude);
+      const double shift = a.total_time ? 0.0 : t0;
+      add(t0, d->value * value_at(a, t0 - shift));
+      for (const auto& [t, v] : a.points)
+        if (t + shift > t0 && t + shift < t1) add(t + shift, d->value * v);
+      held = d->value * value_at(a, t1 - shift);
+      add(t1, held);
+    }
+    if (points.size() > static_cast<std::size_t>(kMaxAmplitudePoints)) {
+      FilePos where;
+      for (const std::optional<Definition>& d : per_step)
+        if (d) where = d->where;
+      fail(where,
+           fmt::format("the steps give this condition a curve of {} points; fem's tabular "
+                       "amplitudes have at most {}",
+                       points.size(), kMaxAmplitudePoints),
+           "use amplitudes of fewer points");
+    }
+    return points;
+  }
+
+  static std::string points_text(const std::vector<std::pair<double, double>>& points) {
+    std::string text;
+    for (const auto& [t, v] : points)
+      text += fmt::format("{}[{}, {}]", text.empty() ? "" : ", ", num(t), num(v));
+    return text;
   }
 
   std::string amplitude_key(const std::string& deck_name) const {
@@ -1304,14 +1494,18 @@ class DeckTranslator {
     write_materials();
     write_blocks();
     write_node_sets();
-    write_amplitudes();
-    write_conditions();
+    if (steps_.size() == 1) {
+      write_amplitudes();
+      write_conditions();
+    } else {
+      write_stepped_conditions();
+    }
     write_solver();
     write_output();
   }
 
   bool nlgeom() const {
-    return step_->nlgeom_given ? step_->nlgeom : step_->procedure == "explicit";
+    return first().nlgeom_given ? first().nlgeom : first().procedure == "explicit";
   }
 
   void write_materials() {
@@ -1320,7 +1514,7 @@ class DeckTranslator {
     for (const Section& s : sections_) used.insert(s.material);
     for (const Material& m : materials_) {
       if (used.count(m.name) == 0) continue;
-      if (!m.density && step_->procedure != "static")
+      if (!m.density && first().procedure != "static")
         fail(m.where, "material '" + m.shown + "' has no *DENSITY",
              "a dynamic step needs the density: add *DENSITY under the *MATERIAL");
       if (m.law.empty())
@@ -1352,7 +1546,7 @@ class DeckTranslator {
         law = "type: linear_elastic_anisotropic" + anisotropic(m);
       } else {
         law = m.prony.empty() ? hyperelastic(m) : viscoelastic_law(m);
-        if (step_->nlgeom_given && !step_->nlgeom)
+        if (first().nlgeom_given && !first().nlgeom)
           note(m.law_where, "material '" + m.shown +
                                 "' is hyperelastic: fem runs it with "
                                 "nonlinear geometry although the step says NLGEOM=NO");
@@ -1522,6 +1716,185 @@ class DeckTranslator {
            q.where);
   }
 
+  // -- a deck of several steps: each condition's curve over the steps ---------------------------
+
+  /// Each condition's definitions in the steps, by (set, component).
+  using StepDefinitions =
+      std::map<std::pair<std::string, int>, std::vector<std::optional<Definition>>>;
+
+  /// The prescribed displacements of a deck of several steps, by (set, component): the model
+  /// data's and the first step's hold for the whole run; later steps change their values.
+  std::vector<SteppedCondition> stepped_boundaries() const {
+    StepDefinitions defined;
+    std::vector<std::pair<std::string, int>> order;
+    const auto define = [&](const Prescribed& p, std::size_t k) {
+      require_node_set(p.target, "*BOUNDARY");
+      const auto key = std::make_pair(p.target.set, p.component);
+      auto [it, added] = defined.try_emplace(key, steps_.size());
+      if (added) {
+        if (k > 0)
+          fail(p.where,
+               fmt::format("*BOUNDARY in step {} holds {} of set '{}', which the earlier steps "
+                           "left free: fem's supports hold for the whole run",
+                           k + 1, axis(p.component), p.target.set),
+               "prescribe it from the first step on (its value may change later)");
+        order.push_back(key);
+      }
+      it->second[k] = Definition{p.fixed ? 0.0 : p.value, p.fixed ? "" : p.amplitude, p.where};
+    };
+    for (const Prescribed& p : model_boundaries_) define(p, 0);
+    for (std::size_t k = 0; k < steps_.size(); ++k)
+      for (const Prescribed& p : steps_[k].boundaries) define(p, k);
+    return stepped("displacement", defined, order);
+  }
+
+  /// The conditions of `order` (set, component) with their curves, named <kind>_<set>_<axis>.
+  std::vector<SteppedCondition> stepped(
+      const char* kind, const StepDefinitions& defined,
+      const std::vector<std::pair<std::string, int>>& order) const {
+    std::vector<SteppedCondition> out;
+    for (const auto& key : order) {
+      const std::vector<std::optional<Definition>>& d = defined.at(key);
+      FilePos where;
+      for (const auto& x : d)
+        if (x && where.line == 0) where = x->where;
+      out.push_back({key.first, key.second,
+                     fmt::format("{}_{}_{}", kind, key.first, axis(key.second)), timeline(d),
+                     where});
+    }
+    return out;
+  }
+
+  /// The *CLOADs of a deck of several steps by (set, component): a step's lines on one set and
+  /// dof add up and replace the earlier steps' value; OP=NEW removes the loads it does not
+  /// name.
+  std::vector<SteppedCondition> stepped_loads() const {
+    StepDefinitions defined;
+    std::vector<std::pair<std::string, int>> order;
+    for (std::size_t k = 0; k < steps_.size(); ++k) {
+      std::map<std::pair<std::string, int>, Definition> step;
+      for (const Force& f : steps_[k].forces) {
+        require_node_set(f.target, "*CLOAD");
+        const auto key = std::make_pair(f.target.set, f.component);
+        auto [it, added] = step.try_emplace(key, Definition{0.0, f.amplitude, f.where});
+        if (it->second.amplitude != f.amplitude)
+          fail(f.where, "two *CLOADs of one step load this set and dof with different amplitudes",
+               "in a deck of several steps give a set's load one amplitude per step");
+        it->second.value += f.value;  // Abaqus adds loads on the same dof
+      }
+      if (steps_[k].cload_new)
+        for (auto& [key, d] : defined)
+          if (step.count(key) == 0) d[k] = Definition{0.0, {}, *steps_[k].cload_new};
+      for (const auto& [key, d] : step) {
+        auto [it, added] = defined.try_emplace(key, steps_.size());
+        if (added) order.push_back(key);
+        it->second[k] = d;
+      }
+    }
+    return stepped("load", defined, order);
+  }
+
+  void write_stepped_conditions() {
+    const std::vector<SteppedCondition> boundaries = stepped_boundaries();
+    const std::vector<SteppedCondition> loads = stepped_loads();
+    // Gravity: one direction, its size a curve over the steps (component: unused).
+    std::optional<SteppedCondition> gravity;
+    std::array<double, 3> g_direction = {0, 0, 0};
+    {
+      std::vector<std::optional<Definition>> d(steps_.size());
+      for (std::size_t k = 0; k < steps_.size(); ++k) {
+        const Gravity* g = uniform_gravity(steps_[k].gravities);
+        if (!g) {
+          if (steps_[k].dload_new && gravity) d[k] = Definition{0.0, {}, *steps_[k].dload_new};
+          continue;
+        }
+        if (!gravity) {
+          gravity = SteppedCondition{{}, 0, "gravity", {}, g->where};
+          g_direction = g->acceleration;
+        }
+        const double gg = g_direction[0] * g_direction[0] + g_direction[1] * g_direction[1] +
+                          g_direction[2] * g_direction[2];
+        const double factor =
+            (g->acceleration[0] * g_direction[0] + g->acceleration[1] * g_direction[1] +
+             g->acceleration[2] * g_direction[2]) /
+            gg;
+        for (int c = 0; c < 3; ++c)
+          if (std::abs(g->acceleration[c] - factor * g_direction[c]) > 1e-12 * std::sqrt(gg))
+            fail(g->where, fmt::format("*DLOAD GRAV of step {} turns the gravity of step 1", k + 1),
+                 "fem's gravity keeps its direction over the steps: change its size only");
+        d[k] = Definition{factor, g->amplitude, g->where};
+      }
+      if (gravity) gravity->points = timeline(d);
+    }
+    // Pressures: the first step's, held over the later ones (check_steps_agree).
+    std::vector<SteppedCondition> pressures;
+    for (const PressureSet& q : pressure_sets_) {
+      std::vector<std::optional<Definition>> d(steps_.size());
+      d[0] = Definition{1.0, q.amplitude, q.where};
+      pressures.push_back({q.name, 0, q.name, timeline(d), q.where});
+    }
+
+    emit("amplitudes:  # each condition's curve over the deck's steps (total time)");
+    using Conditions = const std::vector<SteppedCondition>*;
+    for (const Conditions list : std::initializer_list<Conditions>{&boundaries, &loads, &pressures})
+      for (const SteppedCondition& c : *list)
+        if (list != &boundaries || !all_zero(c))
+          emit(fmt::format("  {}: {{type: tabular, points: [{}]}}{}", yaml_string(c.curve),
+                           points_text(c.points), from(c.where)),
+               c.where);
+    if (gravity)
+      emit(fmt::format("  gravity: {{type: tabular, points: [{}]}}{}", points_text(gravity->points),
+                       from(gravity->where)),
+           gravity->where);
+
+    if (!boundaries.empty()) emit("boundary_conditions:");
+    // Supports held at zero throughout: a set's axes on one line.
+    std::vector<std::pair<const SteppedCondition*, std::string>> fixed;
+    for (const SteppedCondition& c : boundaries) {
+      if (!all_zero(c)) continue;
+      auto it = std::find_if(fixed.begin(), fixed.end(),
+                             [&](const auto& f) { return f.first->set == c.set; });
+      if (it == fixed.end())
+        fixed.emplace_back(&c, axis(c.component));
+      else
+        it->second += std::string(", ") + axis(c.component);
+    }
+    for (const auto& [c, axes] : fixed)
+      emit(fmt::format("  - {{set: {}, fixed: [{}]}}{}", yaml_string(c->set), axes, from(c->where)),
+           c->where);
+    for (const SteppedCondition& c : boundaries)
+      if (!all_zero(c))
+        emit(
+            fmt::format("  - {{set: {}, displacement: {{{}: 1}}, amplitude: {}}}{}",
+                        yaml_string(c.set), axis(c.component), yaml_string(c.curve), from(c.where)),
+            c.where);
+    if (!loads.empty() || !pressures.empty()) emit("loads:");
+    for (const SteppedCondition& c : loads) {
+      std::array<int, 3> unit = {0, 0, 0};
+      unit[static_cast<std::size_t>(c.component)] = 1;
+      emit(fmt::format("  - {{set: {}, force: [{}, {}, {}], amplitude: {}}}{}", yaml_string(c.set),
+                       unit[0], unit[1], unit[2], yaml_string(c.curve), from(c.where)),
+           c.where);
+    }
+    for (std::size_t i = 0; i < pressures.size(); ++i)
+      emit(fmt::format("  - {{set: {}, pressure: {}, follower: {}, amplitude: {}}}{}",
+                       pressure_sets_[i].name, num(pressure_sets_[i].value),
+                       nlgeom() ? "true" : "false", yaml_string(pressures[i].curve),
+                       from(pressures[i].where)),
+           pressures[i].where);
+    if (gravity)
+      emit(fmt::format("gravity: {{acceleration: [{}, {}, {}], amplitude: gravity}}{}",
+                       num(g_direction[0]), num(g_direction[1]), num(g_direction[2]),
+                       from(gravity->where)),
+           gravity->where);
+    write_velocities();
+  }
+
+  static bool all_zero(const SteppedCondition& c) {
+    return std::all_of(c.points.begin(), c.points.end(),
+                       [](const auto& p) { return p.second == 0.0; });
+  }
+
   void write_amplitudes() {
     const bool ramp = ramp_by_default();
     if (amplitudes_.empty() && !ramp) return;
@@ -1530,7 +1903,7 @@ class DeckTranslator {
       emit(fmt::format("  {}: {{type: linear, start: 0, end: {}}}  # conditions without "
                        "AMPLITUDE ramp over the step",
                        kRamp, num(period())),
-           step_->where);
+           first().where);
     for (const Amplitude& a : amplitudes_) {
       std::string points;
       for (const auto& [t, v] : a.points)
@@ -1544,7 +1917,7 @@ class DeckTranslator {
   static const char* axis(int c) { return c == 0 ? "x" : c == 1 ? "y" : "z"; }
 
   void write_conditions() {
-    const Step& s = *step_;
+    const Step& s = first();
     // Boundary conditions: a later line on the same set and component replaces an earlier one
     // (Abaqus: the last definition holds); model data first, then the step's.
     std::vector<Prescribed> all = model_boundaries_;
@@ -1602,7 +1975,7 @@ class DeckTranslator {
   }
 
   void write_loads() {
-    const Step& s = *step_;
+    const Step& s = first();
     struct Item {
       std::string set, amplitude;
       std::array<double, 3> force = {0, 0, 0};
@@ -1635,13 +2008,13 @@ class DeckTranslator {
            q.where);
   }
 
-  /// Gravity on every element, or refused: fem's gravity acts on the whole model.
-  void write_gravity() {
-    const Step& s = *step_;
-    if (s.gravities.empty()) return;
-    const Gravity& g = s.gravities.front();
+  /// A step's gravity, the same on every element, or refused: fem's gravity acts on the whole
+  /// model. Null where the step has none.
+  const Gravity* uniform_gravity(const std::vector<Gravity>& gravities) const {
+    if (gravities.empty()) return nullptr;
+    const Gravity& g = gravities.front();
     std::set<std::int64_t> loaded;
-    for (const Gravity& other : s.gravities) {
+    for (const Gravity& other : gravities) {
       if (other.acceleration != g.acceleration || other.amplitude != g.amplitude)
         fail(other.where, "*DLOAD GRAV differs between element sets",
              "fem applies one gravity to the whole model: give the same GRAV to every set");
@@ -1663,6 +2036,13 @@ class DeckTranslator {
                        sec.elset + "') without gravity",
                    "fem applies gravity to the whole model: name every element's set (or one "
                    "set of all elements)");
+    return &g;
+  }
+
+  void write_gravity() {
+    const Gravity* found = uniform_gravity(first().gravities);
+    if (!found) return;
+    const Gravity& g = *found;
     emit(fmt::format("gravity: {{acceleration: [{}, {}, {}], amplitude: {}}}{}",
                      num(g.acceleration[0]), num(g.acceleration[1]), num(g.acceleration[2]),
                      yaml_string(amplitude_key(g.amplitude)), from(g.where)),
@@ -1671,7 +2051,7 @@ class DeckTranslator {
 
   void write_velocities() {
     if (velocities_.empty()) return;
-    if (step_->procedure == "static")
+    if (first().procedure == "static")
       fail(velocities_.front().where, "*INITIAL CONDITIONS, TYPE=VELOCITY in a static analysis",
            "initial velocities need a *DYNAMIC step");
     std::vector<std::pair<std::string, std::array<double, 3>>> sets;
@@ -1695,46 +2075,74 @@ class DeckTranslator {
            where[i]);
   }
 
+  /// Step k's *STATIC increments as the case gives them: a count (DIRECT) or the automatic
+  /// controller's fractions of the step.
+  std::string static_increments(std::size_t k) const {
+    const Step& s = steps_[k];
+    const double T = period(k), first_increment = increment(k);
+    if (s.direct) {
+      const double count = T / first_increment;
+      const double rounded = std::round(count);
+      if (std::abs(count - rounded) > 1e-9 * count)
+        fail(s.procedure_where,
+             "*STATIC, DIRECT: the step (" + num(T) + ") is not a whole number of " +
+                 "increments of " + num(first_increment),
+             "give an increment that divides the step");
+      return fmt::format("{}", rounded);
+    }
+    const double minimum = s.data.size() >= 3 ? s.data[2] / T : 1e-5;
+    const double maximum = s.data.size() >= 4 ? s.data[3] / T : 1.0;
+    return fmt::format("{{initial: {}, minimum: {}, maximum: {}}}", num(first_increment / T),
+                       num(std::min(minimum, first_increment / T)),
+                       num(std::max(maximum, first_increment / T)));
+  }
+
   void write_solver() {
-    const Step& s = *step_;
-    const double T = period();
-    const double first = s.data.empty() ? T : s.data[0];
-    if (first > T * (1 + 1e-12))
-      fail(s.procedure_where,
-           "the initial increment " + num(first) + " is longer than the step (" + num(T) + ")");
+    const Step& s = first();
+    for (std::size_t k = 0; k < steps_.size(); ++k)
+      if (increment(k) > period(k) * (1 + 1e-12))
+        fail(steps_[k].procedure_where, "the initial increment " + num(increment(k)) +
+                                            " is longer than the step (" + num(period(k)) + ")");
     const FilePos at = s.procedure_where;
+    const bool stepped = steps_.size() > 1;
+    // A deck of several steps: one analysis in steps, each with its own increments.
+    const auto write_steps = [&](bool dynamic) {
+      emit("  steps:  # the deck's *STEPs (end_time: the total time at the step's end)", at);
+      for (std::size_t k = 0; k < steps_.size(); ++k)
+        emit(fmt::format("    - {{end_time: {}, {}}}{}", num(step_end(k)),
+                         dynamic ? "time_step: " + num(increment(k))
+                                 : "increments: " + static_increments(k),
+                         from(steps_[k].procedure_where)),
+             steps_[k].procedure_where);
+    };
+    emit("solver:" + from(at), at);
     if (s.procedure == "static") {
-      emit("solver:" + from(at), at);
       emit("  type: static", at);
-      emit("  end_time: " + num(T), at);
-      if (s.direct) {
-        const double count = T / first;
-        const double rounded = std::round(count);
-        if (std::abs(count - rounded) > 1e-9 * count)
-          fail(at,
-               "*STATIC, DIRECT: the step (" + num(T) + ") is not a whole number of " +
-                   "increments of " + num(first),
-               "give an increment that divides the step");
-        emit(fmt::format("  increments: {}  # DIRECT: fixed increments", rounded), at);
+      if (stepped) {
+        write_steps(false);
       } else {
-        const double minimum = s.data.size() >= 3 ? s.data[2] / T : 1e-5;
-        const double maximum = s.data.size() >= 4 ? s.data[3] / T : 1.0;
-        emit(fmt::format("  increments: {{initial: {}, minimum: {}, maximum: {}}}", num(first / T),
-                         num(std::min(minimum, first / T)), num(std::max(maximum, first / T))),
+        emit("  end_time: " + num(period()), at);
+        emit("  increments: " + static_increments(0) +
+                 (s.direct ? "  # DIRECT: fixed increments" : ""),
              at);
       }
       // Fixed increments keep the tangent while it converges, as dynamic steps do (the 16^3
       // barrelling deck: 2.6x faster); automatic ones grow after few Newton iterations, which
       // modified Newton spends more of, so they keep full Newton.
+      const bool direct =
+          std::all_of(steps_.begin(), steps_.end(), [](const Step& step) { return step.direct; });
       const bool setup_costs = write_linear_solver(at);
       emit(std::string("  newton: {residual_tolerance: 1.0e-8") +
-               (s.direct && setup_costs ? ", method: modified}" : "}"),
+               (direct && setup_costs ? ", method: modified}" : "}"),
            at);
     } else if (s.procedure == "implicit_dynamic") {
-      emit("solver:" + from(at), at);
       emit("  type: implicit_dynamic", at);
-      emit("  end_time: " + num(T), at);
-      emit("  time_step: " + num(first) + "  # fixed: the initial increment", at);
+      if (stepped) {
+        write_steps(true);
+      } else {
+        emit("  end_time: " + num(period()), at);
+        emit("  time_step: " + num(increment(0)) + "  # fixed: the initial increment", at);
+      }
       // CalculiX and Abaqus integrate by HHT-alpha, alpha = -0.05 unless given.
       emit("  integrator: hht", at);
       emit("  alpha: " + num(s.alpha.value_or(-0.05)), at);
@@ -1744,10 +2152,12 @@ class DeckTranslator {
       if (write_linear_solver(at))
         emit("  newton: {method: modified}  # the tangent kept while it halves the residual", at);
     } else {
-      emit("solver:" + from(at), at);
       emit("  type: explicit", at);
-      emit("  end_time: " + num(T), at);
-      if (s.direct) emit("  time_step: " + num(first) + "  # DIRECT: the given increment", at);
+      emit("  end_time: " + num(step_end(steps_.size() - 1)) +
+               (stepped ? "  # the deck's steps one after the other" : ""),
+           at);
+      if (s.direct)
+        emit("  time_step: " + num(increment(0)) + "  # DIRECT: the given increment", at);
     }
   }
 
@@ -1772,11 +2182,11 @@ class DeckTranslator {
   }
 
   void write_output() {
-    const Step& s = *step_;
+    const OutputRequests& s = output_;
     emit("output:");
     if (!s.frames) {
       emit("  vtk: false  # no *NODE FILE or *EL FILE request");
-      note(s.el_print.value_or(step_->where),
+      note(s.el_print.value_or(steps_.front().where),
            s.el_print ? "*EL PRINT's element values are not written: fem records element "
                         "histories of a *SOLID SECTION's element set only, and the step "
                         "requests no *EL FILE frames to hold them"

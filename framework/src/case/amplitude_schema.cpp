@@ -39,9 +39,12 @@ void read_points(const Value& v, Amplitude& curve) {
              (p.is_list() ? std::to_string(p.node().size()) + " items" : p.describe()));
     const std::vector<Value> pair = as_list(p);
     const double t = as_number(pair[0]);
-    if (i > 0 && !(t > curve.time[i - 1]))
-      pair[0].fail("times in 'points' must increase strictly: " + format_number(t) + " follows " +
-                   format_number(curve.time[i - 1]));
+    // A time given twice is a jump: the first value holds up to it, the second after it.
+    const bool jump = i > 0 && t == curve.time[i - 1] && (i < 2 || t > curve.time[i - 2]);
+    if (i > 0 && !(t > curve.time[i - 1]) && !jump)
+      pair[0].fail("times in 'points' must increase: " + format_number(t) + " follows " +
+                       format_number(curve.time[i - 1]),
+                   "a time may appear twice in a row (a jump), not more");
     curve.time[i] = t;
     curve.value[i] = as_number(pair[1]);
   }

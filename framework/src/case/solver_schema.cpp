@@ -1,5 +1,7 @@
 // solver: explicit time integration, dynamic relaxation, or the implicit solvers (static and
 // implicit dynamic) with their Newton, linear-solver and increment settings.
+#include <cmath>
+
 #include "case_schema.hpp"
 
 namespace fem {
@@ -20,6 +22,16 @@ const char* to_string(SolverType t) {
       return "corotational";
   }
   return "?";
+}
+
+std::vector<SolverStepSpec> analysis_steps(const SolverSpec& solver) {
+  if (!solver.steps.empty()) return solver.steps;
+  SolverStepSpec one;
+  one.where = solver.where;
+  one.end_time = solver.end_time;
+  one.time_step = solver.time_step;
+  one.increments = solver.increments;
+  return {one};
 }
 
 namespace case_io {
@@ -158,6 +170,43 @@ void read_implicit(const Mapping& m, SolverSpec& solver) {
     read_increments(*i, solver.increments, solver.type == SolverType::ImplicitDynamic);
 }
 
+/// `steps:` of a static or implicit dynamic analysis. Each step's end_time is the total time at
+/// its end; the solver's increments (and time_step) are every step's defaults.
+void read_steps(const Value& v, const std::optional<Value>& end_time, SolverSpec& solver) {
+  const bool dynamic = solver.type == SolverType::ImplicitDynamic;
+  double previous = 0.0;
+  for (const Value& item : as_list(v)) {
+    const Mapping m = dynamic ? Mapping(item, {"end_time", "time_step", "increments"})
+                              : Mapping(item, {"end_time", "increments"});
+    SolverStepSpec step;
+    step.where = item.where();
+    const Value end = m.required("end_time", "the total time at the step's end");
+    step.end_time = positive(end);
+    if (step.end_time <= previous)
+      end.fail("step end_time " + format_number(step.end_time) +
+                   " is not after the previous step's end (" + format_number(previous) + ")",
+               "end_time is the total time at the step's end, not the step's duration");
+    previous = step.end_time;
+    step.increments = solver.increments;
+    if (auto i = m.get("increments")) read_increments(*i, step.increments, dynamic);
+    if (dynamic) {
+      step.time_step = solver.time_step;
+      if (auto dt = m.get("time_step")) step.time_step = positive(*dt);
+      if (step.time_step <= 0.0)
+        item.fail("the step has no time_step", "give time_step in the step or in 'solver'");
+    }
+    solver.steps.push_back(step);
+  }
+  if (solver.steps.empty())
+    v.fail("'steps' is empty", "give at least one step, or leave 'steps' out");
+  if (end_time && std::abs(positive(*end_time) - previous) > 1e-12 * previous)
+    end_time->fail("end_time " + format_number(positive(*end_time)) +
+                       " is not the last step's end_time " + format_number(previous),
+                   "leave end_time out: the last step's end sets it");
+  solver.end_time = previous;
+  if (dynamic && solver.time_step <= 0.0) solver.time_step = solver.steps.front().time_step;
+}
+
 }  // namespace
 
 void read_solver(const Value& v, CaseSpec& spec) {
@@ -206,22 +255,28 @@ void read_solver(const Value& v, CaseSpec& spec) {
   if (type == "static") {
     // Load stepping along the amplitudes' time axis; no inertia.
     solver.type = SolverType::Static;
-    const Mapping m(
-        v, {"type", "end_time", "increments", "newton", "linear", "assembly", "node_ordering"});
+    const Mapping m(v, {"type", "end_time", "increments", "newton", "linear", "assembly",
+                        "node_ordering", "steps"});
     if (auto e = m.get("end_time")) solver.end_time = positive(*e);
     read_implicit(m, solver);
+    if (auto steps = m.get("steps")) read_steps(*steps, m.get("end_time"), solver);
     return;
   }
   if (type == "implicit_dynamic") {
     solver.type = SolverType::ImplicitDynamic;
-    const Mapping m(
-        v, {"type", "end_time", "time_step", "integrator", "beta", "gamma", "alpha", "mass_damping",
-            "stiffness_damping", "increments", "newton", "linear", "assembly", "node_ordering"});
-    solver.end_time = positive(m.required("end_time", "the simulated duration in seconds"));
-    const Value dt = m.required("time_step",
-                                "the implicit time step in seconds (it may be "
-                                "many times the explicit critical step)");
-    solver.time_step = positive(dt);
+    const Mapping m(v, {"type", "end_time", "time_step", "integrator", "beta", "gamma", "alpha",
+                        "mass_damping", "stiffness_damping", "increments", "newton", "linear",
+                        "assembly", "node_ordering", "steps"});
+    const std::optional<Value> steps = m.get("steps");
+    // In steps, the last step's end is the end time and each step may give its time step.
+    if (!steps)
+      solver.end_time = positive(m.required("end_time", "the simulated duration in seconds"));
+    if (auto dt = m.get("time_step"))
+      solver.time_step = positive(*dt);
+    else if (!steps)
+      (void)m.required("time_step",
+                       "the implicit time step in seconds (it may be many times the explicit "
+                       "critical step)");
     if (auto i = m.get("integrator"))
       solver.integrator = as_choice(*i, {"newmark", "hht", "backward_euler"});
     if (solver.integrator == "hht") {
@@ -255,6 +310,7 @@ void read_solver(const Value& v, CaseSpec& spec) {
     if (auto d = m.get("mass_damping")) solver.mass_damping = non_negative(*d);
     if (auto d = m.get("stiffness_damping")) solver.stiffness_damping = non_negative(*d);
     read_implicit(m, solver);
+    if (steps) read_steps(*steps, m.get("end_time"), solver);
     return;
   }
   // Dynamic relaxation (seed 003, section 3.7): a fictitious mass and step, damping from the

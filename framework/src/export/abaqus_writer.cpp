@@ -90,9 +90,10 @@ void write_material(std::ostream& out, const ModelBlock& b) {
   }
 }
 
+/// `total_time`: a deck of several steps, whose conditions follow the curves in total time.
 void write_amplitude(std::ostream& out, const std::string& name, const Amplitude& a,
-                     double end_time, int points) {
-  fmt::print(out, "*AMPLITUDE, NAME={}\n", name);
+                     double end_time, int points, bool total_time) {
+  fmt::print(out, "*AMPLITUDE, NAME={}{}\n", name, total_time ? ", TIME=TOTAL TIME" : "");
   std::vector<std::pair<double, double>> tv;
   switch (a.kind) {
     case AmplitudeKind::Constant:
@@ -111,7 +112,13 @@ void write_amplitude(std::ostream& out, const std::string& name, const Amplitude
       }
       break;
     case AmplitudeKind::Tabular:
-      for (int i = 0; i < a.num_points; ++i) tv.emplace_back(a.time[i], a.value[i]);
+      // A time given twice (a jump): CalculiX takes the second value at that time, fem the
+      // first, so the second point moves just past it.
+      for (int i = 0; i < a.num_points; ++i)
+        tv.emplace_back(i > 0 && a.time[i] == a.time[i - 1]
+                            ? a.time[i] + 1e-9 * std::max(end_time, std::abs(a.time[i]))
+                            : a.time[i],
+                        a.value[i]);
       break;
     case AmplitudeKind::ToneBurst:
     case AmplitudeKind::Gaussian:
@@ -191,6 +198,88 @@ std::vector<Eigen::Matrix<double, 6, 1>> free_rigid_modes(const Model& model,
 const char* kModeNames[6] = {"translation x",    "translation y",    "translation z",
                              "rotation about x", "rotation about y", "rotation about z"};
 
+/// A step's conditions: prescribed displacements, loads, pressures and gravity, each with its
+/// amplitude.
+void write_step_conditions(std::ostream& out, const CaseSpec& spec, const Model& model,
+                           const std::vector<BoundaryFace>& boundary, bool nlgeom,
+                           AbaqusExportReport& report, bool first_step) {
+  for (const auto& bc : spec.boundary_conditions) {
+    fmt::print(out, "*BOUNDARY, AMPLITUDE={}\n", bc.amplitude);
+    for (int k = 0; k < 3; ++k)
+      if (bc.constrained[k])
+        fmt::print(out, "{}, {}, {}, {}\n", bc.set, k + 1, k + 1, real(bc.value[k]));
+  }
+  for (const auto& l : spec.loads) {
+    fmt::print(out, "*CLOAD, AMPLITUDE={}\n", l.amplitude);
+    for (int k = 0; k < 3; ++k)
+      if (l.force[k] != 0.0) fmt::print(out, "{}, {}, {}\n", l.set, k + 1, real(l.force[k]));
+  }
+  for (const PressureLoadSpec& p : spec.pressure_loads) {
+    // Abaqus and CalculiX apply *DLOAD P on the deformed faces in an NLGEOM step and on the
+    // reference ones without: where fem's choice differs, the deck says so.
+    if (p.follower != nlgeom) {
+      const std::string note = fmt::format(
+          "the pressure on set '{}' acts on the {} surface in fem and on the {} one in the deck's "
+          "{}step",
+          p.set, p.follower ? "deformed" : "reference", nlgeom ? "deformed" : "reference",
+          nlgeom ? "NLGEOM " : "geometrically linear ");
+      fmt::print(out, "** {}\n", note);
+      if (first_step) report.notes.push_back(note);
+    }
+    fmt::print(out, "*DLOAD, AMPLITUDE={}\n", p.amplitude);
+    for (const FaceInSet& in_set :
+         boundary_faces_in_set(model, boundary, model.mesh.node_sets.at(p.set))) {
+      const BoundaryFace& f = in_set.boundary;
+      const ModelBlock& b = model.blocks[static_cast<std::size_t>(f.block)];
+      const std::int32_t* conn = b.connectivity.data() + f.element * b.element->num_nodes;
+      // The Abaqus face with the same corners.
+      std::vector<std::int32_t> ours(f.nodes.begin(), f.nodes.begin() + f.corners);
+      std::sort(ours.begin(), ours.end());
+      const auto& faces = detail::abaqus_faces(static_cast<CellShape>(b.element->cell_shape));
+      for (std::size_t k = 0; k < faces.size(); ++k) {
+        std::vector<std::int32_t> theirs;
+        for (const int i : faces[k]) theirs.push_back(conn[i]);
+        std::sort(theirs.begin(), theirs.end());
+        if (theirs == ours)
+          fmt::print(out, "{}, P{}, {}\n", b.first_element + f.element + 1, k + 1,
+                     real(p.pressure));
+      }
+    }
+  }
+  if (spec.gravity) {
+    const auto& g = spec.gravity->acceleration;
+    const double mag = std::sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+    if (mag > 0) {
+      fmt::print(out, "*DLOAD, AMPLITUDE={}\n", spec.gravity->amplitude);
+      for (const ModelBlock& b : model.blocks)
+        fmt::print(out, "{}, GRAV, {}, {}, {}, {}\n", b.spec->name, real(mag), real(g[0] / mag),
+                   real(g[1] / mag), real(g[2] / mag));
+    }
+  }
+}
+
+/// The print requests (in the first step: CalculiX keeps them in the later ones).
+void write_print_requests(std::ostream& out, const CaseSpec& spec, const Model& model) {
+  // Outputs: every history set's displacements (and reaction totals), stress and strain of the
+  // elements around the set's first node, and those of every region history's blocks.
+  for (const HistorySpec& h : spec.output.histories) {
+    if (h.of_elements()) {
+      for (const ModelBlock& b : model.blocks)
+        if (b.spec->region == h.region)
+          fmt::print(out, "*EL PRINT, ELSET={}\nS, E\n", b.spec->name);
+      continue;
+    }
+    const auto& ids = model.mesh.node_sets.at(h.set);
+    if (ids.empty()) continue;
+    fmt::print(out, "*NODE PRINT, NSET={}\nU\n", h.set);
+    if (std::find(h.quantities.begin(), h.quantities.end(), "reaction_force") != h.quantities.end())
+      fmt::print(out, "*NODE PRINT, NSET={}, TOTALS=ONLY\nRF\n", h.set);
+  }
+  for (const HistorySpec& h : spec.output.histories)
+    if (!h.of_elements() && model.mesh.node_sets.at(h.set).size() == 1)
+      fmt::print(out, "*EL PRINT, ELSET={}_ELEMENTS\nS, E\n", h.set);
+}
+
 }  // namespace
 
 AbaqusExportOptions::Step parse_abaqus_step(const std::string& name) {
@@ -265,8 +354,14 @@ AbaqusExportReport write_abaqus_deck(const Model& model, const AbaqusExportOptio
   for (const auto& l : spec.loads) amplitudes.insert(l.amplitude);
   for (const auto& p : spec.pressure_loads) amplitudes.insert(p.amplitude);
   if (spec.gravity) amplitudes.insert(spec.gravity->amplitude);
+  // The case's steps (solver.steps), each a *STEP of the deck; one where it has none.
+  std::vector<std::pair<double, double>> steps;
+  for (const SolverStepSpec& s : spec.solver.steps)
+    steps.emplace_back(steps.empty() ? 0.0 : steps.back().second, s.end_time);
+  if (steps.empty()) steps.emplace_back(0.0, end);
   for (const std::string& a : amplitudes)
-    write_amplitude(out, a, spec.amplitudes.at(a).curve, end, options.amplitude_points);
+    write_amplitude(out, a, spec.amplitudes.at(a).curve, end, options.amplitude_points,
+                    steps.size() > 1);
 
   if (!spec.initial_velocities.empty()) {
     fmt::print(out, "*INITIAL CONDITIONS, TYPE=VELOCITY\n");
@@ -354,7 +449,6 @@ AbaqusExportReport write_abaqus_deck(const Model& model, const AbaqusExportOptio
   const bool nlgeom =
       std::any_of(model.blocks.begin(), model.blocks.end(),
                   [](const ModelBlock& b) { return !b.material->host.small_strain; });
-  const double inc = end / options.intervals;
   // The increment limit must let the step finish: an explicit step takes end / (stable step)
   // increments (the seed-000 cube at 6 per edge about 11,000), so allow ten times fem's count.
   std::int64_t max_increments = 100 * options.intervals;
@@ -364,95 +458,33 @@ AbaqusExportReport write_abaqus_deck(const Model& model, const AbaqusExportOptio
       max_increments =
           std::max(max_increments, static_cast<std::int64_t>(std::ceil(10.0 * end / critical)));
   }
-  fmt::print(out, "**\n*STEP{}, INC={}\n", nlgeom ? ", NLGEOM" : "", max_increments);
-  switch (options.step) {
-    case Step::Static:
-      fmt::print(out, "*STATIC, DIRECT\n{}, {}\n", real(inc), real(end));
-      break;
-    case Step::Dynamic:
-      fmt::print(out, "*DYNAMIC, DIRECT\n{}, {}\n", real(inc), real(end));
-      break;
-    case Step::Explicit:
-      fmt::print(out, "*DYNAMIC, EXPLICIT\n{}, {}\n", real(inc), real(end));
-      break;
-  }
   if (spec.solver.mass_damping > 0)
     fmt::print(out, "** fem's mass-proportional damping ({} 1/s) is not exported\n",
                real(spec.solver.mass_damping));
-  for (const auto& bc : spec.boundary_conditions) {
-    fmt::print(out, "*BOUNDARY, AMPLITUDE={}\n", bc.amplitude);
-    for (int k = 0; k < 3; ++k)
-      if (bc.constrained[k])
-        fmt::print(out, "{}, {}, {}, {}\n", bc.set, k + 1, k + 1, real(bc.value[k]));
-  }
-  for (const auto& l : spec.loads) {
-    fmt::print(out, "*CLOAD, AMPLITUDE={}\n", l.amplitude);
-    for (int k = 0; k < 3; ++k)
-      if (l.force[k] != 0.0) fmt::print(out, "{}, {}, {}\n", l.set, k + 1, real(l.force[k]));
-  }
   const std::vector<BoundaryFace> boundary =
       spec.pressure_loads.empty() ? std::vector<BoundaryFace>() : boundary_faces(model);
-  for (const PressureLoadSpec& p : spec.pressure_loads) {
-    // Abaqus and CalculiX apply *DLOAD P on the deformed faces in an NLGEOM step and on the
-    // reference ones without: where fem's choice differs, the deck says so.
-    if (p.follower != nlgeom) {
-      const std::string note = fmt::format(
-          "the pressure on set '{}' acts on the {} surface in fem and on the {} one in the deck's "
-          "{}step",
-          p.set, p.follower ? "deformed" : "reference", nlgeom ? "deformed" : "reference",
-          nlgeom ? "NLGEOM " : "geometrically linear ");
-      fmt::print(out, "** {}\n", note);
-      report.notes.push_back(note);
+  for (std::size_t k = 0; k < steps.size(); ++k) {
+    // The intervals over the whole run, shared among the steps by their lengths.
+    const double length = steps[k].second - steps[k].first;
+    const double inc = length / std::max(1.0, std::round(options.intervals * length / end));
+    fmt::print(out, "**\n*STEP{}, INC={}\n", nlgeom ? ", NLGEOM" : "", max_increments);
+    switch (options.step) {
+      case Step::Static:
+        fmt::print(out, "*STATIC, DIRECT\n{}, {}\n", real(inc), real(length));
+        break;
+      case Step::Dynamic:
+        fmt::print(out, "*DYNAMIC, DIRECT\n{}, {}\n", real(inc), real(length));
+        break;
+      case Step::Explicit:
+        fmt::print(out, "*DYNAMIC, EXPLICIT\n{}, {}\n", real(inc), real(length));
+        break;
     }
-    fmt::print(out, "*DLOAD, AMPLITUDE={}\n", p.amplitude);
-    for (const FaceInSet& in_set :
-         boundary_faces_in_set(model, boundary, model.mesh.node_sets.at(p.set))) {
-      const BoundaryFace& f = in_set.boundary;
-      const ModelBlock& b = model.blocks[static_cast<std::size_t>(f.block)];
-      const std::int32_t* conn = b.connectivity.data() + f.element * b.element->num_nodes;
-      // The Abaqus face with the same corners.
-      std::vector<std::int32_t> ours(f.nodes.begin(), f.nodes.begin() + f.corners);
-      std::sort(ours.begin(), ours.end());
-      const auto& faces = detail::abaqus_faces(static_cast<CellShape>(b.element->cell_shape));
-      for (std::size_t k = 0; k < faces.size(); ++k) {
-        std::vector<std::int32_t> theirs;
-        for (const int i : faces[k]) theirs.push_back(conn[i]);
-        std::sort(theirs.begin(), theirs.end());
-        if (theirs == ours)
-          fmt::print(out, "{}, P{}, {}\n", b.first_element + f.element + 1, k + 1,
-                     real(p.pressure));
-      }
-    }
+    // Every step restates every condition with its amplitude: a step that leaves a condition
+    // out holds it at the value the previous step ended with (CalculiX, measured).
+    write_step_conditions(out, spec, model, boundary, nlgeom, report, k == 0);
+    if (k == 0) write_print_requests(out, spec, model);
+    fmt::print(out, "*END STEP\n");
   }
-  if (spec.gravity) {
-    const auto& g = spec.gravity->acceleration;
-    const double mag = std::sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
-    if (mag > 0) {
-      fmt::print(out, "*DLOAD, AMPLITUDE={}\n", spec.gravity->amplitude);
-      for (const ModelBlock& b : model.blocks)
-        fmt::print(out, "{}, GRAV, {}, {}, {}, {}\n", b.spec->name, real(mag), real(g[0] / mag),
-                   real(g[1] / mag), real(g[2] / mag));
-    }
-  }
-  // Outputs: every history set's displacements (and reaction totals), stress and strain of the
-  // elements around the set's first node, and those of every region history's blocks.
-  for (const HistorySpec& h : spec.output.histories) {
-    if (h.of_elements()) {
-      for (const ModelBlock& b : model.blocks)
-        if (b.spec->region == h.region)
-          fmt::print(out, "*EL PRINT, ELSET={}\nS, E\n", b.spec->name);
-      continue;
-    }
-    const auto& ids = model.mesh.node_sets.at(h.set);
-    if (ids.empty()) continue;
-    fmt::print(out, "*NODE PRINT, NSET={}\nU\n", h.set);
-    if (std::find(h.quantities.begin(), h.quantities.end(), "reaction_force") != h.quantities.end())
-      fmt::print(out, "*NODE PRINT, NSET={}, TOTALS=ONLY\nRF\n", h.set);
-  }
-  for (const HistorySpec& h : spec.output.histories)
-    if (!h.of_elements() && model.mesh.node_sets.at(h.set).size() == 1)
-      fmt::print(out, "*EL PRINT, ELSET={}_ELEMENTS\nS, E\n", h.set);
-  fmt::print(out, "*END STEP\n");
   return report;
 }
 

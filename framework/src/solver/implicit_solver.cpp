@@ -77,51 +77,85 @@ struct Integrator {
   }
 };
 
-/// The increment controller: fixed equal increments, or automatic growth and cutback.
+/// The increment controller: fixed equal increments, or automatic growth and cutback, step by
+/// step: increments end exactly at each step's end, and a new step starts from its own first
+/// increment.
 class Increments {
  public:
-  Increments(const SolverSpec& s) : end_(s.end_time) {
-    const IncrementSpec& i = s.increments;
-    if (s.type == SolverType::ImplicitDynamic) {
-      maximum_ = s.time_step;
-      size_ = s.time_step;
-      minimum_ = s.time_step * i.minimum;
-    } else if (i.count > 0) {
-      maximum_ = size_ = end_ / i.count;
-      minimum_ = size_ * i.minimum;
-    } else {
-      size_ = i.initial * end_;
-      maximum_ = i.maximum * end_;
-      minimum_ = i.minimum * end_;
+  explicit Increments(const SolverSpec& s) {
+    const bool dynamic = s.type == SolverType::ImplicitDynamic;
+    for (const SolverStepSpec& step : analysis_steps(s)) {
+      const double start = steps_.empty() ? 0.0 : steps_.back().end;
+      const double length = step.end_time - start;
+      const IncrementSpec& i = step.increments;
+      Step k;
+      k.end = step.end_time;
+      if (dynamic) {
+        k.maximum = k.initial = step.time_step;
+        k.minimum = step.time_step * i.minimum;
+      } else if (i.count > 0) {
+        k.maximum = k.initial = length / i.count;
+        k.minimum = k.initial * i.minimum;
+      } else {
+        k.initial = i.initial * length;
+        k.maximum = i.maximum * length;
+        k.minimum = i.minimum * length;
+      }
+      k.growth = i.growth;
+      k.cutback = i.cutback;
+      k.easy = i.easy_iterations;
+      steps_.push_back(k);
     }
-    growth_ = i.growth;
-    cutback_ = i.cutback;
-    easy_ = i.easy_iterations;
+    size_ = steps_.front().initial;
   }
-  /// The next increment from time t. The last one ends exactly at end_time, and takes in a
-  /// remainder of up to 1 % of an increment rather than leave a sliver for later (a tiny
-  /// dynamic step has a huge mass term and a residual at its round-off floor).
+  /// The next increment from time t. The last one of a step ends exactly at the step's end, and
+  /// takes in a remainder of up to 1 % of an increment rather than leave a sliver for later (a
+  /// tiny dynamic step has a huge mass term and a residual at its round-off floor).
   [[nodiscard]] double next(double t) const {
-    const double left = end_ - t;
+    const double left = step().end - t;
     return left <= size_ * 1.01 ? left : size_;
   }
-  void succeeded(int newton_iterations) {
-    if (newton_iterations <= easy_) size_ = std::min(size_ * growth_, maximum_);
+  /// After an increment that converged in `newton_iterations` and reached time t.
+  void succeeded(int newton_iterations, double t) {
+    if (t >= step().end * (1.0 - 1e-12) && current_ + 1 < steps_.size()) {
+      ++current_;
+      size_ = step().initial;
+      return;
+    }
+    if (newton_iterations <= step().easy) size_ = std::min(size_ * step().growth, step().maximum);
   }
   /// Returns false when the increment would fall below the minimum.
   bool cut() {
-    size_ *= cutback_;
-    return size_ >= minimum_;
+    size_ *= step().cutback;
+    return size_ >= step().minimum;
   }
-  [[nodiscard]] double minimum() const { return minimum_; }
-  [[nodiscard]] double nominal() const { return maximum_; }
+  /// Whether time t ends a step (a frame is written there).
+  [[nodiscard]] bool ends_step(double t) const {
+    for (const Step& k : steps_)
+      if (std::abs(t - k.end) <= 1e-12 * k.end) return true;
+    return false;
+  }
+  [[nodiscard]] double minimum() const { return step().minimum; }
+  /// The first step's largest increment: the scale of output cadences in time.
+  [[nodiscard]] double nominal() const { return steps_.front().maximum; }
   /// The size the next increment tries: what a checkpoint saves besides the state.
   [[nodiscard]] double size() const { return size_; }
-  void set_size(double size) { size_ = size; }
+  /// A restart at time t: the step holding t, and the size its next increment tries.
+  void resume(double t, double size) {
+    current_ = 0;
+    while (current_ + 1 < steps_.size() && t >= steps_[current_].end * (1.0 - 1e-12)) ++current_;
+    size_ = size;
+  }
 
  private:
-  double end_, size_ = 0, minimum_ = 0, maximum_ = 0, growth_ = 1.5, cutback_ = 0.25;
-  int easy_ = 4;
+  struct Step {
+    double end = 0, initial = 0, minimum = 0, maximum = 0, growth = 1.5, cutback = 0.25;
+    int easy = 4;
+  };
+  [[nodiscard]] const Step& step() const { return steps_[current_]; }
+  std::vector<Step> steps_;
+  std::size_t current_ = 0;
+  double size_ = 0;
 };
 
 }  // namespace
@@ -677,7 +711,7 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
         op_.set_material_state(b, restart->material_state[b]);
     t = restart->time;
     increment = restart->step;
-    increments_.set_size(restart->values.at("implicit.increment_size"));
+    increments_.resume(restart->time, restart->values.at("implicit.increment_size"));
     report_.first_increment = increment;
     report_.increments = increment;
     report_.time_reached = t;
@@ -858,9 +892,10 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
     report_.smallest_increment = std::min(report_.smallest_increment, dt);
     report_.largest_increment = std::max(report_.largest_increment, dt);
     report_.history.push_back({t, dt, result.iterations, result.linear_iterations});
-    increments_.succeeded(result.iterations);
+    increments_.succeeded(result.iterations, t);
     const bool last = t >= end * (1.0 - 1e-12);
-    write_output(increment, t, increment % frame_every_ == 0 || last, /*u_on_host=*/true);
+    write_output(increment, t, increment % frame_every_ == 0 || last || increments_.ends_step(t),
+                 /*u_on_host=*/true);
     if (options_.progress)
       options_.progress(increment, t, result.iterations, result.linear_iterations);
     if (options_.increment_done) options_.increment_done(increment, t, u_host_);
