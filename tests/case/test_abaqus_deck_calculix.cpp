@@ -590,6 +590,32 @@ TEST_F(DeckVsCalculix, PlaneStrainStaticBendingOfAColumn) {
   }
 }
 
+// Explicit steps: the swaying column pushed (step 1, 0.15 s), pulled back by a load given anew
+// (step 2: a jump at the step's start, the dynamic default), then let go (step 3, *CLOAD,
+// OP=NEW: removed at once); compared at the end, where both print.
+TEST_F(DeckVsCalculix, ExplicitStepsPushPullAndRelease) {
+  std::string deck = swaying_column("*DYNAMIC, EXPLICIT\n1.0E-5, 0.15\n");
+  deck += R"(*STEP, NLGEOM, INC=100000
+*DYNAMIC, EXPLICIT
+1.0E-5, 0.15
+*CLOAD
+TOP, 1, -1000
+*END STEP
+*STEP, NLGEOM, INC=100000
+*DYNAMIC, EXPLICIT
+1.0E-5, 0.1
+*CLOAD, OP=NEW
+*END STEP
+)";
+  const DeckRun run =
+      run_both("sway_explicit_steps", deck, "--set output.histories.0.every_steps=1000000");
+  const auto u = run.compare("corner", "displacements", {true, true, true});
+  EXPECT_EQ(u.rows, 1);  // t = 0.4
+  EXPECT_GT(u.scale, 1e-4);
+  RecordProperty("sway_explicit_steps_relative", fmt::format("{:.3e}", u.free));
+  EXPECT_LT(u.free, 0.005);
+}
+
 // A deck of four static steps (NLGEOM, the neo-Hookean block of NeoHookeanCompressionStatic):
 // the plate's displacement and a side load changed (OP=MOD: ramped from the previous step's
 // value), the load then following an amplitude in step time, then removed (OP=NEW: ramped to
