@@ -526,8 +526,6 @@ TEST(AbaqusDeck, WhatFemDoesNotRunIsRefusedAtItsLine) {
        "which the earlier steps left free"},
       {"support_released", kMaterial + kStep + "*STEP\n*STATIC\n*BOUNDARY, OP=NEW\n*END STEP\n",
        "*BOUNDARY, OP=NEW", "fem does not release supports"},
-      {"pressure_later", kMaterial + kStep + "*STEP\n*STATIC\n*DLOAD\n1, P1, 10\n*END STEP\n",
-       "1, P1", "fem applies pressures of the first step only"},
       {"explicit_increments",
        kMaterial + "*STEP\n*DYNAMIC, EXPLICIT, DIRECT\n1e-5, 1e-3\n*END STEP\n*STEP\n*DYNAMIC, "
                    "DIRECT, EXPLICIT\n2e-5, 1e-3\n*END STEP\n",

@@ -269,12 +269,23 @@ struct Pressure {
   FilePos where;
 };
 
+/// A condition's definition in one step: its value at the step's end and the curve that takes
+/// it there (a deck amplitude, or the step's default: a ramp from the value the previous step
+/// ended with, or a jump to it at the step's start).
+struct Definition {
+  double value = 0.0;
+  std::string amplitude;  ///< deck amplitude (lower case); empty: the step's default
+  FilePos where;
+};
+
 /// The faces of one translated pressure (the *DLOAD lines of one value and amplitude) and the
 /// node set that names them in the case.
 struct PressureSet {
   std::string name;
-  double value = 0.0;
+  double value = 0.0;  ///< one step: the pressure (its definition)
   std::string amplitude;
+  /// The faces' definitions in each step (several steps: the curve's, in pascals).
+  std::vector<std::optional<Definition>> definitions;
   std::vector<std::int32_t> nodes;  ///< sorted mesh node indices
   FilePos where;                    ///< the first line
 };
@@ -326,15 +337,6 @@ struct OutputRequests {
   /// frames of its own.
   std::set<std::string> printed_fields;
   std::optional<FilePos> el_print;
-};
-
-/// A condition's definition in one step: its value at the step's end and the curve that takes
-/// it there (a deck amplitude, or the step's default: a ramp from the value the previous step
-/// ended with, or a jump to it at the step's start).
-struct Definition {
-  double value = 0.0;
-  std::string amplitude;  ///< deck amplitude (lower case); empty: the step's default
-  FilePos where;
 };
 
 /// A condition of a deck of several steps in the case: a set's load or prescribed displacement
@@ -924,16 +926,6 @@ class DeckTranslator {
              fmt::format("step {}'s time increment differs from step 1's", k + 1),
              "fem's explicit run takes one time step: give every step the same DIRECT "
              "increment, or none (fem takes its stable step)");
-      if (!b.pressures.empty())
-        fail(b.pressures.front().where,
-             fmt::format("*DLOAD pressure in step {}: fem applies pressures of the first step "
-                         "only (held in later steps)",
-                         k + 1),
-             "define the pressure in the first step, with an *AMPLITUDE if it must vary");
-      if (b.dload_new && !a.pressures.empty())
-        fail(*b.dload_new, "*DLOAD, OP=NEW removes the first step's pressures",
-             "fem holds a first step's pressure over the later steps: remove it by an "
-             "*AMPLITUDE in the first step");
     }
   }
 
@@ -1209,10 +1201,11 @@ class DeckTranslator {
   /// pressure's faces by their nodes (the boundary faces all of whose nodes are in the set), so
   /// each set is checked to select exactly the faces the deck loads.
   void resolve_pressures() {
-    const Step& s = first();
-    if (s.pressures.empty()) return;
-    if (nlgeom() && s.procedure == "explicit")
-      fail(s.pressures.front().where,
+    const auto with_pressure = std::find_if(steps_.begin(), steps_.end(),
+                                            [](const Step& s) { return !s.pressures.empty(); });
+    if (with_pressure == steps_.end()) return;
+    if (nlgeom() && first().procedure == "explicit")
+      fail(with_pressure->pressures.front().where,
            "*DLOAD pressure in an explicit step with NLGEOM: fem's explicit solver applies "
            "pressure on the reference surface only, and Abaqus and CalculiX on the deformed one",
            "run the pressure in a *STATIC or implicit *DYNAMIC step (fem follows the deformed "
@@ -1244,26 +1237,8 @@ class DeckTranslator {
       for (std::size_t f = 0; f < abaqus_faces(cell.first->shape).size(); ++f)
         ++face_count[key_of(face_corners(*cell.first, cell.second, static_cast<int>(f)))];
 
-    struct Loaded {
-      std::set<Key> faces;
-      std::set<std::int32_t> nodes;
-    };
-    std::vector<Loaded> loaded;
-    for (const Pressure& p : s.pressures) {
-      auto it = std::find_if(
-          pressure_sets_.begin(), pressure_sets_.end(),
-          [&](const PressureSet& q) { return q.value == p.value && q.amplitude == p.amplitude; });
-      if (it == pressure_sets_.end()) {
-        PressureSet q;
-        q.name = "pressure_" + std::to_string(pressure_sets_.size() + 1);
-        q.value = p.value;
-        q.amplitude = p.amplitude;
-        q.where = p.where;
-        pressure_sets_.push_back(q);
-        loaded.emplace_back();
-        it = pressure_sets_.end() - 1;
-      }
-      Loaded& l = loaded[static_cast<std::size_t>(it - pressure_sets_.begin())];
+    // The faces a *DLOAD line loads, checked: boundary faces of the model's elements.
+    const auto faces_of = [&](const Pressure& p) {
       std::vector<std::pair<const CellRegion*, std::int64_t>> targets;
       if (p.element >= 0) {
         const auto c = cells.find(p.element);
@@ -1284,6 +1259,7 @@ class DeckTranslator {
               targets.push_back(m->second);
             }
       }
+      std::vector<std::pair<Key, std::vector<std::int32_t>>> faces;  // key, the face's nodes
       for (const auto& [r, c] : targets) {
         const auto& table = abaqus_faces(r->shape);
         if (p.face > static_cast<int>(table.size()))
@@ -1295,19 +1271,72 @@ class DeckTranslator {
           fail(p.where, fmt::format("face P{} of element {} is inside the body (another element "
                                     "shares it): a pressure loads the boundary",
                                     p.face, r->origin(c).id));
-        l.faces.insert(k);
         // The face's nodes: its corners and the mid-edge nodes between two of them.
-        l.nodes.insert(corners.begin(), corners.end());
-        const std::vector<std::array<int, 3>>& edges = quadratic_edges(r->shape);
-        for (const auto& [a, b, mid] : edges) {
+        std::vector<std::int32_t> nodes = corners;
+        const std::int32_t* conn = r->connectivity.data() + c * r->nodes_per_cell;
+        for (const auto& [a, b, mid] : quadratic_edges(r->shape)) {
           if (mid >= r->nodes_per_cell) continue;
-          const std::int32_t* conn = r->connectivity.data() + c * r->nodes_per_cell;
           if (std::count(corners.begin(), corners.end(), conn[a]) &&
               std::count(corners.begin(), corners.end(), conn[b]))
-            l.nodes.insert(conn[mid]);
+            nodes.push_back(conn[mid]);
         }
+        faces.emplace_back(k, std::move(nodes));
       }
+      return faces;
+    };
+    // Each face's definition in each step: lines on one face in a step add up (one amplitude),
+    // a later step's replace, and OP=NEW removes the faces a step does not name.
+    std::map<Key, std::vector<std::optional<Definition>>> defined;
+    for (std::size_t k = 0; k < steps_.size(); ++k) {
+      std::map<Key, Definition> step;
+      for (const Pressure& p : steps_[k].pressures)
+        for (const auto& [key, nodes] : faces_of(p)) {
+          auto [it, added] = step.try_emplace(key, Definition{0.0, p.amplitude, p.where});
+          if (it->second.amplitude != p.amplitude)
+            fail(p.where, "two *DLOADs of one step load this face with different amplitudes",
+                 "give a face's pressure one amplitude per step");
+          it->second.value += p.value;
+        }
+      if (steps_[k].dload_new)
+        for (auto& [key, d] : defined)
+          if (step.count(key) == 0) d[k] = Definition{0.0, {}, *steps_[k].dload_new};
+      for (const auto& [key, d] : step)
+        defined.try_emplace(key, steps_.size()).first->second[k] = d;
     }
+    // One node set per group of faces with the same definitions, in the order of the lines.
+    const auto same = [](const std::vector<std::optional<Definition>>& a,
+                         const std::vector<std::optional<Definition>>& b) {
+      return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const auto& x, const auto& y) {
+        return x.has_value() == y.has_value() &&
+               (!x || (x->value == y->value && x->amplitude == y->amplitude));
+      });
+    };
+    struct Loaded {
+      std::set<Key> faces;
+      std::set<std::int32_t> nodes;
+    };
+    std::vector<Loaded> loaded;
+    for (const Step& step : steps_)
+      for (const Pressure& p : step.pressures)
+        for (const auto& [key, nodes] : faces_of(p)) {
+          const std::vector<std::optional<Definition>>& d = defined.at(key);
+          auto it = std::find_if(pressure_sets_.begin(), pressure_sets_.end(),
+                                 [&](const PressureSet& q) { return same(q.definitions, d); });
+          if (it == pressure_sets_.end()) {
+            PressureSet q;
+            q.name = "pressure_" + std::to_string(pressure_sets_.size() + 1);
+            q.value = p.value;
+            q.amplitude = p.amplitude;
+            q.definitions = d;
+            q.where = p.where;
+            pressure_sets_.push_back(q);
+            loaded.emplace_back();
+            it = pressure_sets_.end() - 1;
+          }
+          Loaded& l = loaded[static_cast<std::size_t>(it - pressure_sets_.begin())];
+          l.faces.insert(key);
+          l.nodes.insert(nodes.begin(), nodes.end());
+        }
     for (std::size_t i = 0; i < pressure_sets_.size(); ++i) {
       PressureSet& q = pressure_sets_[i];
       q.nodes.assign(loaded[i].nodes.begin(), loaded[i].nodes.end());
@@ -1826,13 +1855,10 @@ class DeckTranslator {
       }
       if (gravity) gravity->points = timeline(d);
     }
-    // Pressures: the first step's, held over the later ones (check_steps_agree).
+    // Pressures: each group of faces with its curve in pascals.
     std::vector<SteppedCondition> pressures;
-    for (const PressureSet& q : pressure_sets_) {
-      std::vector<std::optional<Definition>> d(steps_.size());
-      d[0] = Definition{1.0, q.amplitude, q.where};
-      pressures.push_back({q.name, 0, q.name, timeline(d), q.where});
-    }
+    for (const PressureSet& q : pressure_sets_)
+      pressures.push_back({q.name, 0, q.name, timeline(q.definitions), q.where});
 
     emit("amplitudes:  # each condition's curve over the deck's steps (total time)");
     using Conditions = const std::vector<SteppedCondition>*;
@@ -1877,10 +1903,9 @@ class DeckTranslator {
            c.where);
     }
     for (std::size_t i = 0; i < pressures.size(); ++i)
-      emit(fmt::format("  - {{set: {}, pressure: {}, follower: {}, amplitude: {}}}{}",
-                       pressure_sets_[i].name, num(pressure_sets_[i].value),
-                       nlgeom() ? "true" : "false", yaml_string(pressures[i].curve),
-                       from(pressures[i].where)),
+      emit(fmt::format("  - {{set: {}, pressure: 1, follower: {}, amplitude: {}}}{}",
+                       pressure_sets_[i].name, nlgeom() ? "true" : "false",
+                       yaml_string(pressures[i].curve), from(pressures[i].where)),
            pressures[i].where);
     if (gravity)
       emit(fmt::format("gravity: {{acceleration: [{}, {}, {}], amplitude: gravity}}{}",
