@@ -912,7 +912,7 @@ class DeckTranslator {
                          "analysis of one procedure",
                          k + 1, procedure_name(b), procedure_name(a)),
              "run steps of another procedure as a deck of their own");
-      if (b.nlgeom != a.nlgeom || b.nlgeom_given != a.nlgeom_given)
+      if (nlgeom(b) != nlgeom(a))
         fail(b.where, fmt::format("step {} changes NLGEOM", k + 1),
              "give every step the first step's NLGEOM");
       if (b.alpha.value_or(-0.05) != a.alpha.value_or(-0.05))
@@ -1533,9 +1533,12 @@ class DeckTranslator {
     write_output();
   }
 
-  bool nlgeom() const {
-    return first().nlgeom_given ? first().nlgeom : first().procedure == "explicit";
+  /// Whether a step is geometrically nonlinear: NLGEOM as given (or inherited from the step
+  /// before), else the procedure's default (explicit steps are).
+  static bool nlgeom(const Step& s) {
+    return s.nlgeom_given ? s.nlgeom : s.procedure == "explicit";
   }
+  bool nlgeom() const { return nlgeom(first()); }
 
   void write_materials() {
     emit("materials:");
