@@ -480,6 +480,14 @@ TEST(AbaqusDeck, FacePressuresBecomeLoadsOnNodeSets) {
     ASSERT_NE(set, spec.node_sets.end());
     EXPECT_EQ(set->ids.size(), 9u);
   }
+  // Two lines on one face add up (4 + 6 Pa on element 1's): the four faces carry 10 Pa alike,
+  // one set.
+  const fem::CaseSpec summed = fem::load_case(write_deck(
+      "pressure_summed", box_deck(kMaterial + "*STEP\n*STATIC\n*BOUNDARY\nTOP, 1, 3\n*DLOAD\n1, "
+                                              "P1, 4\n1, P1, 6\n2, P1, 10\n3, P1, 10\n4, P1, "
+                                              "10\n*END STEP\n")));
+  ASSERT_EQ(summed.pressure_loads.size(), 1u);
+  EXPECT_DOUBLE_EQ(summed.pressure_loads[0].pressure, 10.0);
 }
 
 struct BadDeck {

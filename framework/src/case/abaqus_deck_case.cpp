@@ -1325,7 +1325,8 @@ class DeckTranslator {
           if (it == pressure_sets_.end()) {
             PressureSet q;
             q.name = "pressure_" + std::to_string(pressure_sets_.size() + 1);
-            q.value = p.value;
+            // One step: the face's pressure (its lines summed) and amplitude.
+            q.value = d.front() ? d.front()->value : p.value;
             q.amplitude = p.amplitude;
             q.definitions = d;
             q.where = p.where;
