@@ -111,8 +111,10 @@ int check_command(const CaseOptions& options) {
         const SolverStepSpec& st = sv.steps[k];
         const IncrementSpec& i = st.increments;
         fmt::print(
-            "  step {} to t = {:.6g}: {}\n", k + 1, st.end_time,
-            sv.type == SolverType::ImplicitDynamic ? fmt::format("time step {:.6g} s", st.time_step)
+            "  step {} to t = {:.6g}: {}{}\n", k + 1, st.end_time,
+            sv.type == SolverType::ImplicitDynamic && st.type == SolverType::Static ? "static, "
+                                                                                    : "",
+            st.type == SolverType::ImplicitDynamic ? fmt::format("time step {:.6g} s", st.time_step)
             : i.count > 0                          ? fmt::format("{} equal increments", i.count)
                           : fmt::format("automatic increments, initial {} maximum {} minimum "
                                         "{} of the step",
@@ -129,7 +131,7 @@ int check_command(const CaseOptions& options) {
                  sv.linear.solver == "direct" ? std::string(" (Eigen sparse LDL^T on the host)")
                                               : " with preconditioner " + sv.linear.preconditioner,
                  sv.linear.operator_form, sv.linear.max_iterations);
-      if (sv.type == SolverType::Static) {
+      if (has_static_steps(sv)) {
         const std::vector<std::string> free_modes = unrestrained_rigid_modes(setup.system);
         for (const std::string& m : free_modes)
           fmt::print("warning: the supports do not prevent {}: the static tangent is singular\n",

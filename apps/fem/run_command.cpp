@@ -48,8 +48,12 @@ int run_implicit(const Model& model, Backend& backend, bool time_verbs, const Ca
   else
     spdlog::info("static analysis to load time {}", s.end_time);
   if (!s.steps.empty()) {
-    std::vector<double> ends;
-    for (const SolverStepSpec& step : s.steps) ends.push_back(step.end_time);
+    std::vector<std::string> ends;
+    for (const SolverStepSpec& step : s.steps)
+      ends.push_back(fmt::format(
+          "{}{}", step.end_time,
+          s.type == SolverType::ImplicitDynamic && step.type == SolverType::Static ? " (static)"
+                                                                                   : ""));
     spdlog::info("{} steps, ending at t = {}", s.steps.size(), fmt::join(ends, ", "));
   }
   spdlog::info("Newton ({}), linear solver {} with preconditioner {}, {} operator", s.newton.method,

@@ -211,6 +211,33 @@ RF
   EXPECT_DOUBLE_EQ(fem::evaluate(z, 1.0), -0.1);  // the first step ends at its value
   EXPECT_DOUBLE_EQ(fem::evaluate(z, 1.0 + 1e-9), -0.2);
 
+  // *STATIC and implicit *DYNAMIC steps mix: an implicit dynamic analysis whose static steps
+  // keep their increments (and ramps), the dynamic one its time step (and jumps).
+  std::string mixed = kMaterial + first + later;
+  const std::size_t second = mixed.find("*STATIC\n0.5, 2.0");
+  ASSERT_NE(second, std::string::npos);
+  mixed.replace(second, 7, "*DYNAMIC");
+  const fem::CaseSpec m = fem::load_case(write_deck("mixed_steps", box_deck(mixed)));
+  EXPECT_EQ(m.solver.type, fem::SolverType::ImplicitDynamic);
+  ASSERT_EQ(m.solver.steps.size(), 3u);
+  EXPECT_EQ(m.solver.steps[0].type, fem::SolverType::Static);
+  EXPECT_EQ(m.solver.steps[0].increments.count, 4);
+  EXPECT_EQ(m.solver.steps[1].type, fem::SolverType::ImplicitDynamic);
+  EXPECT_DOUBLE_EQ(m.solver.steps[1].time_step, 0.5);
+  EXPECT_EQ(m.solver.steps[2].type, fem::SolverType::Static);
+  EXPECT_EQ(m.solver.steps[2].increments.count, 2);
+  EXPECT_DOUBLE_EQ(m.solver.alpha, -0.05);  // CalculiX's HHT default
+  const auto points_of = [&](const fem::CaseSpec& c, const std::string& name) {
+    const fem::Amplitude& a = c.amplitudes.at(name).curve;
+    Points p;
+    for (int i = 0; i < a.num_points; ++i) p.emplace_back(a.time[i], a.value[i]);
+    return p;
+  };
+  // Ramped in the static step, a jump at the dynamic step's start; the load ramped out by OP=NEW
+  // over the last (static) step.
+  EXPECT_EQ(points_of(m, "displacement_top_z"), (Points{{0, 0}, {1, -0.1}, {1, -0.2}, {4, -0.2}}));
+  EXPECT_EQ(points_of(m, "load_top_x"), (Points{{0, 0}, {1, 10}, {3, 10}, {4, 0}}));
+
   // Explicit steps: one run to the last step's end at fem's stable step; gravity doubled in the
   // second step (a jump: the step's default).
   const fem::CaseSpec e = fem::load_case(write_deck("explicit_steps", box_deck(kMaterial + R"(*STEP
@@ -264,13 +291,20 @@ TEST(AbaqusDeck, ElPrintOfASectionSetIsAnElementHistory) {
   ASSERT_EQ(frames.output.histories.size(), 1u);
   EXPECT_NE(std::find(frames.output.fields.begin(), frames.output.fields.end(), "cauchy_stress"),
             frames.output.fields.end());
-  // A variable fem does not record is refused at its line.
+  // ENER: the set's strain energy.
   std::string ener = kStep;
-  ener.replace(ener.find("*NODE FILE"), 0, "*EL PRINT, ELSET=EALL\nS, ENER\n");
-  const std::string bad = box_deck(kMaterial + ener);
-  const fem::InputError e = load_error("el_print_ener", bad);
-  EXPECT_EQ(e.where().line, line_of(bad, "S, ENER"));
-  EXPECT_NE(std::string(e.what()).find("*EL PRINT variable ENER is not supported"),
+  ener.replace(ener.find("*NODE FILE"), 0, "*EL PRINT, ELSET=EALL\nENER\n");
+  const fem::CaseSpec energy =
+      fem::load_case(write_deck("el_print_ener", box_deck(kMaterial + ener)));
+  ASSERT_EQ(energy.output.histories.size(), 2u);
+  EXPECT_EQ(energy.output.histories[1].quantities, std::vector<std::string>{"strain_energy"});
+  // A variable fem does not record is refused at its line.
+  std::string peeq = kStep;
+  peeq.replace(peeq.find("*NODE FILE"), 0, "*EL PRINT, ELSET=EALL\nS, PEEQ\n");
+  const std::string bad = box_deck(kMaterial + peeq);
+  const fem::InputError e = load_error("el_print_peeq", bad);
+  EXPECT_EQ(e.where().line, line_of(bad, "S, PEEQ"));
+  EXPECT_NE(std::string(e.what()).find("*EL PRINT variable PEEQ is not supported"),
             std::string::npos)
       << e.what();
 }
@@ -527,8 +561,9 @@ TEST(AbaqusDeck, WhatFemDoesNotRunIsRefusedAtItsLine) {
        "1, P1", "explicit step with NLGEOM"},
       {"option", kMaterial + "*STEP\n*STATIC, RIKS\n*END STEP\n", "*STATIC, RIKS",
        "parameter RIKS of *STATIC is not supported"},
-      {"steps_of_two_procedures", kMaterial + kStep + "*STEP\n*DYNAMIC\n0.1, 1\n*END STEP\n",
-       "*DYNAMIC", "step 2 is *DYNAMIC, step 1 *STATIC"},
+      {"steps_of_two_procedures",
+       kMaterial + kStep + "*STEP\n*DYNAMIC, EXPLICIT\n1e-5, 1e-3\n*END STEP\n",
+       "*DYNAMIC, EXPLICIT", "step 2 is *DYNAMIC, EXPLICIT, step 1 *STATIC"},
       {"support_added_later",
        kMaterial + kStep + "*STEP\n*STATIC\n*BOUNDARY\nTOP, 1, 1\n*END STEP\n", "TOP, 1, 1",
        "which the earlier steps left free"},

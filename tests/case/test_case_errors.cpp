@@ -647,6 +647,38 @@ blocks: [{element: hex8r, material: brain}]
   EXPECT_SAYS(explicit_steps, "steps");
 }
 
+TEST(CaseErrors, StaticStepsOfADynamicAnalysis) {
+  const std::string head = R"(mesh: {}
+materials: {brain: {type: neo_hookean, density: 1000}}
+blocks: [{element: hex8r, material: brain}]
+)";
+  const InputError time_step = case_error(
+      head +
+      "solver: {type: implicit_dynamic, time_step: 0.1, steps: [{type: static, end_time: "
+      "1, time_step: 0.1}, {end_time: 2}]}\n");
+  EXPECT_AT(time_step, 4, 86);
+  EXPECT_SAYS(time_step, "a static step has no time_step");
+  const InputError dynamic_in_static =
+      case_error(head +
+                 "solver: {type: static, steps: [{end_time: 1}, {type: implicit_dynamic, end_time: "
+                 "2}]}\n");
+  EXPECT_AT(dynamic_in_static, 4, 54);
+  EXPECT_SAYS(dynamic_in_static, "a static analysis has no dynamic steps");
+  EXPECT_SAYS(dynamic_in_static, "give solver type implicit_dynamic");
+  const InputError all_static = case_error(
+      head +
+      "solver: {type: implicit_dynamic, time_step: 0.1, steps: [{type: static, end_time: "
+      "1}]}\n");
+  EXPECT_SAYS(all_static, "every step is static");
+  const InputError velocity = case_error(head + R"(node_sets: {all: {all: true}}
+initial_conditions: [{set: all, velocity: [1, 0, 0]}]
+solver: {type: implicit_dynamic, time_step: 0.1, steps: [{type: static, end_time: 1},
+                                                          {end_time: 2}]}
+)");
+  EXPECT_AT(velocity, 5, 22);
+  EXPECT_SAYS(velocity, "initial velocities with a first step that is static");
+}
+
 TEST(CaseErrors, KeyThatDoesNotApplyToTheAmplitudeType) {
   const InputError e = case_error(R"(mesh: {}
 materials: {brain: {type: neo_hookean}}

@@ -117,6 +117,68 @@ TEST(Dynamic, StepsChangeTheTimeStepAndKeepTheEnergy) {
     EXPECT_NEAR(total_energy(e), e0, 1e-6 * e0) << "t = " << e.time;
 }
 
+// solver.steps with a static step first: the bar pulled at its tip by a load ramped over a
+// static step (its exact static stretch), then released at the dynamic step's start (the load
+// jumps to zero). The dynamic step starts at rest with the acceleration of the released state:
+// the trapezoidal rule then conserves the stretch's strain energy from the first dynamic step on,
+// and the tip swings to minus its stretch. With the load held instead the bar stays at rest.
+TEST(Dynamic, StaticPreloadThenDynamicRelease) {
+  constexpr double kTipForce = 1.0;  // N per node, 4 nodes
+  const double dt = first_period() / 40.0;
+  const double u_static = 4 * kTipForce * kLength / (kE * 0.05 * 0.05);
+  for (const bool release : {true, false}) {
+    SCOPED_TRACE(release ? "released" : "held");
+    std::string yaml = bar("x");
+    yaml = yaml.substr(0, yaml.find("initial_conditions:"));  // at rest
+    std::ostringstream more;
+    more << std::setprecision(17) << "amplitudes: {pull: {type: tabular, points: [[0, 0], [1, 1]"
+         << (release ? ", [1, 0]" : "") << "]}}\n"
+         << "loads: [{set: layer" << kAlong << ", force: [" << kTipForce
+         << ", 0, 0], amplitude: pull}]\n"
+         << "solver: {type: implicit_dynamic, time_step: " << dt
+         << ", steps: [{type: static, end_time: 1, increments: 2}, {end_time: " << 1 + 80 * dt
+         << "}], newton: {residual_tolerance: 1e-10}, linear: {solver: direct}}\n"
+         << "output: {every_steps: 1}\n";
+    ImplicitRun run = prepare_implicit(yaml + more.str(), on_backend({{"precision", "double"}}));
+    std::vector<double> tip;
+    const auto& tip_nodes = run.model.mesh.node_sets.at("layer" + std::to_string(kAlong));
+    ImplicitRunOptions options;
+    options.write_files = false;
+    options.increment_done = [&](std::int64_t, double, const std::vector<double>& u) {
+      double x = 0.0;
+      for (const std::int32_t n : tip_nodes) x += u[3 * static_cast<std::size_t>(n)];
+      tip.push_back(x / static_cast<double>(tip_nodes.size()));
+    };
+    const ImplicitRunReport r = run.solver->run(options);
+    ASSERT_EQ(r.increments, 82);
+    ASSERT_EQ(r.energies.size(), 83u);
+    EXPECT_NEAR(tip[1], u_static, 1e-9 * u_static);  // the static step's end
+    const EnergySample& preloaded = r.energies[2];
+    EXPECT_DOUBLE_EQ(preloaded.time, 1.0);
+    EXPECT_EQ(preloaded.kinetic, 0.0);
+    EXPECT_NEAR(preloaded.strain, 0.5 * 4 * kTipForce * u_static, 1e-9 * preloaded.strain);
+    double lowest = tip[1], farthest = 0.0, max_kinetic = 0.0;
+    for (std::size_t k = 2; k < tip.size(); ++k) {
+      lowest = std::min(lowest, tip[k]);
+      farthest = std::max(farthest, std::abs(tip[k] - u_static));
+    }
+    for (std::size_t k = 3; k < r.energies.size(); ++k) {
+      const EnergySample& e = r.energies[k];
+      max_kinetic = std::max(max_kinetic, e.kinetic);
+      if (release) {
+        EXPECT_NEAR(total_energy(e), preloaded.strain, 1e-6 * preloaded.strain) << "t = " << e.time;
+      }
+    }
+    if (release) {
+      EXPECT_LT(lowest, -0.9 * u_static);
+      EXPECT_GT(max_kinetic, 0.5 * preloaded.strain);
+    } else {
+      EXPECT_LT(farthest, 1e-8 * u_static);
+      EXPECT_LT(max_kinetic, 1e-12 * preloaded.strain);
+    }
+  }
+}
+
 /// The period from the upward zero crossings of the tip displacement (linear interpolation).
 double measured_period(const BarRun& r) {
   std::vector<double> crossings;

@@ -131,6 +131,13 @@ TEST(ImplicitRestart, StepsContinueBitForBit) {
       "solver: {type: static, steps: [{end_time: 0.3, increments: 3}, {end_time: 1, increments: "
       "{initial: 0.25, growth: 1.5}}]}\n",
       3, model);
+  // A static step, then HHT dynamics: continued from the switch (increment 3, where the dynamic
+  // step's first acceleration is computed again) and from inside the dynamic step.
+  const std::string mixed =
+      "solver: {type: implicit_dynamic, integrator: hht, time_step: 0.02, mass_damping: 5, steps: "
+      "[{type: static, end_time: 0.1, increments: 3}, {end_time: 0.3}]}\n";
+  expect_continuation_is_bit_identical(mixed, 3);
+  expect_continuation_is_bit_identical(mixed, 6);
 }
 
 TEST(ImplicitRestart, AugmentedLagrangianContactContinuesBitForBit) {

@@ -213,6 +213,9 @@ struct IncrementSpec {
 /// increment settings (Abaqus's steps; the loads stay functions of the total time).
 struct SolverStepSpec {
   SourceLocation where;
+  /// Static or implicit_dynamic: an implicit dynamic analysis may have static steps (a preload
+  /// before the dynamic response); the solver's type otherwise.
+  SolverType type = SolverType::Static;
   double end_time = 0.0;     ///< the total time at the step's end
   double time_step = 0.0;    ///< implicit_dynamic: the step's time step
   IncrementSpec increments;  ///< static: fractions of the step's duration
@@ -286,6 +289,8 @@ struct SolverSpec {
 
 /// The steps of a static or implicit dynamic analysis: `steps`, or the one step to end_time.
 [[nodiscard]] std::vector<SolverStepSpec> analysis_steps(const SolverSpec& solver);
+/// Whether a static or implicit dynamic analysis has a static step (all of a static one).
+[[nodiscard]] bool has_static_steps(const SolverSpec& solver);
 
 /// A rigid contact surface and the mesh nodes that must not penetrate it.
 /// A contact surface: rigid (plane, sphere, STL, a mesh file's surface group) and the mesh nodes

@@ -17,6 +17,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <Eigen/Dense>
@@ -221,10 +222,11 @@ struct Section {
   FilePos where;
 };
 
-struct Amplitude {
+struct DeckAmplitude {
   std::string name;  ///< lower case
   FilePos where;
   std::vector<std::pair<double, double>> points;
+  fem::Amplitude curve;     ///< the points as fem evaluates a tabular curve
   bool total_time = false;  ///< TIME=TOTAL TIME (default: step time)
 };
 
@@ -398,7 +400,7 @@ class DeckTranslator {
   Mesh mesh_;
   std::vector<Material> materials_;
   std::vector<Section> sections_;
-  std::vector<Amplitude> amplitudes_;
+  std::vector<DeckAmplitude> amplitudes_;
   std::vector<Prescribed> model_boundaries_;
   std::vector<Velocity> velocities_;
   std::vector<Step> steps_;  ///< in the deck's order; all of one procedure
@@ -706,7 +708,7 @@ class DeckTranslator {
 
   void amplitude(const DeckKeyword& k) {
     allow(k, {"name", "definition", "time"});
-    Amplitude a;
+    DeckAmplitude a;
     a.name = lower(required_param(k, "name", "for example: *AMPLITUDE, NAME=RAMP"));
     a.where = k.where;
     if (auto d = k.param("definition"); d && upper(*d) != "TABULAR")
@@ -717,7 +719,7 @@ class DeckTranslator {
            "TIME=STEP TIME or TOTAL TIME (the same in a deck of one step)");
     else if (t)
       a.total_time = upper(*t) == "TOTAL TIME";
-    for (const Amplitude& other : amplitudes_)
+    for (const DeckAmplitude& other : amplitudes_)
       if (other.name == a.name) fail(k.where, "amplitude '" + a.name + "' is defined twice");
     FilePos first;
     const std::vector<double> v = numbers(k, first);
@@ -731,6 +733,10 @@ class DeckTranslator {
                " points; fem's tabular amplitudes have at most " +
                std::to_string(kMaxAmplitudePoints),
            "resample the curve, or give it as a signal file in a YAML case (tabular file:)");
+    a.curve.kind = AmplitudeKind::Tabular;
+    a.curve.num_points = static_cast<int>(a.points.size());
+    for (std::size_t i = 0; i < a.points.size(); ++i)
+      std::tie(a.curve.time[i], a.curve.value[i]) = a.points[i];
     amplitudes_.push_back(std::move(a));
   }
 
@@ -738,10 +744,10 @@ class DeckTranslator {
     const std::optional<std::string> a = k.param("amplitude");
     if (!a) return {};
     const std::string name = lower(*a);
-    for (const Amplitude& amp : amplitudes_)
+    for (const DeckAmplitude& amp : amplitudes_)
       if (amp.name == name) return name;
     std::vector<std::string> names;
-    for (const Amplitude& amp : amplitudes_) names.push_back(amp.name);
+    for (const DeckAmplitude& amp : amplitudes_) names.push_back(amp.name);
     const std::string guess = did_you_mean(name, names.data(), names.data() + names.size());
     fail(k.where, "AMPLITUDE=" + *a + " names no *AMPLITUDE defined before it",
          guess.empty() ? "define *AMPLITUDE, NAME=" + *a + " in the model data" : guess);
@@ -901,31 +907,42 @@ class DeckTranslator {
     return op && upper(*op) == "NEW";
   }
 
-  /// The steps of a deck run as one analysis in steps: one procedure and one NLGEOM.
+  /// The steps of a deck run as one analysis in steps: one NLGEOM, and one procedure, except
+  /// that *STATIC and implicit *DYNAMIC steps mix (an implicit dynamic analysis with static
+  /// steps: a preload before the dynamic response).
   void check_steps_agree() const {
     const Step& a = first();
-    for (std::size_t k = 1; k < steps_.size(); ++k) {
+    const auto implicit = [](const Step& s) { return s.procedure != "explicit"; };
+    const Step* first_dynamic = nullptr;
+    for (std::size_t k = 0; k < steps_.size(); ++k) {
       const Step& b = steps_[k];
-      if (b.procedure != a.procedure)
+      if (k > 0 && b.procedure != a.procedure && !(implicit(a) && implicit(b)))
         fail(b.procedure_where,
              fmt::format("step {} is {}, step 1 {}: fem runs the steps of a deck as one "
-                         "analysis of one procedure",
+                         "analysis, whose steps may be *STATIC and implicit *DYNAMIC but not "
+                         "explicit with either",
                          k + 1, procedure_name(b), procedure_name(a)),
              "run steps of another procedure as a deck of their own");
-      if (nlgeom(b) != nlgeom(a))
+      if (k > 0 && nlgeom(b) != nlgeom(a))
         fail(b.where, fmt::format("step {} changes NLGEOM", k + 1),
              "give every step the first step's NLGEOM");
-      if (b.alpha.value_or(-0.05) != a.alpha.value_or(-0.05))
-        fail(b.procedure_where,
-             fmt::format("step {} has ALPHA={}, step 1 ALPHA={}", k + 1,
-                         num(b.alpha.value_or(-0.05)), num(a.alpha.value_or(-0.05))),
-             "give every step the same ALPHA");
-      if (a.procedure == "explicit" &&
+      if (k > 0 && a.procedure == "explicit" &&
           (b.direct != a.direct || (a.direct && increment(k) != increment(0))))
         fail(b.procedure_where,
              fmt::format("step {}'s time increment differs from step 1's", k + 1),
              "fem's explicit run takes one time step: give every step the same DIRECT "
              "increment, or none (fem takes its stable step)");
+      if (b.procedure != "implicit_dynamic") continue;
+      if (!first_dynamic) {
+        first_dynamic = &b;
+        continue;
+      }
+      const Step& d = *first_dynamic;
+      if (b.alpha.value_or(-0.05) != d.alpha.value_or(-0.05))
+        fail(b.procedure_where,
+             fmt::format("step {} has ALPHA={}, the first *DYNAMIC step ALPHA={}", k + 1,
+                         num(b.alpha.value_or(-0.05)), num(d.alpha.value_or(-0.05))),
+             "give every *DYNAMIC step the same ALPHA");
     }
   }
 
@@ -1115,7 +1132,8 @@ class DeckTranslator {
     file_output(k, !print);
   }
 
-  /// *EL PRINT, ELSET=<a section's set>: S and E as the region's mean stress and strain.
+  /// *EL PRINT, ELSET=<a section's set>: S and E as the region's mean stress and strain, ENER
+  /// as its strain energy (CalculiX prints the energy density at each integration point).
   void element_history(const DeckKeyword& k, const std::string& elset) {
     PrintedHistory h;
     h.set = elset;
@@ -1127,10 +1145,12 @@ class DeckTranslator {
         h.quantities.insert({"cauchy_stress", "von_mises"});
       else if (var == "E")
         h.quantities.insert("green_lagrange_strain");
+      else if (var == "ENER")
+        h.quantities.insert("strain_energy");
       else
         fail(where, "*EL PRINT variable " + var + " is not supported",
              "fem records S (the element set's mean Cauchy stress and its largest von Mises "
-             "stress) and E (the mean Green-Lagrange strain)");
+             "stress), E (the mean Green-Lagrange strain) and ENER (the set's strain energy)");
     }
     add_history(h);
   }
@@ -1397,8 +1417,18 @@ class DeckTranslator {
     return fmt::format("  # {}:{}", fs::path(l.file).filename().string(), l.line);
   }
 
-  /// The first step, whose procedure and NLGEOM all steps share.
+  /// The first step, whose NLGEOM all steps share (and procedure, but for static steps in an
+  /// implicit dynamic analysis).
   const Step& first() const { return steps_.front(); }
+
+  /// The analysis the steps make: implicit_dynamic where any step is (its other steps static),
+  /// else the procedure every step has.
+  std::string analysis() const {
+    const bool dynamic = std::any_of(steps_.begin(), steps_.end(), [](const Step& s) {
+      return s.procedure == "implicit_dynamic";
+    });
+    return dynamic ? "implicit_dynamic" : first().procedure;
+  }
 
   /// Step k's duration (its time period).
   double period(std::size_t k = 0) const {
@@ -1426,22 +1456,9 @@ class DeckTranslator {
     return s.procedure == "static";
   }
 
-  const Amplitude& deck_amplitude(const std::string& name) const {
+  const DeckAmplitude& deck_amplitude(const std::string& name) const {
     return *std::find_if(amplitudes_.begin(), amplitudes_.end(),
-                         [&](const Amplitude& a) { return a.name == name; });
-  }
-
-  /// A deck amplitude's value at time t (its own time axis), as fem evaluates a tabular curve:
-  /// linear between points, held outside them.
-  static double value_at(const Amplitude& a, double t) {
-    if (t <= a.points.front().first) return a.points.front().second;
-    for (std::size_t i = 1; i < a.points.size(); ++i)
-      if (t <= a.points[i].first) {
-        const auto [t0, v0] = a.points[i - 1];
-        const auto [t1, v1] = a.points[i];
-        return v0 + (t - t0) / (t1 - t0) * (v1 - v0);
-      }
-    return a.points.back().second;
+                         [&](const DeckAmplitude& a) { return a.name == name; });
   }
 
   /// The curve in total time of a condition defined in some steps of a deck of several
@@ -1481,12 +1498,12 @@ class DeckTranslator {
         add(t1, held);
         continue;
       }
-      const Amplitude& a = deck_amplitude(d->amplitude);
+      const DeckAmplitude& a = deck_amplitude(d->amplitude);
       const double shift = a.total_time ? 0.0 : t0;
-      add(t0, d->value * value_at(a, t0 - shift));
+      add(t0, d->value * evaluate(a.curve, t0 - shift));
       for (const auto& [t, v] : a.points)
         if (t + shift > t0 && t + shift < t1) add(t + shift, d->value * v);
-      held = d->value * value_at(a, t1 - shift);
+      held = d->value * evaluate(a.curve, t1 - shift);
       add(t1, held);
     }
     if (points.size() > static_cast<std::size_t>(kMaxAmplitudePoints)) {
@@ -1547,7 +1564,7 @@ class DeckTranslator {
     for (const Section& s : sections_) used.insert(s.material);
     for (const Material& m : materials_) {
       if (used.count(m.name) == 0) continue;
-      if (!m.density && first().procedure != "static")
+      if (!m.density && analysis() != "static")
         fail(m.where, "material '" + m.shown + "' has no *DENSITY",
              "a dynamic step needs the density: add *DENSITY under the *MATERIAL");
       if (m.law.empty())
@@ -1933,7 +1950,7 @@ class DeckTranslator {
                        "AMPLITUDE ramp over the step",
                        kRamp, num(period())),
            first().where);
-    for (const Amplitude& a : amplitudes_) {
+    for (const DeckAmplitude& a : amplitudes_) {
       std::string points;
       for (const auto& [t, v] : a.points)
         points += fmt::format("{}[{}, {}]", points.empty() ? "" : ", ", num(t), num(v));
@@ -2081,8 +2098,12 @@ class DeckTranslator {
   void write_velocities() {
     if (velocities_.empty()) return;
     if (first().procedure == "static")
-      fail(velocities_.front().where, "*INITIAL CONDITIONS, TYPE=VELOCITY in a static analysis",
-           "initial velocities need a *DYNAMIC step");
+      fail(velocities_.front().where,
+           analysis() == "static"
+               ? "*INITIAL CONDITIONS, TYPE=VELOCITY in a static analysis"
+               : "*INITIAL CONDITIONS, TYPE=VELOCITY with a first step that is *STATIC: a static "
+                 "step has no velocity",
+           "initial velocities need a first step that is *DYNAMIC");
     std::vector<std::pair<std::string, std::array<double, 3>>> sets;
     std::vector<FilePos> where;
     for (const Velocity& v : velocities_) {
@@ -2137,15 +2158,19 @@ class DeckTranslator {
     // A deck of several steps: one analysis in steps, each with its own increments.
     const auto write_steps = [&](bool dynamic) {
       emit("  steps:  # the deck's *STEPs (end_time: the total time at the step's end)", at);
-      for (std::size_t k = 0; k < steps_.size(); ++k)
-        emit(fmt::format("    - {{end_time: {}, {}}}{}", num(step_end(k)),
-                         dynamic ? "time_step: " + num(increment(k))
-                                 : "increments: " + static_increments(k),
+      for (std::size_t k = 0; k < steps_.size(); ++k) {
+        const bool static_step = steps_[k].procedure == "static";
+        emit(fmt::format("    - {{{}end_time: {}, {}}}{}",
+                         dynamic && static_step ? "type: static, " : "", num(step_end(k)),
+                         static_step ? "increments: " + static_increments(k)
+                                     : "time_step: " + num(increment(k)),
                          from(steps_[k].procedure_where)),
              steps_[k].procedure_where);
+      }
     };
     emit("solver:" + from(at), at);
-    if (s.procedure == "static") {
+    const std::string procedure = analysis();
+    if (procedure == "static") {
       emit("  type: static", at);
       if (stepped) {
         write_steps(false);
@@ -2164,7 +2189,7 @@ class DeckTranslator {
       emit(std::string("  newton: {residual_tolerance: 1.0e-8") +
                (direct && setup_costs ? ", method: modified}" : "}"),
            at);
-    } else if (s.procedure == "implicit_dynamic") {
+    } else if (procedure == "implicit_dynamic") {
       emit("  type: implicit_dynamic", at);
       if (stepped) {
         write_steps(true);
@@ -2174,7 +2199,10 @@ class DeckTranslator {
       }
       // CalculiX and Abaqus integrate by HHT-alpha, alpha = -0.05 unless given.
       emit("  integrator: hht", at);
-      emit("  alpha: " + num(s.alpha.value_or(-0.05)), at);
+      const Step& dynamic = *std::find_if(steps_.begin(), steps_.end(), [](const Step& step) {
+        return step.procedure == "implicit_dynamic";
+      });
+      emit("  alpha: " + num(dynamic.alpha.value_or(-0.05)), at);
       // Within a step the tangent changes little (its mass term dominates), and with a
       // factorisation or an AMG setup it is most of an iteration's cost: kept while it converges
       // (the 16^3 cube deck: 2-3x faster, the same plate force to 1e-11).

@@ -241,6 +241,12 @@ CaseSpec read_case(const Value& root, const std::string& file) {
                      "initial_conditions do not apply to solver type dynamic_relaxation",
                      "dynamic relaxation starts from rest and looks for the static equilibrium; "
                      "remove initial_conditions");
+  if (spec.solver.type == SolverType::ImplicitDynamic && !spec.initial_velocities.empty() &&
+      analysis_steps(spec.solver).front().type == SolverType::Static)
+    throw InputError(spec.initial_velocities.front().where,
+                     "initial velocities with a first step that is static: a static step has no "
+                     "velocity, and the dynamic steps after it start from rest",
+                     "make the first step dynamic, or remove initial_conditions");
   if (!is_implicit(spec.solver.type))
     for (const ContactSpec& c : spec.contacts) {
       const std::string type = to_string(spec.solver.type);

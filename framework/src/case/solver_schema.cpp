@@ -1,5 +1,6 @@
 // solver: explicit time integration, dynamic relaxation, or the implicit solvers (static and
 // implicit dynamic) with their Newton, linear-solver and increment settings.
+#include <algorithm>
 #include <cmath>
 
 #include "case_schema.hpp"
@@ -28,10 +29,18 @@ std::vector<SolverStepSpec> analysis_steps(const SolverSpec& solver) {
   if (!solver.steps.empty()) return solver.steps;
   SolverStepSpec one;
   one.where = solver.where;
+  one.type = solver.type;
   one.end_time = solver.end_time;
   one.time_step = solver.time_step;
   one.increments = solver.increments;
   return {one};
+}
+
+bool has_static_steps(const SolverSpec& solver) {
+  if (solver.type == SolverType::Static) return true;
+  if (solver.type != SolverType::ImplicitDynamic) return false;
+  return std::any_of(solver.steps.begin(), solver.steps.end(),
+                     [](const SolverStepSpec& s) { return s.type == SolverType::Static; });
 }
 
 namespace case_io {
@@ -171,15 +180,37 @@ void read_implicit(const Mapping& m, SolverSpec& solver) {
 }
 
 /// `steps:` of a static or implicit dynamic analysis. Each step's end_time is the total time at
-/// its end; the solver's increments (and time_step) are every step's defaults.
+/// its end; the solver's increments (and time_step) are every step's defaults. The steps of an
+/// implicit dynamic analysis may be static (`type: static`: a preload, or a slow stage, before
+/// the dynamic response), with a static step's increments.
 void read_steps(const Value& v, const std::optional<Value>& end_time, SolverSpec& solver) {
-  const bool dynamic = solver.type == SolverType::ImplicitDynamic;
+  const bool dynamic_analysis = solver.type == SolverType::ImplicitDynamic;
   double previous = 0.0;
   for (const Value& item : as_list(v)) {
-    const Mapping m = dynamic ? Mapping(item, {"end_time", "time_step", "increments"})
-                              : Mapping(item, {"end_time", "increments"});
     SolverStepSpec step;
     step.where = item.where();
+    step.type = solver.type;
+    {
+      const Mapping probe(item, {});
+      if (auto t = probe.get("type")) {
+        if (!dynamic_analysis) {
+          if (as_choice(*t, {"static", "implicit_dynamic"}) != "static")
+            t->fail("a static analysis has no dynamic steps",
+                    "give solver type implicit_dynamic: its steps may be static (type: static) "
+                    "or dynamic");
+        } else if (as_choice(*t, {"static", "implicit_dynamic"}) == "static") {
+          step.type = SolverType::Static;
+        }
+      }
+    }
+    const bool dynamic = step.type == SolverType::ImplicitDynamic;
+    if (dynamic_analysis && !dynamic)
+      if (auto dt = Mapping(item, {}).get("time_step"))
+        dt->fail_at_key("a static step has no time_step",
+                        "give its increments instead (a count, or {initial: ..., maximum: ...} as "
+                        "fractions of the step), or make it dynamic (type: implicit_dynamic)");
+    const Mapping m = dynamic ? Mapping(item, {"type", "end_time", "time_step", "increments"})
+                              : Mapping(item, {"type", "end_time", "increments"});
     const Value end = m.required("end_time", "the total time at the step's end");
     step.end_time = positive(end);
     if (step.end_time <= previous)
@@ -187,7 +218,8 @@ void read_steps(const Value& v, const std::optional<Value>& end_time, SolverSpec
                    " is not after the previous step's end (" + format_number(previous) + ")",
                "end_time is the total time at the step's end, not the step's duration");
     previous = step.end_time;
-    step.increments = solver.increments;
+    // A static step of a dynamic analysis does not take the solver's (dynamic) increments.
+    if (dynamic || !dynamic_analysis) step.increments = solver.increments;
     if (auto i = m.get("increments")) read_increments(*i, step.increments, dynamic);
     if (dynamic) {
       step.time_step = solver.time_step;
@@ -199,12 +231,21 @@ void read_steps(const Value& v, const std::optional<Value>& end_time, SolverSpec
   }
   if (solver.steps.empty())
     v.fail("'steps' is empty", "give at least one step, or leave 'steps' out");
+  if (dynamic_analysis &&
+      std::none_of(solver.steps.begin(), solver.steps.end(),
+                   [](const SolverStepSpec& s) { return s.type == SolverType::ImplicitDynamic; }))
+    v.fail("every step is static", "give solver type static, or make a step dynamic");
   if (end_time && std::abs(positive(*end_time) - previous) > 1e-12 * previous)
     end_time->fail("end_time " + format_number(positive(*end_time)) +
                        " is not the last step's end_time " + format_number(previous),
                    "leave end_time out: the last step's end sets it");
   solver.end_time = previous;
-  if (dynamic && solver.time_step <= 0.0) solver.time_step = solver.steps.front().time_step;
+  if (dynamic_analysis && solver.time_step <= 0.0)
+    for (const SolverStepSpec& s : solver.steps)
+      if (s.type == SolverType::ImplicitDynamic) {
+        solver.time_step = s.time_step;
+        break;
+      }
 }
 
 }  // namespace

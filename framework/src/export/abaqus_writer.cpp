@@ -8,6 +8,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "../mesh/abaqus_deck.hpp"
 #include "fem/error.hpp"
@@ -202,7 +203,7 @@ const char* kModeNames[6] = {"translation x",    "translation y",    "translatio
 /// amplitude.
 void write_step_conditions(std::ostream& out, const CaseSpec& spec, const Model& model,
                            const std::vector<BoundaryFace>& boundary, bool nlgeom,
-                           AbaqusExportReport& report, bool first_step) {
+                           AbaqusExportReport& report) {
   for (const auto& bc : spec.boundary_conditions) {
     fmt::print(out, "*BOUNDARY, AMPLITUDE={}\n", bc.amplitude);
     for (int k = 0; k < 3; ++k)
@@ -224,7 +225,7 @@ void write_step_conditions(std::ostream& out, const CaseSpec& spec, const Model&
           p.set, p.follower ? "deformed" : "reference", nlgeom ? "deformed" : "reference",
           nlgeom ? "NLGEOM " : "geometrically linear ");
       fmt::print(out, "** {}\n", note);
-      if (first_step) report.notes.push_back(note);
+      report.notes.push_back(note);
     }
     fmt::print(out, "*DLOAD, AMPLITUDE={}\n", p.amplitude);
     for (const FaceInSet& in_set :
@@ -356,9 +357,15 @@ AbaqusExportReport write_abaqus_deck(const Model& model, const AbaqusExportOptio
   if (spec.gravity) amplitudes.insert(spec.gravity->amplitude);
   // The case's steps (solver.steps), each a *STEP of the deck; one where it has none.
   std::vector<std::pair<double, double>> steps;
-  for (const SolverStepSpec& s : spec.solver.steps)
+  std::vector<bool> static_steps;  // a dynamic case's static steps stay *STATIC in a dynamic deck
+  for (const SolverStepSpec& s : spec.solver.steps) {
     steps.emplace_back(steps.empty() ? 0.0 : steps.back().second, s.end_time);
-  if (steps.empty()) steps.emplace_back(0.0, end);
+    static_steps.push_back(s.type == SolverType::Static);
+  }
+  if (steps.empty()) {
+    steps.emplace_back(0.0, end);
+    static_steps.push_back(false);
+  }
   for (const std::string& a : amplitudes)
     write_amplitude(out, a, spec.amplitudes.at(a).curve, end, options.amplitude_points,
                     steps.size() > 1);
@@ -463,12 +470,15 @@ AbaqusExportReport write_abaqus_deck(const Model& model, const AbaqusExportOptio
                real(spec.solver.mass_damping));
   const std::vector<BoundaryFace> boundary =
       spec.pressure_loads.empty() ? std::vector<BoundaryFace>() : boundary_faces(model);
+  std::ostringstream conditions_text;  // the same in every step: the faces are matched once
+  write_step_conditions(conditions_text, spec, model, boundary, nlgeom, report);
+  const std::string conditions = conditions_text.str();
   for (std::size_t k = 0; k < steps.size(); ++k) {
     // The intervals over the whole run, shared among the steps by their lengths.
     const double length = steps[k].second - steps[k].first;
     const double inc = length / std::max(1.0, std::round(options.intervals * length / end));
     fmt::print(out, "**\n*STEP{}, INC={}\n", nlgeom ? ", NLGEOM" : "", max_increments);
-    switch (options.step) {
+    switch (options.step == Step::Dynamic && static_steps[k] ? Step::Static : options.step) {
       case Step::Static:
         fmt::print(out, "*STATIC, DIRECT\n{}, {}\n", real(inc), real(length));
         break;
@@ -481,8 +491,14 @@ AbaqusExportReport write_abaqus_deck(const Model& model, const AbaqusExportOptio
     }
     // Every step restates every condition with its amplitude: a step that leaves a condition
     // out holds it at the value the previous step ended with (CalculiX, measured).
-    write_step_conditions(out, spec, model, boundary, nlgeom, report, k == 0);
+    out << conditions;
     if (k == 0) write_print_requests(out, spec, model);
+    // CalculiX refuses a deck whose first step is static and a later one dynamic unless the
+    // first step asks for energy output ("energy output must be selected in the first step"):
+    // the first block's strain energy (a history in fem).
+    if (k == 0 && options.step == Step::Dynamic && static_steps[0] &&
+        std::find(static_steps.begin(), static_steps.end(), false) != static_steps.end())
+      fmt::print(out, "*EL PRINT, ELSET={}\nENER\n", model.blocks.front().spec->name);
     fmt::print(out, "*END STEP\n");
   }
   return report;

@@ -415,12 +415,14 @@ ExplicitSetup setup_explicit(const Model& model) {
   phases.done("masses");
   // Rate-dependent laws see no time in a static solve or dynamic relaxation (their step is
   // +infinity, set below and in the implicit solver): say what such a run computes.
-  if (relaxation || spec.solver.type == SolverType::Static)
+  if (relaxation || has_static_steps(spec.solver))
     for (const BlockSystem& b : sys.blocks)
       if (b.material->host.rate_dependent)
         setup.warnings.push_back(
             "block '" + b.name + "' has a rate-dependent material: " +
-            std::string(relaxation ? "dynamic relaxation" : "a static solve") +
+            std::string(relaxation                               ? "dynamic relaxation"
+                        : spec.solver.type == SolverType::Static ? "a static solve"
+                                                                 : "a static step") +
             " gives its long-term (fully relaxed) response; use solver.type implicit_dynamic or "
             "explicit for its response in time");
 

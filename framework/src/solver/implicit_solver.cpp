@@ -38,25 +38,29 @@ double norm(LinearAlgebra& la, const Vector& x) {
 /// The time discretisation of a step of size dt, in the form every integrator here shares:
 ///   a_{n+1} = c0 (u_{n+1} - u_n) + av v_n + aa a_n
 ///   v_{n+1} = c1 (u_{n+1} - u_n) + vv v_n + va a_n
-/// Static analysis has no inertia (c0 = c1 = 0 and no vectors).
+/// Static analysis, and a static step of a dynamic one, has no inertia (c0 = c1 = 0 and no
+/// vectors).
 struct Integrator {
-  SolverType type = SolverType::Static;
   std::string name = "static";
   double beta = 0.25, gamma = 0.5, alpha = 0.0;
   bool backward_euler = false;
   double c0 = 0, c1 = 0, av = 0, aa = 0, vv = 0, va = 0;
 
-  explicit Integrator(const SolverSpec& s) : type(s.type) {
-    if (type != SolverType::ImplicitDynamic) return;
+  explicit Integrator(const SolverSpec& s) {
+    if (s.type != SolverType::ImplicitDynamic) return;
     name = s.integrator;
     backward_euler = s.integrator == "backward_euler";
     beta = s.beta;
     gamma = s.gamma;
     alpha = s.integrator == "hht" ? s.alpha : 0.0;
   }
-  [[nodiscard]] bool dynamic() const { return type == SolverType::ImplicitDynamic; }
-  /// HHT's weight of the new state (1 for Newmark and backward Euler).
-  [[nodiscard]] double weight() const { return 1.0 + alpha; }
+  /// Whether the current step is dynamic (set_dynamic: each step's procedure).
+  [[nodiscard]] bool dynamic() const { return dynamic_; }
+  void set_dynamic(bool dynamic) { dynamic_ = dynamic; }
+  /// HHT's weight of the new state (1 for Newmark and backward Euler; 1 in a static step).
+  [[nodiscard]] double weight() const { return dynamic_ ? 1.0 + alpha : 1.0; }
+  /// HHT's alpha in a dynamic step, 0 in a static one.
+  [[nodiscard]] double hht_alpha() const { return dynamic_ ? alpha : 0.0; }
 
   void set_step(double dt) {
     if (!dynamic()) return;
@@ -75,6 +79,9 @@ struct Integrator {
       va = dt * (1.0 - 0.5 * gamma / beta);
     }
   }
+
+ private:
+  bool dynamic_ = false;
 };
 
 /// The increment controller: fixed equal increments, or automatic growth and cutback, step by
@@ -83,14 +90,14 @@ struct Integrator {
 class Increments {
  public:
   explicit Increments(const SolverSpec& s) {
-    const bool dynamic = s.type == SolverType::ImplicitDynamic;
     for (const SolverStepSpec& step : analysis_steps(s)) {
       const double start = steps_.empty() ? 0.0 : steps_.back().end;
       const double length = step.end_time - start;
       const IncrementSpec& i = step.increments;
       Step k;
       k.end = step.end_time;
-      if (dynamic) {
+      k.dynamic = step.type == SolverType::ImplicitDynamic;
+      if (k.dynamic) {
         k.maximum = k.initial = step.time_step;
         k.minimum = step.time_step * i.minimum;
       } else if (i.count > 0) {
@@ -115,25 +122,35 @@ class Increments {
     const double left = step().end - t;
     return left <= size_ * 1.01 ? left : size_;
   }
-  /// After an increment that converged in `newton_iterations` and reached time t.
-  void succeeded(int newton_iterations, double t) {
-    if (t >= step().end * (1.0 - 1e-12) && current_ + 1 < steps_.size()) {
-      ++current_;
-      size_ = step().initial;
-      return;
+  /// After an increment that converged in `newton_iterations` and reached time t; returns
+  /// whether t ends a step (a frame is written there).
+  bool succeeded(int newton_iterations, double t) {
+    if (t >= step().end * (1.0 - 1e-12)) {
+      if (current_ + 1 < steps_.size()) {
+        ++current_;
+        size_ = step().initial;
+      }
+      return true;
     }
     if (newton_iterations <= step().easy) size_ = std::min(size_ * step().growth, step().maximum);
+    return false;
+  }
+  /// Whether the step the next increment belongs to is dynamic.
+  [[nodiscard]] bool dynamic() const { return step().dynamic; }
+  /// Whether the next increment, from time t, is the first of a step after the first one.
+  [[nodiscard]] bool starts_step(double t) const {
+    if (current_ == 0) return false;
+    const Step& before = steps_[current_ - 1];
+    return std::abs(t - before.end) <= 1e-12 * before.end;
+  }
+  /// Whether the step before the current one was dynamic.
+  [[nodiscard]] bool after_dynamic_step() const {
+    return current_ > 0 && steps_[current_ - 1].dynamic;
   }
   /// Returns false when the increment would fall below the minimum.
   bool cut() {
     size_ *= step().cutback;
     return size_ >= step().minimum;
-  }
-  /// Whether time t ends a step (a frame is written there).
-  [[nodiscard]] bool ends_step(double t) const {
-    for (const Step& k : steps_)
-      if (std::abs(t - k.end) <= 1e-12 * k.end) return true;
-    return false;
   }
   [[nodiscard]] double minimum() const { return step().minimum; }
   /// The first step's largest increment: the scale of output cadences in time.
@@ -151,6 +168,7 @@ class Increments {
   struct Step {
     double end = 0, initial = 0, minimum = 0, maximum = 0, growth = 1.5, cutback = 0.25;
     int easy = 4;
+    bool dynamic = false;
   };
   [[nodiscard]] const Step& step() const { return steps_[current_]; }
   std::vector<Step> steps_;
@@ -210,7 +228,7 @@ ImplicitSolver::ImplicitSolver(const Model& model, Backend& backend, std::string
   const CaseSpec& spec = model.spec;
   setup_ = setup_explicit(model);
   System& sys = setup_.system;
-  if (spec.solver.type == SolverType::Static) {
+  if (has_static_steps(spec.solver)) {
     const std::vector<std::string> free_modes = unrestrained_rigid_modes(sys);
     std::string list;
     for (const std::string& m : free_modes) list += (list.empty() ? "" : ", ") + m;
@@ -224,9 +242,11 @@ ImplicitSolver::ImplicitSolver(const Model& model, Backend& backend, std::string
                        "the boundary conditions do not prevent " +
                            std::to_string(free_modes.size()) + " rigid-body motion(s) (" + list +
                            "): the static tangent is singular",
-                       "fix enough displacement components to hold the body (for example one "
-                       "face in all three directions), or use solver type implicit_dynamic, "
-                       "where inertia holds it");
+                       std::string("fix enough displacement components to hold the body (for "
+                                   "example one face in all three directions), or ") +
+                           (spec.solver.type == SolverType::Static
+                                ? "use solver type implicit_dynamic, where inertia holds it"
+                                : "make the static steps dynamic, where inertia holds it"));
     }
   }
   algebra_ = backend_.create_linear_algebra(spec.precision);
@@ -276,6 +296,7 @@ class ImplicitSolver::Run final : public IncrementEquations {
     preconditioner_ = make_preconditioner(spec_.solver.linear,
                                           PreconditionerContext{s_.model_, s_.backend_, la_, op_});
     stiffness_scale_ = 1.0;
+    dynamic_analysis_ = spec_.solver.type == SolverType::ImplicitDynamic;
   }
 
   ImplicitRunReport execute();
@@ -301,7 +322,7 @@ class ImplicitSolver::Run final : public IncrementEquations {
         la_.axpby(-1.0, *tmp2_, 1.0, r);
       }
       if (w != 1.0) {  // HHT: (1 + alpha)(f_ext - f_int - C v)_{n+1} - alpha (...)_n
-        la_.axpby(-integrator_.alpha, *g_n_, w, r);
+        la_.axpby(-integrator_.hht_alpha(), *g_n_, w, r);
       }
       la_.multiply(*mass_, *a_new_, *tmp_);  // M a_new
       la_.axpby(-1.0, *tmp_, 1.0, r);
@@ -436,6 +457,13 @@ class ImplicitSolver::Run final : public IncrementEquations {
   [[noreturn]] void fail(const std::string& message);
   /// f_int at the initial state; fails where the prescribed values at t = 0 invert an element.
   void check_initial_state();
+  /// The state a dynamic step starts from, with v, f_ext and f_int current: the acceleration
+  /// that balances the forces at the free dofs, M a = f_ext - f_int - C v (and HHT's forces of
+  /// the step before).
+  void start_dynamics();
+  /// At time t, where a step after the first starts: a dynamic step starts with the
+  /// acceleration its forces give (at rest after a static step); a static step has no velocity.
+  void start_step(double t);
 
   ImplicitSolver& s_;
   const CaseSpec& spec_;
@@ -447,6 +475,8 @@ class ImplicitSolver::Run final : public IncrementEquations {
   const ImplicitRunOptions& options_;
   Integrator integrator_;
   Increments increments_;
+  /// Whether any step is dynamic: velocities are output, kinetic energy and checkpoints kept.
+  bool dynamic_analysis_ = false;
   std::unique_ptr<Preconditioner> preconditioner_;
   std::unique_ptr<Matrix> matrix_;
   std::unique_ptr<MatrixOperator> matrix_operator_;
@@ -476,7 +506,7 @@ void ImplicitSolver::Run::write_output(std::int64_t increment, double t, bool fr
                                        bool with_histories) {
   const auto t0 = Clock::now();
   if (!u_on_host) la_.download(*u_, u_host_);
-  if (integrator_.dynamic() && (frame || !histories_.empty())) la_.download(*v_, v_host_);
+  if (dynamic_analysis_ && (frame || !histories_.empty())) la_.download(*v_, v_host_);
   report_.max_displacement = 0.0;
   for (std::size_t i = 0; 3 * i < u_host_.size(); ++i)
     report_.max_displacement =
@@ -501,7 +531,7 @@ void ImplicitSolver::Run::write_output(std::int64_t increment, double t, bool fr
       for (int i = 0; i < 3; ++i) {
         const std::int64_t d = 3 * static_cast<std::int64_t>(node) + i;
         u_nodes.push_back(u_host_[d]);
-        v_nodes.push_back(integrator_.dynamic() ? v_host_[d] : 0.0);
+        v_nodes.push_back(dynamic_analysis_ ? v_host_[d] : 0.0);
         reaction[i] += f_host_[d] - applied_force(sys_, d, t);
       }
     h.record(t, increment, u_nodes, v_nodes, reaction);
@@ -513,14 +543,14 @@ void ImplicitSolver::Run::write_output(std::int64_t increment, double t, bool fr
     const ElementEnergies el = element_energies(results_);
     e.strain = el.strain;
     e.hourglass = el.hourglass;
-    if (integrator_.dynamic())
+    if (dynamic_analysis_)
       for (std::size_t d = 0; d < v_host_.size(); ++d)
         e.kinetic += 0.5 * sys_.lumped_mass[d / 3] * v_host_[d] * v_host_[d];
     report_.energies.push_back(e);
     append_row(energy_csv_, sink_, "energy", t, increment, {e.kinetic, e.strain, e.hourglass});
     if (series_ || sink_) {
       OutputFrame output = make_frame(spec_, increment, t, u_host_,
-                                      integrator_.dynamic() ? &v_host_ : nullptr, results_);
+                                      dynamic_analysis_ ? &v_host_ : nullptr, results_);
       // Contact forces per node (the pressure times the tributary area), where contact is.
       if (contact_) output.point_fields.push_back({"contact_force", 3, contact_->nodal_forces()});
       if (sink_) sink_->frame(output);
@@ -552,7 +582,7 @@ void ImplicitSolver::Run::write_summary(const std::string& status, const std::st
        report_.num_elements, s_.setup_.total_mass, s_.setup_.total_volume});
   s.set("model.dofs", report_.num_dofs);
   s.set("model.free_dofs", report_.free_dofs);
-  if (integrator_.dynamic()) {
+  if (dynamic_analysis_) {
     s.set("time.integrator", integrator_.name);
     s.set("time.time_step_s", spec_.solver.time_step);
     s.set("time.critical_time_step_s", report_.critical_time_step);
@@ -610,6 +640,48 @@ void ImplicitSolver::Run::check_initial_state() {
        "\n  hint: a prescribed displacement without an amplitude applies in full at t = 0; "
        "ramp it from zero with an amplitude (amplitudes: {ramp: {type: linear, start: 0, end: "
        "1}}, then amplitude: ramp on the boundary condition)");
+}
+
+void ImplicitSolver::Run::start_dynamics() {
+  // M a0 = f_ext - f_int - C v0 at free dofs.
+  la_.copy(*f_ext_, *a_);
+  la_.axpby(-1.0, *f_int_, 1.0, *a_);
+  damping_force(*u_, *v_, *tmp2_);
+  la_.axpby(-1.0, *tmp2_, 1.0, *a_);
+  std::vector<double> inverse_mass(static_cast<std::size_t>(op_.size()));
+  for (std::int64_t d = 0; d < op_.size(); ++d)
+    inverse_mass[d] = sys_.prescribed_amplitude[d] < 0 ? 1.0 / sys_.lumped_mass[d / 3] : 0.0;
+  la_.upload(inverse_mass, *tmp_);
+  la_.multiply(*tmp_, *a_, *a_);
+  if (integrator_.alpha != 0.0) {
+    la_.copy(*f_ext_, *g_n_);
+    la_.axpby(-1.0, *f_int_, 1.0, *g_n_);
+    la_.axpby(-1.0, *tmp2_, 1.0, *g_n_);
+  }
+}
+
+void ImplicitSolver::Run::start_step(double t) {
+  if (!increments_.dynamic() || !increments_.after_dynamic_step()) {
+    la_.fill(*v_, 0.0);  // a static step has no velocity, and a dynamic one after it starts at rest
+    la_.fill(*a_, 0.0);
+  }
+  if (!increments_.dynamic()) return;
+  // The forces just after t: a load that the step changes at its start (a jump, which a tabular
+  // curve takes right after its time) is the step's, as at a first dynamic step's start (and in
+  // CalculiX, which computes a *DYNAMIC step's initial acceleration with its loads); a
+  // continuous load is the same either way.
+  const double after = std::nextafter(t, std::numeric_limits<double>::infinity());
+  if (contact_) contact_->set_time(after);
+  if (pressure_) pressure_->set_time(after);
+  set_external_forces(after);
+  const ElementCheck check = op_.internal_forces(*u_, *f_int_);
+  if (!check.ok())  // the accepted state of the step before: it cannot invert
+    fail(fmt::format(
+        "{} is inverted or non-finite at t = {}, where a dynamic step starts",
+        element_label(s_.model_, s_.model_.blocks[static_cast<std::size_t>(check.block)],
+                      check.element),
+        t));
+  start_dynamics();
 }
 
 void ImplicitSolver::Run::fail(const std::string& message) {
@@ -728,38 +800,28 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
   set_external_forces(0.0);
   if (restart) {
     // The state is complete: nothing to compute before the next increment.
-  } else if (integrator_.dynamic()) {
-    std::vector<double> v0(static_cast<std::size_t>(op_.size()), 0.0);
-    for (const InitialVelocitySpec& iv : spec_.initial_velocities)
-      for (const std::int32_t n : s_.model_.mesh.node_sets.at(iv.set))
-        for (int k = 0; k < 3; ++k)
-          if (sys_.prescribed_amplitude[3 * n + k] < 0) v0[3 * n + k] = iv.velocity[k];
-    la_.upload(v0, *v_);
-    check_initial_state();
-    // M a0 = f_ext - f_int - C v0 at free dofs.
-    la_.copy(*f_ext_, *a_);
-    la_.axpby(-1.0, *f_int_, 1.0, *a_);
-    damping_force(*u_, *v_, *tmp2_);
-    la_.axpby(-1.0, *tmp2_, 1.0, *a_);
-    std::vector<double> inverse_mass(static_cast<std::size_t>(op_.size()));
-    for (std::int64_t d = 0; d < op_.size(); ++d)
-      inverse_mass[d] = sys_.prescribed_amplitude[d] < 0 ? 1.0 / sys_.lumped_mass[d / 3] : 0.0;
-    la_.upload(inverse_mass, *tmp_);
-    la_.multiply(*tmp_, *a_, *a_);
-    if (integrator_.alpha != 0.0) {
-      la_.copy(*f_ext_, *g_n_);
-      la_.axpby(-1.0, *f_int_, 1.0, *g_n_);
-      la_.axpby(-1.0, *tmp2_, 1.0, *g_n_);
-    }
   } else {
-    // f_int at the start, for the reactions of the first history row.
-    check_initial_state();
+    check_initial_state();  // f_int at the start (and the reactions of the first history row)
+    if (increments_.dynamic()) {
+      std::vector<double> v0(static_cast<std::size_t>(op_.size()), 0.0);
+      for (const InitialVelocitySpec& iv : spec_.initial_velocities)
+        for (const std::int32_t n : s_.model_.mesh.node_sets.at(iv.set))
+          for (int k = 0; k < 3; ++k)
+            if (sys_.prescribed_amplitude[3 * n + k] < 0) v0[3 * n + k] = iv.velocity[k];
+      la_.upload(v0, *v_);
+      start_dynamics();
+    } else if (dynamic_analysis_) {  // a static first step: at rest until a dynamic step
+      la_.fill(*v_, 0.0);
+      la_.fill(*a_, 0.0);
+    }
   }
   if (!restart) write_output(0, 0.0, true);
 
   const double floor = spec_.precision == Precision::Single ? 1e-6 : 1e-14;
   const auto solve_start = Clock::now();
   while (t < end * (1.0 - 1e-12)) {
+    if (increments_.starts_step(t)) start_step(t);
+    integrator_.set_dynamic(increments_.dynamic());
     const double dt = increments_.next(t);
     const double t_new = t + dt;
     set_shift(dt);
@@ -869,7 +931,7 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
     if (integrator_.dynamic()) {
       la_.copy(*v_new_, *v_);
       la_.copy(*a_new_, *a_);
-      if (integrator_.alpha != 0.0) {  // (f_ext - f_int - C v)_{n+1} for the next step
+      if (integrator_.hht_alpha() != 0.0) {  // (f_ext - f_int - C v)_{n+1} for the next step
         la_.copy(*f_ext_, *g_n_);
         la_.axpby(-1.0, *f_int_, 1.0, *g_n_);
         damping_force(*u_, *v_, *tmp2_);
@@ -892,9 +954,9 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
     report_.smallest_increment = std::min(report_.smallest_increment, dt);
     report_.largest_increment = std::max(report_.largest_increment, dt);
     report_.history.push_back({t, dt, result.iterations, result.linear_iterations});
-    increments_.succeeded(result.iterations, t);
+    const bool step_ended = increments_.succeeded(result.iterations, t);
     const bool last = t >= end * (1.0 - 1e-12);
-    write_output(increment, t, increment % frame_every_ == 0 || last || increments_.ends_step(t),
+    write_output(increment, t, increment % frame_every_ == 0 || last || step_ended,
                  /*u_on_host=*/true);
     if (options_.progress)
       options_.progress(increment, t, result.iterations, result.linear_iterations);
@@ -935,7 +997,7 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
 }
 
 CheckpointedRun ImplicitSolver::Run::checkpointed() const {
-  const double step = integrator_.dynamic() ? spec_.solver.time_step : 0.0;
+  const double step = dynamic_analysis_ ? spec_.solver.time_step : 0.0;
   return {spec_,
           sys_,
           s_.model_.num_elements(),
@@ -949,7 +1011,7 @@ void ImplicitSolver::Run::write_checkpoint(std::int64_t increment, double t) {
   const auto t0 = Clock::now();
   Checkpoint c = checkpoint_header(checkpointed(), increment, t);
   la_.download(*u_, c.displacement);
-  if (integrator_.dynamic()) {
+  if (dynamic_analysis_) {
     la_.download(*v_, c.vectors["velocity"]);
     la_.download(*a_, c.vectors["acceleration"]);
     if (integrator_.alpha != 0.0) la_.download(*g_n_, c.vectors["hht_forces"]);
@@ -981,8 +1043,8 @@ Checkpoint ImplicitSolver::Run::read_restart() const {
     return it != c.vectors.end() && it->second.size() == c.displacement.size();
   };
   if (!c.values.contains("implicit.increment_size") ||
-      (integrator_.dynamic() && (!has("velocity") || !has("acceleration") ||
-                                 (integrator_.alpha != 0.0 && !has("hht_forces")))))
+      (dynamic_analysis_ && (!has("velocity") || !has("acceleration") ||
+                             (integrator_.alpha != 0.0 && !has("hht_forces")))))
     refuse("it lacks the state of the " + std::string(to_string(spec_.solver.type)) + " solver");
   for (std::size_t k = 0; contact_ && k < contact_->multipliers().size(); ++k)
     if (!c.vectors.contains(contact_multipliers_key(k))) refuse("it lacks the contact multipliers");
@@ -996,7 +1058,7 @@ Checkpoint ImplicitSolver::Run::read_restart() const {
 
 void ImplicitSolver::Run::keep_final_state() {
   s_.u_host_ = u_host_;
-  s_.v_host_ = integrator_.dynamic() ? v_host_ : std::vector<double>(u_host_.size(), 0.0);
+  s_.v_host_ = dynamic_analysis_ ? v_host_ : std::vector<double>(u_host_.size(), 0.0);
   if (contact_) s_.contact_host_ = contact_->nodal_forces();
 }
 
