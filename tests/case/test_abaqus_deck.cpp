@@ -189,8 +189,9 @@ RF
   EXPECT_EQ(curve("displacement_top_z"), (Points{{0, 0}, {1, -0.1}, {3, -0.2}, {4, -0.2}}));
   // The load: 10 N ramped in, held in step 2, ramped out by OP=NEW in step 3.
   EXPECT_EQ(curve("load_top_x"), (Points{{0, 0}, {1, 10}, {3, 10}, {4, 0}}));
-  // Histories of all steps' requests, over the whole run.
+  // Histories of all steps' requests, over the whole run, and their tables in CalculiX's .dat.
   ASSERT_EQ(spec.output.histories.size(), 2u);
+  EXPECT_TRUE(spec.output.calculix_dat);
 
   // Dynamic steps jump to a new value at the step's start (a time given twice).
   std::string dynamic = kMaterial + first + later;

@@ -123,6 +123,45 @@ struct DeckRun {
   }
 };
 
+/// fem's .dat (output.calculix_dat, <dir>/fem/<name>.dat) against CalculiX's <dir>/<name>.dat,
+/// table by table: each table of CalculiX's that fem printed too (the same quantity, set and
+/// time as printed) must have the same node numbers; `worst` is the largest difference of a
+/// value relative to the largest magnitude of that quantity and set in CalculiX's tables.
+struct DatAgreement {
+  int tables = 0;
+  double worst = 0;
+  bool same_nodes = true;
+};
+DatAgreement compare_dat(const DeckRun& run, const std::string& name) {
+  const std::vector<fem::CalculixNodeTable> ours =
+      fem::read_calculix_dat(run.dir + "/fem/" + name + ".dat");
+  std::map<std::string, double> scale;
+  for (const fem::CalculixNodeTable& t : run.ccx)
+    for (const auto& [node, v] : t.values)
+      for (const double x : v)
+        scale[t.quantity + t.set] = std::max(scale[t.quantity + t.set], std::abs(x));
+  DatAgreement a;
+  for (const fem::CalculixNodeTable& theirs : run.ccx) {
+    const auto match = std::find_if(ours.begin(), ours.end(), [&](const auto& t) {
+      return t.quantity == theirs.quantity && t.set == theirs.set && t.time == theirs.time;
+    });
+    if (match == ours.end()) continue;
+    ++a.tables;
+    for (const auto& [node, v] : theirs.values) {
+      const auto it = match->values.find(node);
+      if (it == match->values.end()) {
+        a.same_nodes = false;
+        continue;
+      }
+      for (int k = 0; k < 3; ++k)
+        a.worst =
+            std::max(a.worst, std::abs(it->second[k] - v[k]) / scale[theirs.quantity + theirs.set]);
+    }
+    a.same_nodes = a.same_nodes && match->values.size() == theirs.values.size();
+  }
+  return a;
+}
+
 /// Writes the deck, runs CalculiX and fem on it (fem's results in <dir>/fem).
 DeckRun run_both(const std::string& name, const std::string& deck,
                  const std::string& fem_args = "") {
@@ -552,6 +591,11 @@ TEST_F(DeckVsCalculix, ExplicitDynamicsOfASwayingColumn) {
   EXPECT_GT(u.scale, 1e-4);
   RecordProperty("sway_explicit_relative", fmt::format("{:.3e}", u.free));
   EXPECT_LT(u.free, 0.005);
+  // The explicit solver prints its .dat tables too: the end's, in CalculiX's layout.
+  const DatAgreement dat = compare_dat(run, "sway_explicit");
+  EXPECT_EQ(dat.tables, 1);
+  EXPECT_TRUE(dat.same_nodes);
+  EXPECT_LT(dat.worst, 0.005);
 }
 
 /// A plane-strain column, width 1 and height 3 in 2 x 6 cells of CPE4 (or each cut into two
@@ -739,6 +783,10 @@ U
     for (std::size_t k = end + 1; k <= end + 10; ++k)  // held: at rest where the static step ended
       EXPECT_NEAR(x[k], x[end], 1e-9 * x[end]) << "t = " << t[k];
     EXPECT_LT(x.back(), -0.5 * x[end]);  // released: swung back past its rest position
+    const DatAgreement dat = compare_dat(run, "preload_release_" + std::to_string(n));
+    EXPECT_EQ(dat.tables, 32);
+    EXPECT_TRUE(dat.same_nodes);
+    EXPECT_LT(dat.worst, 1.01 * u.free + 1e-6);  // the same values, to the 7 printed digits
     if (n != 2) continue;
     // The way back: the deck's case (its first step `type: static`) exported to a deck again
     // keeps a *STATIC step before the *DYNAMIC ones, asks for the energy output CalculiX wants
@@ -830,6 +878,13 @@ SIDE, 1, 60
   EXPECT_LT(x[12], x[10]);  // removed
   RecordProperty("static_steps_u_relative", fmt::format("{:.3e}", u.free));
   RecordProperty("static_steps_rf_relative", fmt::format("{:.3e}", rf.free));
+  // The same tables in fem's .dat as in CalculiX's: the side node's displacement and the
+  // plate's total force at each of the 12 increments.
+  const DatAgreement dat = compare_dat(run, "static_steps");
+  EXPECT_EQ(dat.tables, 24);
+  EXPECT_TRUE(dat.same_nodes);
+  EXPECT_LT(dat.worst, 0.005);
+  RecordProperty("static_steps_dat_relative", fmt::format("{:.3e}", dat.worst));
 
   // The way back: the deck's case (fem export --format yaml) exported to a deck again writes a
   // *STEP per step, every condition restated with its curve in total time; CalculiX and fem

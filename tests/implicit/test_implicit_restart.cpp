@@ -35,6 +35,7 @@ output:
   checkpoint: {every_steps: 3, keep: 100}
   histories: [{name: top, set: top, quantities: [displacement, velocity, reaction_force],
                every_steps: 2}]
+  calculix_dat: true
 )";
 
 struct Outcome {
@@ -67,6 +68,8 @@ void expect_continuation_is_bit_identical(const std::string& solver, std::int64_
   const std::string energy = read_text(dir / "energy.csv");
   const std::string top = read_text(dir / "top.csv");
   const std::string pvd = read_text(dir / "block.pvd");
+  const std::string dat = read_text(dir / "block.dat");
+  EXPECT_NE(dat.find("displacements (vx,vy,vz) for set TOP"), std::string::npos);
   const Outcome continued = run(yaml, dir.path().string(), checkpoint_at(dir, from));
   EXPECT_EQ(continued.report.first_increment, from);
   EXPECT_EQ(continued.report.increments, whole.report.increments);
@@ -75,6 +78,7 @@ void expect_continuation_is_bit_identical(const std::string& solver, std::int64_
   EXPECT_EQ(read_text(dir / "energy.csv"), energy);
   EXPECT_EQ(read_text(dir / "top.csv"), top);
   EXPECT_EQ(read_text(dir / "block.pvd"), pvd);
+  EXPECT_EQ(read_text(dir / "block.dat"), dat);
 }
 
 TEST(ImplicitRestart, NewmarkContinuesBitForBit) {

@@ -13,6 +13,7 @@
 #include <limits>
 #include <map>
 
+#include <fem/export/calculix_results.hpp>
 #include <fem/output/vtk_series.hpp>
 #include <fem/parallel/communicator.hpp>
 
@@ -178,18 +179,25 @@ TEST_F(Mpirun, CubeOnKokkosWritesTheSameBytesOnOneToFourRanks) {
 }
 
 // With a history of the region's elements too: their values are gathered across the ranks
-// before the means are taken, so the row is the single process's.
+// before the means are taken, so the row is the single process's. The node history's tables in
+// CalculiX's layout (output.calculix_dat) come from the gathered samples as well.
 TEST_F(Mpirun, CubeInDoublePrecisionWritesTheSameBytesOnOneToFourRanks) {
   expect_same_files_on_any_rank_count(
       "cube_double",
       "run " + kCube +
           " --precision double --set 'output.histories=[{name: top, set: top, "
           "every_steps: 20}, {name: body, region: domain, quantities: "
-          "[cauchy_stress, von_mises, strain_energy], every_steps: 20}]'",
+          "[cauchy_stress, von_mises, strain_energy], every_steps: 20}]' "
+          "--set output.calculix_dat=true",
       {}, [](const fs::path& one) {
         const auto body = fem::test::read_history_csv((one / "body.csv").string());
         EXPECT_EQ(body.names.size(), 10u);  // time, step, 6 stresses, von Mises, energy
         EXPECT_GE(body.rows.size(), 3u);
+        std::size_t tables = 0;
+        for (const auto& entry : fs::directory_iterator(one))
+          if (entry.path().extension() == ".dat")
+            tables += fem::read_calculix_dat(entry.path().string()).size();
+        EXPECT_GE(tables, 2 * (body.rows.size() - 1));  // displacement and force per sample
       });
 }
 

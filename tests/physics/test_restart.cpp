@@ -48,6 +48,7 @@ output:
   checkpoint: {every_steps: 37, keep: 100}
   histories:
     - {name: top, set: top, quantities: [displacement, velocity, reaction_force], every_steps: 7}
+  calculix_dat: true
 )";
 
 const std::string kRelaxation = R"(
@@ -93,7 +94,7 @@ std::vector<std::string> text_outputs(const ScratchDir& dir,
 TEST(Restart, ExplicitRunContinuedFromACheckpointIsBitIdentical) {
   const ScratchDir dir;
   const Outcome whole = run(kBlock + kExplicit, dir.path().string());
-  const std::vector<std::string> files = {"energy.csv", "top.csv", "block.pvd"};
+  const std::vector<std::string> files = {"energy.csv", "top.csv", "block.pvd", "block.dat"};
   const std::vector<std::string> expected = text_outputs(dir, files);
   ASSERT_GT(whole.report.steps, 4 * 37);
 

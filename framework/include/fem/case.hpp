@@ -375,6 +375,10 @@ struct OutputSpec {
   /// Of the .vtu files' arrays (zlib, lz4 or none in the case).
   VtkCompression compression = VtkCompression::Zlib;
   std::vector<HistorySpec> histories;
+  /// The node histories' samples also in <name>.dat, as CalculiX prints *NODE PRINT tables:
+  /// each node's displacement and velocity, the set's total reaction force
+  /// (fem/output/calculix_dat.hpp). A deck's translation asks for it.
+  bool calculix_dat = false;
   std::vector<ReceiverSpec> receivers;  ///< elastodynamic only
   /// Receiver trace files: csv, hdf5 (fem built with HDF5), or both; empty: hdf5 where fem has
   /// it, csv otherwise.

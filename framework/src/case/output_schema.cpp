@@ -152,9 +152,9 @@ void read_output(const std::optional<Value>& v, CaseSpec& spec) {
   // A static solution has no time, so no velocity.
   if (spec.solver.type == SolverType::Static) std::erase(out.fields, std::string("velocity"));
   if (!v) return;
-  const Mapping m(
-      *v, {"directory", "every_steps", "every_time", "vtk", "xdmf", "fields", "sets", "background",
-           "compression", "histories", "receivers", "receiver_formats", "checkpoint"});
+  const Mapping m(*v, {"directory", "every_steps", "every_time", "vtk", "xdmf", "fields", "sets",
+                       "background", "compression", "histories", "calculix_dat", "receivers",
+                       "receiver_formats", "checkpoint"});
   out.where = v->key_where();
   // Relative directories stay relative: the command line resolves them against its own folder.
   if (auto d = m.get("directory")) out.directory = non_empty_string(*d);
@@ -196,6 +196,7 @@ void read_output(const std::optional<Value>& v, CaseSpec& spec) {
       out.histories.push_back(h);
     }
   }
+  if (auto b = m.get("calculix_dat")) out.calculix_dat = as_bool(*b);
   if (auto rs = m.get("receivers")) {
     if (spec.solver.type != SolverType::Elastodynamic)
       rs->fail_at_key("'receivers' apply to solver type elastodynamic, not " +

@@ -191,6 +191,7 @@ class ExplicitSolver::Run {
   bool frame_fields_ = false;
   std::optional<parallel::OutputPiece> piece_;  ///< this rank's piece of a partitioned run
   std::vector<HistoryRecorder> histories_;
+  std::unique_ptr<CalculixDat> calculix_dat_;  ///< output.calculix_dat: the node histories
   std::optional<CsvHistory> energy_csv_, contact_csv_, convergence_csv_;
   std::vector<double> u_, u_prev_, frame_velocity_, forces_, set_u_, set_u_prev_;
   LazyFingerprint model_hash_{sys_};  ///< computed when a checkpoint is first written or read
@@ -246,6 +247,10 @@ void ExplicitSolver::Run::open_outputs() {
         sink_);
     if (writes_) report_.files.push_back(histories_.back().path());
   }
+  calculix_dat_ =
+      open_calculix_dat(s_.model_, writes_ ? dir_ : std::string(), histories_,
+                        resume_from_ ? std::optional<double>(resume_from_->time) : std::nullopt);
+  if (calculix_dat_) report_.files.push_back(calculix_dat_->path());
   if (!writes_ && !sink_) return;
   // `name` is the table's: the CSV file's stem.
   const auto open_csv = [&](std::optional<CsvHistory>& csv, const std::string& name,

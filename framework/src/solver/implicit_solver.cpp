@@ -493,6 +493,7 @@ class ImplicitSolver::Run final : public IncrementEquations {
   RunSink* sink_ = nullptr;
   std::unique_ptr<FrameSeries> series_;
   std::vector<HistoryRecorder> histories_;
+  std::unique_ptr<CalculixDat> calculix_dat_;  ///< output.calculix_dat: the node histories
   std::optional<CsvHistory> energy_csv_, convergence_csv_, contact_csv_;
   std::int64_t frame_every_ = 1;
   std::int64_t checkpoint_every_ = 0;  ///< increments; 0: no periodic checkpoints
@@ -752,6 +753,9 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
                             resume_bytes(resume, output_path(h.name + ".csv")), sink_);
     if (files_) report_.files.push_back(histories_.back().path());
   }
+  calculix_dat_ = open_calculix_dat(s_.model_, files_ ? dir_ : std::string(), histories_,
+                                    restart ? std::optional<double>(restart->time) : std::nullopt);
+  if (calculix_dat_) report_.files.push_back(calculix_dat_->path());
 
   if (const auto& cp = spec_.output.checkpoint; cp && files_)
     checkpoint_every_ = output_cadence(cp->every_steps, cp->every_time, nominal, 1);

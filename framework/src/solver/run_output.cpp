@@ -185,9 +185,47 @@ HistoryRecorder::HistoryRecorder(const Model& model, const HistorySpec& spec, st
   csv_.emplace((std::filesystem::path(directory) / (spec.name + ".csv")).string(), cols, resume_at);
 }
 
+void HistoryRecorder::print_to(CalculixDat* dat, const Mesh& mesh) {
+  dat_ = dat;
+  numbers_.clear();
+  for (const std::int32_t n : *nodes_)
+    numbers_.push_back(mesh.node_labels.empty() ? std::int64_t{mesh.input_node_id(n)} + 1
+                                                : mesh.node_label(n));
+}
+
+std::unique_ptr<CalculixDat> open_calculix_dat(const Model& model, const std::string& directory,
+                                               std::vector<HistoryRecorder>& histories,
+                                               std::optional<double> resume_time) {
+  const CaseSpec& spec = model.spec;
+  if (!spec.output.calculix_dat || directory.empty() ||
+      std::all_of(histories.begin(), histories.end(),
+                  [](const HistoryRecorder& h) { return h.of_elements(); }))
+    return nullptr;
+  auto dat = std::make_unique<CalculixDat>(
+      (std::filesystem::path(directory) / (spec.name + ".dat")).string(), resume_time);
+  for (HistoryRecorder& h : histories)
+    if (!h.of_elements()) h.print_to(dat.get(), model.mesh);
+  return dat;
+}
+
 void HistoryRecorder::record(double time, std::int64_t step, const std::vector<double>& u_at_nodes,
                              const std::vector<double>& v_at_nodes,
                              const std::array<double, 3>& reaction) {
+  // CalculiX's tables: each node's values, the set's total reaction; from the first increment,
+  // as CalculiX prints them (no table of the initial state).
+  if (dat_ && step > 0)
+    for (const std::string& q : spec_->quantities) {
+      if (q == "reaction_force") {
+        dat_->total("total force (fx,fy,fz)", spec_->set, time, reaction);
+        continue;
+      }
+      const std::vector<double>& values = q == "displacement" ? u_at_nodes : v_at_nodes;
+      std::vector<std::pair<std::int64_t, std::array<double, 3>>> rows;
+      for (std::size_t j = 0; j < numbers_.size(); ++j)
+        rows.push_back({numbers_[j], {values[3 * j], values[3 * j + 1], values[3 * j + 2]}});
+      dat_->nodes(q == "displacement" ? "displacements (vx,vy,vz)" : "velocities (vx,vy,vz)",
+                  spec_->set, time, std::move(rows));
+    }
   if (!csv_ && !sink_) return;
   std::vector<double> row;
   const double count = static_cast<double>(nodes_->size());

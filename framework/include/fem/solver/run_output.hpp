@@ -13,6 +13,7 @@
 
 #include "fem/backend.hpp"
 #include "fem/model.hpp"
+#include "fem/output/calculix_dat.hpp"
 #include "fem/output/frame.hpp"
 #include "fem/output/frame_series.hpp"
 #include "fem/output/history.hpp"
@@ -126,6 +127,9 @@ class HistoryRecorder {
   /// stress and the summed strain energy.
   void record_elements(double time, std::int64_t step, const System& sys,
                        const std::vector<BlockResults>& results);
+  /// Every sample of a node history also goes to `dat` as CalculiX's tables (its nodes by
+  /// their numbers in the mesh file, 1-based ids where it has none); see open_calculix_dat.
+  void print_to(CalculixDat* dat, const Mesh& mesh);
 
  private:
   const HistorySpec* spec_;
@@ -134,7 +138,17 @@ class HistoryRecorder {
   std::int64_t every_;
   std::optional<CsvHistory> csv_;
   RunSink* sink_ = nullptr;
+  CalculixDat* dat_ = nullptr;
+  std::vector<std::int64_t> numbers_;  ///< the nodes' numbers in dat_'s tables
 };
+
+/// The .dat of output.calculix_dat, <directory>/<case name>.dat, that the node histories print
+/// their samples to (HistoryRecorder::print_to); null without that key, without files
+/// (`directory` empty: a rank other than 0, a run that writes nothing) or node histories. A
+/// restart (`resume_time`: the checkpoint's) keeps the tables up to its time.
+std::unique_ptr<CalculixDat> open_calculix_dat(const Model& model, const std::string& directory,
+                                               std::vector<HistoryRecorder>& histories,
+                                               std::optional<double> resume_time);
 
 /// The CSV columns of a history's quantities: x, y, z of each node quantity; the six tensor
 /// components (xx yy zz xy yz xz) of cauchy_stress and green_lagrange_strain; von_mises_max and

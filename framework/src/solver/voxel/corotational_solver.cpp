@@ -426,6 +426,8 @@ CorotationalRunReport run_corotational(const Model& model, Backend& backend,
     histories.emplace_back(
         model, h, output_cadence(h.every_steps, h.every_time, sim.time_step(), frame_every),
         files ? options.output_directory : std::string());
+  const std::unique_ptr<CalculixDat> calculix_dat = open_calculix_dat(
+      model, files ? options.output_directory : std::string(), histories, std::nullopt);
   std::vector<double> hu, hv;
   const auto sample = [&](std::int64_t step, bool last) {
     for (HistoryRecorder& h : histories) {
