@@ -219,15 +219,17 @@ TEST_F(FuzzFindings, NrrdHeadersWithZeroBytesAreRefusedBeforeVtkReadsThem) {
 }
 
 // Image headers VTK 9.1 trusted: a NRRD "space dimension" other than 3 made its reader write
-// past an array (SEGV); MetaImage headers with an ElementDataFile left empty (the name on the next
-// line), a zero DimSize, binary bytes or a data file name with '%' (a pattern of files to MetaIO)
-// overflowed a MetaIO buffer or threw std::length_error through VTK (an abort); a .vti extent
-// running backwards made VTK's XML reader copy overlapping memory.
+// past an array (SEGV), and a "data file" in a .nrrd (data attached) made it allocate 3 GB;
+// MetaImage headers with an ElementDataFile left empty (the name on the next line), a zero DimSize,
+// binary bytes or a data file name with '%' (a pattern of files to MetaIO) overflowed a MetaIO
+// buffer or threw std::length_error through VTK (an abort); a .vti extent running backwards made
+// VTK's XML reader copy overlapping memory.
 TEST_F(FuzzFindings, ImageHeadersAreCheckedBeforeVtkReadsThem) {
   if (!vtk_output_available()) GTEST_SKIP() << "built without VTK";
   const std::string known = FEM_SOURCE_DIR "/fuzz/known/";
   const std::pair<const char*, const char*> cases[] = {
       {"nrrd_space_dimension_6.nrrd", "has space dimension '6', not 3"},
+      {"nrrd_data_file_in_attached_file.nrrd", "names a data file ('n: (:::"},
       {"mha_empty_data_file_overflow.mha", "names its data as a list or pattern of files"},
       {"mha_empty_data_file_length_error.mha", "has a zero byte in its header"},
       {"mha_data_file_pattern.mha", "names its data as a list or pattern of files ('LOC%L')"},
@@ -258,6 +260,10 @@ TEST_F(FuzzFindings, ImageHeadersAreCheckedBeforeVtkReadsThem) {
   EXPECT_HAS(error_of_image("c.nrrd",
                             nrrd + "space directions: (1,0,0) (0,1,0)\n\n" + std::string(60, '\1')),
              "not three vectors (x,y,z)");
+  EXPECT_HAS(error_of_image("list.nhdr", nrrd + "data file: LIST\n"),
+             "names its data as a list or pattern of files ('LIST')");
+  EXPECT_HAS(error_of_image("pattern.nhdr", nrrd + "data file: slice%03d.raw 1 2 1\n"),
+             "names its data as a list or pattern of files ('slice%03d.raw 1 2 1')");
   const std::string vti = read_text(known + "vti_cell_array_without_point_data.vti");
   EXPECT_HAS(
       error_of_image("outside.vti", edit(vti, "<Piece Extent=\"0 10", "<Piece Extent=\"0 11")),

@@ -239,6 +239,21 @@ void check_nrrd_header(const std::string& path, const SourceLocation& where) {
       !std::regex_match(fields["space origin"], std::regex("\\s*" + vector + "\\s*")))
     refuse("has space origin '" + printable(fields["space origin"]) + "', not a vector (x,y,z)",
            "write for example 'space origin: (0,0,0)'");
+  // A data file named in a .nrrd, whose data are attached, or a list or pattern of files in a
+  // .nhdr: VTK's reader took the one fuzz_image wrote ("data file: n: (::...)" in a .nrrd) for
+  // files to read and allocated 3 GB.
+  for (const char* field : {"data file", "datafile"}) {
+    if (fields.count(field) == 0) continue;
+    const std::string& data = fields[field];
+    if (attached)
+      refuse("names a data file ('" + printable(data) + "') although its data are attached",
+             "a .nrrd holds its samples after the header's empty line: remove the '" +
+                 std::string(field) + "' line, or name the header .nhdr to keep them apart");
+    if (data.rfind("LIST", 0) == 0 || data.find('%') != std::string::npos)
+      refuse("names its data as a list or pattern of files ('" + printable(data) + "')",
+             "fem reads a label image's samples from one data file: name it (data file: "
+             "labels.raw)");
+  }
   for (const char* field : {"type", "dimension", "sizes", "encoding"})
     if (fields.count(field) == 0) refuse(std::string("has no '") + field + "' field", spec_hint);
   int dimension = 0;
