@@ -130,6 +130,12 @@ std::string printable(const std::string& text) {
   return text.size() > 40 ? out + "..." : out;
 }
 
+/// Whether a header's data file name is a list of files (LIST) or a pattern of numbered files
+/// (with '%'), as MetaIO and NRRD read such names; fem reads a label image from one file.
+bool names_several_files(const std::string& name) {
+  return name.rfind("LIST", 0) == 0 || name.find('%') != std::string::npos;
+}
+
 /// The fields of the NRRD format (teem's nrrd format definition, version 5), with their
 /// alternative spellings.
 const std::set<std::string> kNrrdFields = {"dimension",
@@ -249,7 +255,7 @@ void check_nrrd_header(const std::string& path, const SourceLocation& where) {
       refuse("names a data file ('" + printable(data) + "') although its data are attached",
              "a .nrrd holds its samples after the header's empty line: remove the '" +
                  std::string(field) + "' line, or name the header .nhdr to keep them apart");
-    if (data.rfind("LIST", 0) == 0 || data.find('%') != std::string::npos)
+    if (names_several_files(data))
       refuse("names its data as a list or pattern of files ('" + printable(data) + "')",
              "fem reads a label image's samples from one data file: name it (data file: "
              "labels.raw)");
@@ -307,10 +313,9 @@ void check_metaimage_header(const std::string& path, const SourceLocation& where
   if (!data_file) refuse("has no ElementDataFile line", spec_hint);
   if (fields["ElementDataFile"].empty())
     refuse("names no data file (ElementDataFile is empty)", spec_hint);
-  // MetaIO reads a name with '%' as a pattern of numbered files, and LIST as a list of files (a
-  // damaged one threw through VTK): fem reads the data from one file.
+  // A damaged list or pattern threw through VTK: fem reads the data from one file.
   const std::string& data = fields["ElementDataFile"];
-  if (data.find('%') != std::string::npos || data.rfind("LIST", 0) == 0)
+  if (names_several_files(data))
     refuse("names its data as a list or pattern of files ('" + printable(data) + "')",
            "fem reads a label image's data from one file: ElementDataFile = LOCAL (in a .mha) "
            "or the name of one raw file");

@@ -662,11 +662,12 @@ void ImplicitSolver::Run::start_dynamics() {
 }
 
 void ImplicitSolver::Run::start_step(double t) {
-  if (!increments_.dynamic() || !increments_.after_dynamic_step()) {
-    la_.fill(*v_, 0.0);  // a static step has no velocity, and a dynamic one after it starts at rest
+  if (!increments_.dynamic()) {  // a static step has no velocity or acceleration
+    la_.fill(*v_, 0.0);
     la_.fill(*a_, 0.0);
+    return;
   }
-  if (!increments_.dynamic()) return;
+  if (!increments_.after_dynamic_step()) la_.fill(*v_, 0.0);  // from rest after a static step
   // The forces just after t: a load that the step changes at its start (a jump, which a tabular
   // curve takes right after its time) is the step's, as at a first dynamic step's start (and in
   // CalculiX, which computes a *DYNAMIC step's initial acceleration with its loads); a
