@@ -18,6 +18,7 @@
 #include <fem/export/abaqus_writer.hpp>
 #include <fem/export/calculix_results.hpp>
 #include <fem/solver/explicit_system.hpp>
+#include <fem/solver/follower_pressure_problem.hpp>
 #include <fem/solver/implicit_solver.hpp>
 
 #include "bench.hpp"
@@ -51,9 +52,10 @@ std::string find_ccx() {
 /// steps around each of the peer's times (p.times); fills p.fem_u, fem_wall_s and fem_steps.
 void explicit_at_levels(const Model& model, Backend& backend, std::int32_t node, PeerResult& p) {
   const auto t1 = Clock::now();
-  const ExplicitSetup setup = setup_explicit(model);
-  std::unique_ptr<ExplicitProblem> problem =
-      backend.create_explicit(setup.system, model.spec.precision);
+  ExplicitSetup setup = setup_explicit(model);
+  std::unique_ptr<ExplicitProblem> problem = create_explicit_problem(
+      setup.system,
+      [&](const System& system) { return backend.create_explicit(system, model.spec.precision); });
   const double dt = setup.system.time_step;
   std::int64_t step = 0;
   std::vector<double> u, u_prev;

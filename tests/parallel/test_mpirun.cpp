@@ -178,6 +178,16 @@ TEST_F(Mpirun, CubeOnKokkosWritesTheSameBytesOnOneToFourRanks) {
   expect_same_files_on_any_rank_count("cube_kokkos", "run " + kCube + " --backend kokkos");
 }
 
+// A follower pressure on the top instead of the prescribed displacement: the host sets the top
+// nodes' loads before every step from their displacement, which every rank count gathers to the
+// same bits (fem/solver/follower_pressure_problem.hpp).
+TEST_F(Mpirun, CubeUnderAFollowerPressureWritesTheSameBytesOnOneToFourRanks) {
+  expect_same_files_on_any_rank_count(
+      "cube_pressure", "run " + kCube +
+                           " --backend openmp --set 'boundary_conditions=[{set: bottom, fixed: "
+                           "all}]' --set 'loads=[{set: top, pressure: 3000, amplitude: loading}]'");
+}
+
 // With a history of the region's elements too: their values are gathered across the ranks
 // before the means are taken, so the row is the single process's. The node history's tables in
 // CalculiX's layout (output.calculix_dat) come from the gathered samples as well.

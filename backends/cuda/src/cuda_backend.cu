@@ -446,20 +446,11 @@ class ExplicitProblemImpl final : public ExplicitProblem {
 
   void set_nodal_displacements(const std::vector<std::int32_t>& nodes,
                                const std::vector<double>& u) override {
-    if (nodes.empty()) return;
-    const auto count = static_cast<std::int64_t>(nodes.size());
-    // A halo exchange sets the same nodes after every step: their list stays on the device, and
-    // neither array is allocated again. Copies ordered on the stream (those on the legacy stream
-    // are not, with a non-blocking one).
-    if (nodes != set_nodes_host_) {
-      set_nodes_.upload(nodes, stream_);
-      set_nodes_host_ = nodes;
-    }
-    set_values_.upload(u, stream_);
-    put_nodes_kernel<T><<<grid_for(count, kNodeThreads), kNodeThreads, 0, stream_>>>(
-        count, set_nodes_.data(), set_values_.data(), current().data());
-    FEM_CUDA_CHECK_LAUNCH();
-    FEM_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    put_at_nodes(set_displacements_, nodes, u, current().data());
+  }
+  void set_nodal_loads(const std::vector<std::int32_t>& nodes,
+                       const std::vector<double>& forces) override {
+    put_at_nodes(set_loads_, nodes, forces, load_value_.data());
   }
 
   /// The halo's lists stay on the device, its values pass through page-locked buffers that MPI
@@ -967,14 +958,35 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   double dt_ = 0.0;
   /// The last step kept P(u_n) in saved_forces_ (a measured step next has its quotient).
   bool forces_kept_ = false;
-  /// set_nodal_displacements: the last list of nodes (host and device) and their values.
-  std::vector<std::int32_t> set_nodes_host_;
   DeviceArray<std::int32_t> halo_send_nodes_, halo_receive_nodes_;  ///< set_halo's lists
   DeviceArray<double> halo_send_device_, halo_receive_device_;
   std::unique_ptr<PinnedArray<double>> halo_send_host_, halo_receive_host_;
   IpcHalo ipc_halo_;  ///< the halo GPU to GPU (direct_halo), when connected
-  DeviceArray<std::int32_t> set_nodes_;
-  DeviceArray<double> set_values_;
+  /// Values the host sets at the same nodes again and again (a halo exchange after every step,
+  /// follower loads before every step): the last list of nodes (host and device) and a device
+  /// array for the values, so that neither is allocated again.
+  struct NodeValues {
+    std::vector<std::int32_t> nodes_host;
+    DeviceArray<std::int32_t> nodes;
+    DeviceArray<double> values;
+  };
+  NodeValues set_displacements_, set_loads_;
+  /// target[3 n + i] = values[3 k + i] for the k-th node n of `nodes`, through `buffer`; copies
+  /// ordered on the stream (those on the legacy stream are not, with a non-blocking one).
+  void put_at_nodes(NodeValues& buffer, const std::vector<std::int32_t>& nodes,
+                    const std::vector<double>& values, T* target) {
+    if (nodes.empty()) return;
+    const auto count = static_cast<std::int64_t>(nodes.size());
+    if (nodes != buffer.nodes_host) {
+      buffer.nodes.upload(nodes, stream_);
+      buffer.nodes_host = nodes;
+    }
+    buffer.values.upload(values, stream_);
+    put_nodes_kernel<T><<<grid_for(count, kNodeThreads), kNodeThreads, 0, stream_>>>(
+        count, buffer.nodes.data(), buffer.values.data(), target);
+    FEM_CUDA_CHECK_LAUNCH();
+    FEM_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
   std::map<std::tuple<std::int64_t, int, StepPart>, cudaGraphExec_t> graphs_;
   /// The overlapped step (set_halo): the owned nodes the halo sends, the other owned nodes, the
   /// halo's stream and its events (the halo's half done, the exchange done).

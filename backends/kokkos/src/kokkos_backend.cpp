@@ -85,20 +85,11 @@ class ExplicitProblemImpl final : public ExplicitProblem {
 
   void set_nodal_displacements(const std::vector<std::int32_t>& nodes,
                                const std::vector<double>& u) override {
-    if (nodes.empty()) return;
-    // A halo exchange sets the same nodes after every step: their list stays in the space's
-    // memory, and neither View is allocated again.
-    if (nodes != set_nodes_host_) {
-      set_nodes_ = upload<Space, std::int32_t>("fem::set_nodes", nodes);
-      set_nodes_host_ = nodes;
-    }
-    if (set_values_.extent(0) != u.size())
-      set_values_ = View<Space, double>(
-          Kokkos::view_alloc(Kokkos::WithoutInitializing, "fem::set_values"), u.size());
-    copy_in(set_values_, u);
-    Kokkos::parallel_for(
-        "fem::kokkos::put_nodes", Range<Space>(0, static_cast<std::int64_t>(nodes.size())),
-        detail::PutNodes<T>{set_nodes_.data(), set_values_.data(), current().data()});
+    put_at_nodes(set_displacements_, nodes, u, current().data());
+  }
+  void set_nodal_loads(const std::vector<std::int32_t>& nodes,
+                       const std::vector<double>& forces) override {
+    put_at_nodes(set_loads_, nodes, forces, load_value_.data());
   }
 
   void material_state(std::size_t block, std::vector<double>& state) const override {
@@ -405,10 +396,31 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   T b_ = 0, c_ = 0;
   /// The last node pass kept P(u_n) in saved_forces_ (a measured pass next has its quotient).
   bool forces_kept_ = false;
-  /// set_nodal_displacements: the last list of nodes (host and space copy) and their values.
-  std::vector<std::int32_t> set_nodes_host_;
-  View<Space, std::int32_t> set_nodes_;
-  View<Space, double> set_values_;
+  /// Values the host sets at the same nodes again and again (a halo exchange after every step,
+  /// follower loads before every step): the last list of nodes (host and space copy) and a View
+  /// for the values, so that neither is allocated again.
+  struct NodeValues {
+    std::vector<std::int32_t> nodes_host;
+    View<Space, std::int32_t> nodes;
+    View<Space, double> values;
+  };
+  NodeValues set_displacements_, set_loads_;
+  /// target[3 n + i] = values[3 k + i] for the k-th node n of `nodes`, through `buffer`.
+  void put_at_nodes(NodeValues& buffer, const std::vector<std::int32_t>& nodes,
+                    const std::vector<double>& values, T* target) {
+    if (nodes.empty()) return;
+    if (nodes != buffer.nodes_host) {
+      buffer.nodes = upload<Space, std::int32_t>("fem::set_nodes", nodes);
+      buffer.nodes_host = nodes;
+    }
+    if (buffer.values.extent(0) != values.size())
+      buffer.values = View<Space, double>(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "fem::set_values"), values.size());
+    copy_in(buffer.values, values);
+    Kokkos::parallel_for("fem::kokkos::put_nodes",
+                         Range<Space>(0, static_cast<std::int64_t>(nodes.size())),
+                         detail::PutNodes<T>{buffer.nodes.data(), buffer.values.data(), target});
+  }
   std::vector<double> inverse_mass_host_;
   View<Space, double> inverse_mass_;
   View<Space, T> gravity_weight_, saved_forces_, coords_;

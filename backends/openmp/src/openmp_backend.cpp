@@ -115,9 +115,11 @@ class ExplicitProblemImpl final : public ExplicitProblem {
 
   void set_nodal_displacements(const std::vector<std::int32_t>& nodes,
                                const std::vector<double>& u) override {
-    for (std::size_t k = 0; k < nodes.size(); ++k)
-      for (int i = 0; i < 3; ++i)
-        u_[3 * static_cast<std::size_t>(nodes[k]) + i] = static_cast<T>(u[3 * k + i]);
+    put_at_nodes(nodes, u, u_);
+  }
+  void set_nodal_loads(const std::vector<std::int32_t>& nodes,
+                       const std::vector<double>& forces) override {
+    put_at_nodes(nodes, forces, load_value_);
   }
 
   void material_state(std::size_t block, std::vector<double>& state) const override {
@@ -169,6 +171,14 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   }
 
  private:
+  /// target[3 n + i] = values[3 k + i] for the k-th node n of `nodes`.
+  static void put_at_nodes(const std::vector<std::int32_t>& nodes,
+                           const std::vector<double>& values, std::vector<T>& target) {
+    for (std::size_t k = 0; k < nodes.size(); ++k)
+      for (int i = 0; i < 3; ++i)
+        target[3 * static_cast<std::size_t>(nodes[k]) + i] = static_cast<T>(values[3 * k + i]);
+  }
+
   /// Steps first_step.. first_step + num_steps - 1; norms: the last one is measured; keep_last:
   /// the last one keeps P(u_n) for a measured step in the next call (advance_step).
   AdvanceResult run_steps(std::int64_t first_step, std::int64_t num_steps, StepNorms* norms,

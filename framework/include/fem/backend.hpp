@@ -303,6 +303,20 @@ class ExplicitProblem {
     set_displacement(all, all_prev);
   }
 
+  /// Replaces the external force at the given nodes (3 values per node, in the order given,
+  /// newtons) from the next step on: the step adds load_value there as it does everywhere, now
+  /// these values. The host recomputes loads that depend on the deformation (follower pressures,
+  /// fem/solver/follower_pressure_problem.hpp) and sets them before every step. Only dofs whose
+  /// System::load_amplitude is a constant curve take the values as they are, so the system
+  /// given to create_explicit() says which dofs the host sets.
+  virtual void set_nodal_loads(const std::vector<std::int32_t>& /*nodes*/,
+                               const std::vector<double>& /*forces*/) {
+    throw Error(
+        "this backend cannot set nodal loads between steps, which follower pressures in "
+        "explicit and relaxation runs need\n  hint: run the case on the openmp, kokkos or cuda "
+        "backend, or write follower: false on its pressures");
+  }
+
   /// The halo exchange of one part of a partitioned mesh (fem/parallel/). set_halo once: the
   /// owned nodes whose u_n other processes need (send) and the ghost nodes whose u_n they send
   /// (receive), in this part's node ids. Then after every step: pack_halo writes u_n at the send

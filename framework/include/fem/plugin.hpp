@@ -10,7 +10,7 @@
 #include <cstdint>
 
 /// Bump on any change to a descriptor, a table behind `api`, or an SDK type a table uses.
-#define FEM_PLUGIN_ABI_VERSION 13u
+#define FEM_PLUGIN_ABI_VERSION 14u
 
 /// The symbol every plugin exports.
 #define FEM_PLUGIN_ENTRY_SYMBOL "fem_plugin_descriptor"

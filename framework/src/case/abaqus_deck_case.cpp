@@ -1224,12 +1224,6 @@ class DeckTranslator {
     const auto with_pressure = std::find_if(steps_.begin(), steps_.end(),
                                             [](const Step& s) { return !s.pressures.empty(); });
     if (with_pressure == steps_.end()) return;
-    if (nlgeom() && first().procedure == "explicit")
-      fail(with_pressure->pressures.front().where,
-           "*DLOAD pressure in an explicit step with NLGEOM: fem's explicit solver applies "
-           "pressure on the reference surface only, and Abaqus and CalculiX on the deformed one",
-           "run the pressure in a *STATIC or implicit *DYNAMIC step (fem follows the deformed "
-           "surface there), or without NLGEOM (*STEP, NLGEOM=NO)");
     // The model's cells (those of a *SOLID SECTION's set), each once, by element number.
     std::map<std::int64_t, std::pair<const CellRegion*, std::int64_t>> cells;
     for (const Section& sec : sections_)

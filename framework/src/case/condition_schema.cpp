@@ -122,30 +122,18 @@ void resolve_follower_pressures(CaseSpec& spec) {
   const SolverType type = spec.solver.type;
   const std::string solver = std::string("solver type ") + to_string(type);
   for (PressureLoadSpec& p : spec.pressure_loads) {
-    const std::string what = "the pressure on set '" + p.set + "'";
     const bool given = p.follower_given;
     const SourceLocation& at = given ? p.follower_where : p.where;
     if (type == SolverType::Corotational)
       throw InputError(p.where, "pressure loads do not apply to " + solver,
                        "give the load as nodal forces (force: [fx, fy, fz]) on the set");
-    if (is_implicit(type)) {
-      if (!given) p.follower = true;  // as Abaqus and CalculiX in geometrically nonlinear steps
-    } else if (type == SolverType::Elastodynamic) {
+    if (type == SolverType::Elastodynamic) {
       if (p.follower)
         throw InputError(at, "a follower pressure does not apply to " + solver,
                          "the wave solver is linear (small strain): its pressures act on the "
                          "reference surface; leave follower out");
-    } else if (!given || p.follower) {
-      // The explicit and relaxation solvers run their steps inside the backends, which do not
-      // evaluate faces: they apply a pressure as the dead load of the reference surface, and the
-      // case has to say that this is meant.
-      throw InputError(at,
-                       what + ": " + solver +
-                           " applies pressure on the reference surface only (a dead load: its "
-                           "direction and area do not follow the deformation)",
-                       "write follower: false to accept that (fine while the loaded faces turn and "
-                       "stretch little), or use solver type static or implicit_dynamic, which "
-                       "apply a follower pressure");
+    } else if (!given) {
+      p.follower = true;  // as Abaqus and CalculiX in geometrically nonlinear steps
     }
   }
 }

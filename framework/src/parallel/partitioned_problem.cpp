@@ -402,6 +402,21 @@ void PartitionedProblem::set_nodal_displacements(const std::vector<std::int32_t>
   part_problem_->set_nodal_displacements(mine, values);
 }
 
+void PartitionedProblem::set_nodal_loads(const std::vector<std::int32_t>& nodes,
+                                         const std::vector<double>& forces) {
+  // Ghosts too: their node pass is skipped, and the values are the owner's anyway.
+  std::vector<std::int32_t> mine;
+  std::vector<double> values;
+  for (std::size_t k = 0; k < nodes.size(); ++k) {
+    const std::int32_t local = part_.local_node(nodes[k]);
+    if (local < 0) continue;
+    mine.push_back(local);
+    values.insert(values.end(), forces.begin() + static_cast<std::ptrdiff_t>(3 * k),
+                  forces.begin() + static_cast<std::ptrdiff_t>(3 * k + 3));
+  }
+  part_problem_->set_nodal_loads(mine, values);
+}
+
 void PartitionedProblem::nodal_internal_forces(const std::vector<std::int32_t>& nodes,
                                                std::vector<double>& forces) const {
   forces =

@@ -18,6 +18,7 @@
 #include "fem/output/summary.hpp"
 #include "fem/parallel/output_piece.hpp"
 #include "fem/parallel/partitioned_problem.hpp"
+#include "fem/solver/follower_pressure_problem.hpp"
 #include "fem/solver/restart.hpp"
 #include "fem/solver/run_output.hpp"
 #include "fem/solver/system_fingerprint.hpp"
@@ -48,19 +49,21 @@ ExplicitSolver::ExplicitSolver(const Model& model, Backend& backend, std::string
   // Every rank sets up the whole system (the same numbers on each), then runs its part.
   setup_ = setup_explicit(model_);
   setup_system_s_ = seconds_since(t0);
-  if (comm_) {
-    auto partitioned = std::make_unique<parallel::PartitionedProblem>(
-        setup_.system, backend_, model_.spec.precision, *comm_);
-    const parallel::PartitionReport& p = partitioned->report();
-    spdlog::info(
-        "mesh split over {} ranks (METIS): imbalance {:.3f}, edge cut {}, shared nodes {}; "
-        "largest part {} elements and {} nodes ({} ghosts), halo {} bytes per step through {}",
-        p.ranks, p.imbalance, p.edge_cut, p.shared_nodes, p.max_part_elements, p.max_part_nodes,
-        p.max_ghost_nodes, p.max_halo_bytes, p.halo_path);
-    problem_ = std::move(partitioned);
-  } else {
-    problem_ = backend_.create_explicit(setup_.system, model_.spec.precision);
-  }
+  problem_ = create_explicit_problem(
+      setup_.system, [&](const System& system) -> std::unique_ptr<ExplicitProblem> {
+        if (!comm_) return backend_.create_explicit(system, model_.spec.precision);
+        auto partitioned = std::make_unique<parallel::PartitionedProblem>(
+            system, backend_, model_.spec.precision, *comm_);
+        const parallel::PartitionReport& p = partitioned->report();
+        spdlog::info(
+            "mesh split over {} ranks (METIS): imbalance {:.3f}, edge cut {}, shared nodes {}; "
+            "largest part {} elements and {} nodes ({} ghosts), halo {} bytes per step through "
+            "{}",
+            p.ranks, p.imbalance, p.edge_cut, p.shared_nodes, p.max_part_elements, p.max_part_nodes,
+            p.max_ghost_nodes, p.max_halo_bytes, p.halo_path);
+        partitioned_ = partitioned.get();
+        return partitioned;
+      });
   setup_s_ = seconds_since(t0);
   spdlog::debug("explicit setup: backend arrays and uploads {:.3f} s", setup_s_ - setup_system_s_);
 }
@@ -220,9 +223,8 @@ void ExplicitSolver::Run::open_outputs() {
   if (writes_) std::filesystem::create_directories(dir_);
   if (options_.write_files && comm_) {
     // Several ranks: each writes the piece of every frame it owns the cells of (.pvtu series).
-    const auto& partitioned = dynamic_cast<const parallel::PartitionedProblem&>(problem_);
     const OutputMesh mesh = output_mesh(s_.model_);
-    piece_ = parallel::output_piece(mesh, partitioned.partition().element_part, comm_->rank());
+    piece_ = parallel::output_piece(mesh, s_.partitioned_->partition().element_part, comm_->rank());
     const OutputMesh piece = parallel::piece_mesh(mesh, *piece_);
     series_ = open_frame_series(s_.model_, dir_, &piece, SeriesPiece{comm_}, &s_.backend_);
   } else if (writes_) {
@@ -641,7 +643,7 @@ void ExplicitSolver::Run::write_summary(const std::string& status, const std::st
   s.set("timing.output_s", report_.output_s);
   s.set("timing.total_s", report_.total_s);
   s.set("throughput.element_steps_per_s", report_.element_steps_per_second());
-  if (const auto* p = dynamic_cast<const parallel::PartitionedProblem*>(&problem_)) {
+  if (const parallel::PartitionedProblem* p = s_.partitioned_) {
     const parallel::PartitionReport& r = p->report();
     s.set("parallel.ranks", r.ranks);
     s.set("parallel.imbalance", r.imbalance);

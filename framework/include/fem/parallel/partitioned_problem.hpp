@@ -65,6 +65,8 @@ class PartitionedProblem final : public ExplicitProblem {
                            std::vector<double>& u_prev) const override;
   void set_nodal_displacements(const std::vector<std::int32_t>& nodes,
                                const std::vector<double>& u) override;
+  void set_nodal_loads(const std::vector<std::int32_t>& nodes,
+                       const std::vector<double>& forces) override;
   void nodal_internal_forces(const std::vector<std::int32_t>& nodes,
                              std::vector<double>& forces) const override;
   void internal_forces(const std::vector<double>& u, std::vector<double>& forces) override;

@@ -18,6 +18,10 @@
 #include "fem/solver/explicit_system.hpp"
 #include "fem/solver/run_output.hpp"
 
+namespace fem::parallel {
+class PartitionedProblem;
+}
+
 namespace fem {
 
 struct ExplicitRunOptions {
@@ -115,6 +119,8 @@ class ExplicitSolver {
   ExplicitSetup setup_;
   parallel::Communicator* comm_ = nullptr;  ///< null or one process: not partitioned
   std::unique_ptr<ExplicitProblem> problem_;
+  /// On several ranks: the partitioned problem (problem_ itself, or the one it wraps).
+  const parallel::PartitionedProblem* partitioned_ = nullptr;
   double setup_s_ = 0.0;
   double setup_system_s_ = 0.0;
 };
