@@ -431,17 +431,22 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   void nodal_displacements(const std::vector<std::int32_t>& nodes, std::vector<double>& u,
                            std::vector<double>& u_prev) const override {
     const auto count = static_cast<std::int64_t>(nodes.size());
-    DeviceArray<std::int32_t> d_nodes;
-    d_nodes.upload(nodes);
-    DeviceArray<double> d_u(3 * nodes.size()), d_prev(3 * nodes.size());
+    // Histories read the same nodes at every sample, follower loads at every step: the list and
+    // the picked values stay on the device (no allocation per call).
+    if (nodes != picked_.nodes_host) {
+      picked_.nodes.upload(nodes, stream_);
+      picked_.nodes_host = nodes;
+    }
+    picked_.u.resize(3 * nodes.size());
+    picked_.u_prev.resize(3 * nodes.size());
     if (count > 0) {
       pick_nodes_kernel<T><<<grid_for(count, kNodeThreads), kNodeThreads, 0, stream_>>>(
-          count, d_nodes.data(), current().data(), previous().data(), d_u.data(), d_prev.data());
+          count, picked_.nodes.data(), current().data(), previous().data(), picked_.u.data(),
+          picked_.u_prev.data());
       FEM_CUDA_CHECK_LAUNCH();
-      FEM_CUDA_CHECK(cudaStreamSynchronize(stream_));
     }
-    d_u.download(u);
-    d_prev.download(u_prev);
+    picked_.u.download(u, stream_);
+    picked_.u_prev.download(u_prev, stream_);
   }
 
   void set_nodal_displacements(const std::vector<std::int32_t>& nodes,
@@ -971,6 +976,12 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     DeviceArray<double> values;
   };
   NodeValues set_displacements_, set_loads_;
+  /// nodal_displacements: the last list of nodes (host and device) and the values it picked.
+  mutable struct {
+    std::vector<std::int32_t> nodes_host;
+    DeviceArray<std::int32_t> nodes;
+    DeviceArray<double> u, u_prev;
+  } picked_;
   /// target[3 n + i] = values[3 k + i] for the k-th node n of `nodes`, through `buffer`; copies
   /// ordered on the stream (those on the legacy stream are not, with a non-blocking one).
   void put_at_nodes(NodeValues& buffer, const std::vector<std::int32_t>& nodes,

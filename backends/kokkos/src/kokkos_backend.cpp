@@ -102,14 +102,22 @@ class ExplicitProblemImpl final : public ExplicitProblem {
   void nodal_displacements(const std::vector<std::int32_t>& nodes, std::vector<double>& u,
                            std::vector<double>& u_prev) const override {
     const auto count = static_cast<std::int64_t>(nodes.size());
-    const auto d_nodes = upload<Space, std::int32_t>("fem::nodes", nodes);
-    View<Space, double> d_u("fem::u_at_nodes", 3 * nodes.size()),
-        d_prev("fem::u_prev_at_nodes", 3 * nodes.size());
-    Kokkos::parallel_for("fem::kokkos::pick_nodes", Range<Space>(0, count),
-                         detail::PickNodes<T>{d_nodes.data(), current().data(), previous().data(),
-                                              d_u.data(), d_prev.data()});
-    copy_out(d_u, u);
-    copy_out(d_prev, u_prev);
+    // Histories read the same nodes at every sample, follower loads at every step: the list and
+    // the picked values stay in the space's memory (no allocation per call).
+    if (nodes != picked_.nodes_host) {
+      picked_.nodes = upload<Space, std::int32_t>("fem::nodes", nodes);
+      picked_.nodes_host = nodes;
+    }
+    if (picked_.u.extent(0) != 3 * nodes.size()) {
+      picked_.u = View<Space, double>("fem::u_at_nodes", 3 * nodes.size());
+      picked_.u_prev = View<Space, double>("fem::u_prev_at_nodes", 3 * nodes.size());
+    }
+    Kokkos::parallel_for(
+        "fem::kokkos::pick_nodes", Range<Space>(0, count),
+        detail::PickNodes<T>{picked_.nodes.data(), current().data(), previous().data(),
+                             picked_.u.data(), picked_.u_prev.data()});
+    copy_out(picked_.u, u);
+    copy_out(picked_.u_prev, u_prev);
   }
 
   void nodal_internal_forces(const std::vector<std::int32_t>& nodes,
@@ -405,6 +413,12 @@ class ExplicitProblemImpl final : public ExplicitProblem {
     View<Space, double> values;
   };
   NodeValues set_displacements_, set_loads_;
+  /// nodal_displacements: the last list of nodes (host and space copy) and the values it picked.
+  mutable struct {
+    std::vector<std::int32_t> nodes_host;
+    View<Space, std::int32_t> nodes;
+    View<Space, double> u, u_prev;
+  } picked_;
   /// target[3 n + i] = values[3 k + i] for the k-th node n of `nodes`, through `buffer`.
   void put_at_nodes(NodeValues& buffer, const std::vector<std::int32_t>& nodes,
                     const std::vector<double>& values, T* target) {

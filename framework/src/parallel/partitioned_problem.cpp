@@ -388,17 +388,26 @@ void PartitionedProblem::nodal_displacements(const std::vector<std::int32_t>& no
     }
 }
 
+void PartitionedProblem::held_nodes(const std::vector<std::int32_t>& nodes,
+                                    const std::vector<double>& values,
+                                    std::vector<std::int32_t>& local_nodes,
+                                    std::vector<double>& local_values) const {
+  local_nodes.clear();
+  local_values.clear();
+  for (std::size_t k = 0; k < nodes.size(); ++k) {
+    const std::int32_t local = part_.local_node(nodes[k]);
+    if (local < 0) continue;
+    local_nodes.push_back(local);
+    local_values.insert(local_values.end(), values.begin() + static_cast<std::ptrdiff_t>(3 * k),
+                        values.begin() + static_cast<std::ptrdiff_t>(3 * k + 3));
+  }
+}
+
 void PartitionedProblem::set_nodal_displacements(const std::vector<std::int32_t>& nodes,
                                                  const std::vector<double>& u) {
   std::vector<std::int32_t> mine;
   std::vector<double> values;
-  for (std::size_t k = 0; k < nodes.size(); ++k) {
-    const std::int32_t local = part_.local_node(nodes[k]);
-    if (local < 0) continue;
-    mine.push_back(local);
-    values.insert(values.end(), u.begin() + static_cast<std::ptrdiff_t>(3 * k),
-                  u.begin() + static_cast<std::ptrdiff_t>(3 * k + 3));
-  }
+  held_nodes(nodes, u, mine, values);
   part_problem_->set_nodal_displacements(mine, values);
 }
 
@@ -407,13 +416,7 @@ void PartitionedProblem::set_nodal_loads(const std::vector<std::int32_t>& nodes,
   // Ghosts too: their node pass is skipped, and the values are the owner's anyway.
   std::vector<std::int32_t> mine;
   std::vector<double> values;
-  for (std::size_t k = 0; k < nodes.size(); ++k) {
-    const std::int32_t local = part_.local_node(nodes[k]);
-    if (local < 0) continue;
-    mine.push_back(local);
-    values.insert(values.end(), forces.begin() + static_cast<std::ptrdiff_t>(3 * k),
-                  forces.begin() + static_cast<std::ptrdiff_t>(3 * k + 3));
-  }
+  held_nodes(nodes, forces, mine, values);
   part_problem_->set_nodal_loads(mine, values);
 }
 

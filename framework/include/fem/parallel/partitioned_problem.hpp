@@ -91,6 +91,10 @@ class PartitionedProblem final : public ExplicitProblem {
   template <class Local>
   [[nodiscard]] std::vector<double> gather_listed(const std::vector<std::int32_t>& nodes,
                                                   std::size_t per, const Local& local) const;
+  /// Of the given global nodes and their values (3 per node), those this part holds (owned or
+  /// ghost), in part-local ids: what set_nodal_displacements and set_nodal_loads pass on.
+  void held_nodes(const std::vector<std::int32_t>& nodes, const std::vector<double>& values,
+                  std::vector<std::int32_t>& local_nodes, std::vector<double>& local_values) const;
   /// A global per-node vector restricted to this part's nodes.
   [[nodiscard]] std::vector<double> to_part(const std::vector<double>& global,
                                             std::size_t per) const;
