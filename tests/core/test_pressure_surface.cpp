@@ -88,6 +88,41 @@ TEST(PressureSurface, AnEdgeOfAPlaneCellCarriesPressureTimesLength) {
   EXPECT_NEAR(pressure_surface_area(s, x, nullptr), 5.0, 1e-12);
 }
 
+// A surface of many faces takes the threaded path (its faces' forces on every core, then added
+// in face order): a flat 40 x 40 grid of unit quadrilaterals under 2 Pa gives each interior node
+// -2 n, each edge node half and each corner a quarter, and the same bits as the faces one by one.
+TEST(PressureSurface, ManyFacesGiveTheSameForcesAsOneFaceAtATime) {
+  const int n = 40;
+  PressureSurface grid;
+  std::vector<double> coordinates;
+  for (int j = 0; j <= n; ++j)
+    for (int i = 0; i <= n; ++i) coordinates.insert(coordinates.end(), {1.0 * i, 1.0 * j, 0.0});
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) {
+      PressureFace face;
+      face.num_nodes = 4;
+      const int a = i + (n + 1) * j;
+      face.nodes = {a, a + 1, a + n + 2, a + n + 1};
+      grid.faces.push_back(face);
+    }
+  std::vector<double> forces(coordinates.size(), 0.0), one_by_one(coordinates.size(), 0.0);
+  add_pressure_forces(grid, 2.0, coordinates, nullptr, forces);
+  for (const PressureFace& face : grid.faces) {
+    PressureSurface single;
+    single.faces = {face};
+    add_pressure_forces(single, 2.0, coordinates, nullptr, one_by_one);
+  }
+  EXPECT_EQ(forces, one_by_one);
+  for (int j = 0; j <= n; ++j)
+    for (int i = 0; i <= n; ++i) {
+      const int edges = (i == 0 || i == n) + (j == 0 || j == n);
+      const double share = edges == 0 ? 1.0 : edges == 1 ? 0.5 : 0.25;
+      const std::size_t d = 3 * static_cast<std::size_t>(i + (n + 1) * j);
+      EXPECT_NEAR(forces[d + 2], -2.0 * share, 1e-13) << i << ", " << j;
+      EXPECT_EQ(forces[d], 0.0);
+    }
+}
+
 TEST(PressureSurface, AFollowerPressureTurnsAndStretchesWithTheFace) {
   TiltedFace f(4);
   // Rotate the face by 90 degrees about x and stretch it by 2 along x: the forces turn with the

@@ -1,20 +1,32 @@
 // Consistent nodal forces of a pressure on faces (fem/pressure_surface.hpp).
 #include "fem/pressure_surface.hpp"
 
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <span>
+#include <vector>
 
 namespace fem {
 namespace {
+
+/// Below this many faces the forces stay on one thread (a team costs more than it saves).
+constexpr std::int64_t kParallelFaceMinimum = 256;
 
 /// A quadrature point of a face's reference domain: (xi, eta) and weight.
 struct FacePoint {
   double xi, eta, weight;
 };
 
-// Triangles on (0,0) (1,0) (0,1): Dunavant's 7-point rule, exact to degree 5 (a 6-node face's
-// shape functions times its quadratic area element are degree 4), weights summing to 1/2.
+// Each face shape takes the fewest points that integrate its loads and load stiffness exactly
+// (the shape functions times the area element, and their derivatives): a 3-node triangle's area
+// vector is constant (1 point), a 4-node quadrilateral's forces are of degree 2 in each direction
+// (2 x 2 Gauss points), and quadratic faces need degree 4 and 5.
+// Triangles on (0,0) (1,0) (0,1): the centroid for 3 nodes; Dunavant's 7-point rule, exact to
+// degree 5, for 6 (its shape functions times its quadratic area element are degree 4). Weights
+// sum to 1/2.
+constexpr FacePoint kTriangleCentroid[1] = {{1.0 / 3.0, 1.0 / 3.0, 0.5}};
 constexpr double kA1 = 0.059715871789770, kB1 = 0.470142064105115, kW1 = 0.132394152788506 / 2;
 constexpr double kA2 = 0.797426985353087, kB2 = 0.101286507323456, kW2 = 0.125939180544827 / 2;
 constexpr FacePoint kTrianglePoints[7] = {{1.0 / 3.0, 1.0 / 3.0, 0.225 / 2},
@@ -24,12 +36,16 @@ constexpr FacePoint kTrianglePoints[7] = {{1.0 / 3.0, 1.0 / 3.0, 0.225 / 2},
                                           {kB2, kB2, kW2},
                                           {kA2, kB2, kW2},
                                           {kB2, kA2, kW2}};
-// Quadrilaterals on [-1, 1]^2: 3 x 3 Gauss points (exact to degree 5 in each direction).
+// Quadrilaterals on [-1, 1]^2: 2 x 2 Gauss points for 4 nodes (exact to degree 3 in each
+// direction), 3 x 3 for 8 (degree 5).
+constexpr double kH = 0.577350269189625765;  // 1 / sqrt(3)
+constexpr FacePoint kQuadPoints2[4] = {{-kH, -kH, 1}, {kH, -kH, 1}, {-kH, kH, 1}, {kH, kH, 1}};
 constexpr double kG = 0.774596669241483377;  // sqrt(3/5)
 constexpr double kWe = 5.0 / 9.0, kWc = 8.0 / 9.0;
-constexpr FacePoint kQuadPoints[9] = {{-kG, -kG, kWe* kWe}, {0, -kG, kWc* kWe}, {kG, -kG, kWe* kWe},
-                                      {-kG, 0, kWe* kWc},   {0, 0, kWc* kWc},   {kG, 0, kWe* kWc},
-                                      {-kG, kG, kWe* kWe},  {0, kG, kWc* kWe},  {kG, kG, kWe* kWe}};
+constexpr FacePoint kQuadPoints3[9] = {
+    {-kG, -kG, kWe* kWe}, {0, -kG, kWc* kWe}, {kG, -kG, kWe* kWe},
+    {-kG, 0, kWe* kWc},   {0, 0, kWc* kWc},   {kG, 0, kWe* kWc},
+    {-kG, kG, kWe* kWe},  {0, kG, kWc* kWe},  {kG, kG, kWe* kWe}};
 // Edges on [0, 1]: 2 Gauss points.
 constexpr double kE = 0.211324865405187118;  // (1 - 1/sqrt(3)) / 2
 constexpr FacePoint kEdgePoints[2] = {{kE, 0, 0.5}, {1 - kE, 0, 0.5}};
@@ -96,9 +112,42 @@ void face_shape(int n, double xi, double eta, double* N, double (*dN)[2]) {
 }
 
 std::span<const FacePoint> face_points(int n) {
-  if (n == 2) return kEdgePoints;
-  if (n == 3 || n == 6) return kTrianglePoints;
-  return kQuadPoints;
+  switch (n) {
+    case 2:
+      return kEdgePoints;
+    case 3:
+      return kTriangleCentroid;
+    case 6:
+      return kTrianglePoints;
+    case 4:
+      return kQuadPoints2;
+    default:
+      return kQuadPoints3;
+  }
+}
+
+/// A face shape's rule with its shape functions and derivatives at the points, tabulated once
+/// (the faces of a surface share them; a follower pressure integrates every step).
+struct FaceRule {
+  int points = 0;
+  double weight[9] = {};
+  double N[9][8] = {};
+  double dN[9][8][2] = {};
+};
+
+const FaceRule& face_rule(int n) {
+  static const std::array<FaceRule, 9> rules = [] {
+    std::array<FaceRule, 9> r{};
+    for (const int nodes : {2, 3, 4, 6, 8}) {
+      FaceRule& rule = r[static_cast<std::size_t>(nodes)];
+      for (const FacePoint& p : face_points(nodes)) {
+        face_shape(nodes, p.xi, p.eta, rule.N[rule.points], rule.dN[rule.points]);
+        rule.weight[rule.points++] = p.weight;
+      }
+    }
+    return r;
+  }();
+  return rules[static_cast<std::size_t>(n)];
 }
 
 /// Calls visit(N, area_vector * weight, dN, g, weight) at every quadrature point of the face: the
@@ -114,9 +163,10 @@ void integrate_face(const PressureFace& face, const std::vector<double>& coordin
       const std::size_t d = 3 * static_cast<std::size_t>(face.nodes[a]) + k;
       x[a][k] = coordinates[d] + (displacement ? displacement[d] : 0.0);
     }
-  for (const FacePoint& p : face_points(n)) {
-    double N[8], dN[8][2];
-    face_shape(n, p.xi, p.eta, N, dN);
+  const FaceRule& rule = face_rule(n);
+  for (int q = 0; q < rule.points; ++q) {
+    const double* N = rule.N[q];
+    const double(*dN)[2] = rule.dN[q];
     double g[2][3] = {};
     for (int a = 0; a < n; ++a)
       for (int k = 0; k < 3; ++k) {
@@ -131,8 +181,8 @@ void integrate_face(const PressureFace& face, const std::vector<double>& coordin
       area[1] = g[0][2] * g[1][0] - g[0][0] * g[1][2];
       area[2] = g[0][0] * g[1][1] - g[0][1] * g[1][0];
     }
-    for (double& v : area) v *= p.weight;
-    visit(N, area, dN, g, p.weight);
+    for (double& v : area) v *= rule.weight[q];
+    visit(N, area, dN, g, rule.weight[q]);
   }
 }
 
@@ -141,13 +191,30 @@ void integrate_face(const PressureFace& face, const std::vector<double>& coordin
 void add_pressure_forces(const PressureSurface& surface, double pressure,
                          const std::vector<double>& coordinates, const double* displacement,
                          std::vector<double>& forces) {
-  for (const PressureFace& face : surface.faces)
-    integrate_face(
-        face, coordinates, displacement, [&](const double* N, const double* area, auto&&...) {
-          for (int a = 0; a < face.num_nodes; ++a)
-            for (int k = 0; k < 3; ++k)
-              forces[3 * static_cast<std::size_t>(face.nodes[a]) + k] -= pressure * N[a] * area[k];
-        });
+  // Each face's forces on every core, then added into the nodes face after face: the same sums
+  // on any number of threads.
+  thread_local std::vector<std::array<double, 24>> scratch;  // the caller's, reused
+  const auto count = static_cast<std::int64_t>(surface.faces.size());
+  scratch.resize(surface.faces.size());
+  std::array<double, 24>* const face_forces = scratch.data();  // the same for every thread
+#pragma omp parallel for schedule(static) if (count >= kParallelFaceMinimum)
+  for (std::int64_t f = 0; f < count; ++f) {
+    const PressureFace& face = surface.faces[static_cast<std::size_t>(f)];
+    std::array<double, 24>& out = face_forces[f];
+    out.fill(0.0);
+    integrate_face(face, coordinates, displacement,
+                   [&](const double* N, const double* area, auto&&...) {
+                     for (int a = 0; a < face.num_nodes; ++a)
+                       for (int k = 0; k < 3; ++k) out[3 * a + k] -= pressure * N[a] * area[k];
+                   });
+  }
+  for (std::int64_t f = 0; f < count; ++f) {
+    const PressureFace& face = surface.faces[static_cast<std::size_t>(f)];
+    const std::array<double, 24>& out = face_forces[f];
+    for (int a = 0; a < face.num_nodes; ++a)
+      for (int k = 0; k < 3; ++k)
+        forces[3 * static_cast<std::size_t>(face.nodes[a]) + k] += out[3 * a + k];
+  }
 }
 
 void add_pressure_stiffness(const PressureSurface& surface, double pressure,
