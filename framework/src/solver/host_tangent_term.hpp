@@ -1,7 +1,7 @@
 // A tangent term that a decorator of the nonlinear operator computes on the host: the contact
-// springs' stiffness (implicit_contact.hpp), the symmetric part of a follower pressure's load
-// stiffness (implicit_pressure.hpp). Held as an assembled matrix over free dofs, on the host and
-// on the backend, and added with the operator's stiffness shift to each tangent verb.
+// springs' stiffness (implicit_contact.hpp), a follower pressure's load stiffness (symmetrised,
+// or whole for BiCGStab: implicit_pressure.hpp). Held as an assembled matrix over free dofs, on the
+// host and on the backend, and added with the operator's stiffness shift to each tangent verb.
 #pragma once
 
 #include <cstdint>

@@ -55,10 +55,13 @@ bool load_stiffness_is_symmetric(const PressureSurface& s, const System& system)
 
 }  // namespace
 
-FollowerPressureOperator::FollowerPressureOperator(NonlinearOperator& inner, const System& system)
+FollowerPressureOperator::FollowerPressureOperator(NonlinearOperator& inner, const System& system,
+                                                   bool nonsymmetric_tangent)
     : OperatorDecorator(inner, system), system_(system) {
-  for (const PressureSurface& s : system.follower_pressures)
-    with_stiffness_.push_back(load_stiffness_is_symmetric(s, system));
+  for (const PressureSurface& s : system.follower_pressures) {
+    symmetric_.push_back(load_stiffness_is_symmetric(s, system));
+    nonsymmetric_ = nonsymmetric_ || (nonsymmetric_tangent && !symmetric_.back());
+  }
 }
 
 std::vector<double> FollowerPressureOperator::forces_at(double t,
@@ -86,20 +89,28 @@ ElementCheck FollowerPressureOperator::do_linearize(const Vector& u) {
   forward_settings();
   const ElementCheck check = inner_.linearize(u);
   if (!check.ok()) return check;
-  // The load stiffness of the surfaces where it is symmetric, over free dofs (symmetrised: it is
-  // so up to round-off there).
-  if (std::find(with_stiffness_.begin(), with_stiffness_.end(), true) == with_stiffness_.end())
-    return check;
+  // The load stiffness over free dofs: symmetrised where it is symmetric (it is so up to
+  // round-off there), whole on open surfaces where the tangent may be non-symmetric, and left
+  // out of open surfaces otherwise.
+  const auto included = [&](std::size_t i) { return symmetric_[i] || nonsymmetric_; };
+  bool any = false;
+  for (std::size_t i = 0; i < symmetric_.size(); ++i) any = any || included(i);
+  if (!any) return check;
   algebra().download(u, u_host_);
   const auto free = [&](std::int64_t d) { return system_.prescribed_amplitude[d] < 0; };
   std::vector<TangentEntry> entries;
   for (std::size_t i = 0; i < system_.follower_pressures.size(); ++i) {
-    if (!with_stiffness_[i]) continue;
+    if (!included(i)) continue;
+    const bool symmetrise = symmetric_[i];
     const PressureSurface& s = system_.follower_pressures[i];
     add_pressure_stiffness(s, s.pressure * evaluate(system_.amplitudes[s.amplitude], time_),
                            system_.coordinates, u_host_.data(),
                            [&](std::int64_t row, std::int64_t col, double value) {
                              if (!free(row) || !free(col)) return;
+                             if (!symmetrise) {
+                               entries.push_back({row, col, value});
+                               return;
+                             }
                              entries.push_back({row, col, 0.5 * value});
                              entries.push_back({col, row, 0.5 * value});
                            });

@@ -3,14 +3,15 @@
 // on the deformed faces, so Newton's residual, HHT's force history and the reactions take the
 // pressure as it turns and stretches with the surface.
 //
-// The tangent: the load stiffness -dF_p/du is not symmetric in general, and the conjugate
-// gradient and the preconditioners need a symmetric tangent. Where a surface is closed, or its
-// rim is held, the load stiffness is symmetric (the pressure's work is p times a volume): it is
+// The tangent: the load stiffness -dF_p/du is not symmetric in general. Where a surface is
+// closed, or its rim is held, it is symmetric (the pressure's work is p times a volume): it is
 // assembled on the host at each linearization (HostTangentTerm) and Newton converges
-// quadratically. On an open surface with a free rim it is left out: its symmetric part alone
-// measured worse than nothing (docs/implicit.md, "Pressure loads"), and Newton converges
-// linearly. The faces are evaluated on the host from the downloaded displacement, one download
-// and one upload per residual.
+// quadratically with conjugate gradients or the direct solver. On an open surface with a free
+// rim it is taken whole where the linear solver is iterative (the implicit solver then runs
+// BiCGStab instead of CG, and Newton stays quadratic), and left out for the direct solver, whose
+// factorization is symmetric (its symmetric part alone measured worse than nothing,
+// docs/implicit.md, "Pressure loads"; Newton converges linearly). The faces are evaluated on the
+// host from the downloaded displacement, one download and one upload per residual.
 #pragma once
 
 #include <memory>
@@ -26,7 +27,14 @@ namespace fem {
 class FollowerPressureOperator final : public OperatorDecorator {
  public:
   /// `inner` and `system` must outlive this operator; system.follower_pressures are the loads.
-  FollowerPressureOperator(NonlinearOperator& inner, const System& system);
+  /// nonsymmetric_tangent: the linear solver takes a non-symmetric tangent (BiCGStab), so the
+  /// load stiffness of open surfaces enters it whole.
+  FollowerPressureOperator(NonlinearOperator& inner, const System& system,
+                           bool nonsymmetric_tangent);
+
+  /// Whether the tangent holds a non-symmetric load stiffness (a Krylov method for
+  /// non-symmetric systems must solve it).
+  [[nodiscard]] bool nonsymmetric() const { return nonsymmetric_; }
 
   /// The pressures' amplitudes at time t from now on.
   void set_time(double t) { time_ = t; }
@@ -49,8 +57,9 @@ class FollowerPressureOperator final : public OperatorDecorator {
   double time_ = 0.0;
   std::vector<double> u_host_, forces_;
   std::unique_ptr<Vector> scratch_;
-  HostTangentTerm load_stiffness_;    ///< at the last linearization
-  std::vector<bool> with_stiffness_;  ///< per surface: its load stiffness is symmetric
+  HostTangentTerm load_stiffness_;  ///< at the last linearization
+  std::vector<bool> symmetric_;     ///< per surface: its load stiffness is symmetric
+  bool nonsymmetric_ = false;       ///< open surfaces' load stiffness enters the tangent
 };
 
 }  // namespace fem

@@ -252,9 +252,19 @@ ImplicitSolver::ImplicitSolver(const Model& model, Backend& backend, std::string
   algebra_ = backend_.create_linear_algebra(spec.precision);
   op_ = backend_.create_operator(sys, *algebra_);
   if (!spec.contacts.empty()) contact_ = std::make_unique<ContactOperator>(*op_, model, sys);
-  if (!sys.follower_pressures.empty())
+  if (!sys.follower_pressures.empty()) {
+    // Iterative solves take the open surfaces' non-symmetric load stiffness (BiCGStab); the
+    // direct solver's factorization and the geometric multigrid's Chebyshev smoother are
+    // symmetric.
+    const LinearSolverSpec& linear = spec.solver.linear;
     pressure_ = std::make_unique<FollowerPressureOperator>(
-        contact_ ? static_cast<NonlinearOperator&>(*contact_) : *op_, sys);
+        contact_ ? static_cast<NonlinearOperator&>(*contact_) : *op_, sys,
+        linear.solver == "cg" && linear.preconditioner != "multigrid");
+    if (pressure_->nonsymmetric())
+      spdlog::info(
+          "a follower pressure on an open surface makes the tangent non-symmetric: its load "
+          "stiffness enters it whole, and BiCGStab solves it instead of CG");
+  }
   u_host_ = sys.initial_displacement;
   v_host_.assign(u_host_.size(), 0.0);
   setup_s_ = seconds_since(t0);
@@ -366,6 +376,8 @@ class ImplicitSolver::Run final : public IncrementEquations {
                                          : static_cast<LinearOperator&>(tangent);
     // A breakdown at the first iteration is Newton's to handle (NewtonResult::IndefiniteTangent:
     // cut back, or fail naming it).
+    if (pressure_ && pressure_->nonsymmetric())
+      return bicgstab(la_, a, *preconditioner_, b, du, eta, spec_.solver.linear.max_iterations);
     return conjugate_gradients(la_, a, *preconditioner_, b, du, eta,
                                spec_.solver.linear.max_iterations);
   }

@@ -103,4 +103,10 @@ struct KrylovResult {
 KrylovResult conjugate_gradients(LinearAlgebra& la, LinearOperator& a, Preconditioner& m,
                                  const Vector& b, Vector& x, double tolerance, int max_iterations);
 
+/// Preconditioned BiCGStab for a non-symmetric A x = b from x = 0, to |r| <= tolerance |b| or
+/// max_iterations (the same contract as conjugate_gradients; breakdown: a vanishing
+/// denominator). Four reductions and two operator and preconditioner applications an iteration.
+KrylovResult bicgstab(LinearAlgebra& la, LinearOperator& a, Preconditioner& m, const Vector& b,
+                      Vector& x, double tolerance, int max_iterations);
+
 }  // namespace fem
