@@ -254,12 +254,10 @@ ImplicitSolver::ImplicitSolver(const Model& model, Backend& backend, std::string
   if (!spec.contacts.empty()) contact_ = std::make_unique<ContactOperator>(*op_, model, sys);
   if (!sys.follower_pressures.empty()) {
     // Iterative solves take the open surfaces' non-symmetric load stiffness (BiCGStab); the
-    // direct solver's factorization and the geometric multigrid's Chebyshev smoother are
-    // symmetric.
+    // direct solver's factorization is symmetric.
     const LinearSolverSpec& linear = spec.solver.linear;
     pressure_ = std::make_unique<FollowerPressureOperator>(
-        contact_ ? static_cast<NonlinearOperator&>(*contact_) : *op_, sys,
-        linear.solver == "cg" && linear.preconditioner != "multigrid");
+        contact_ ? static_cast<NonlinearOperator&>(*contact_) : *op_, sys, linear.solver == "cg");
     if (pressure_->nonsymmetric())
       spdlog::info(
           "a follower pressure on an open surface makes the tangent non-symmetric: its load "
