@@ -94,15 +94,16 @@ class FollowerPressureProblem final : public ExplicitProblem {
   void set_loads(std::int64_t step) {
     const double t = static_cast<double>(step) * loads_.time_step;
     inner_->nodal_displacements(loads_.nodes, u_, u_prev_);
+    // Each curve once, not once per dof (a tabular one searches its points).
+    curves_.resize(loads_.amplitudes.size());
+    for (std::size_t c = 0; c < curves_.size(); ++c) curves_[c] = evaluate(loads_.amplitudes[c], t);
     forces_.assign(loads_.dead_value.size(), 0.0);
     for (std::size_t d = 0; d < forces_.size(); ++d)
       if (loads_.dead_amplitude[d] >= 0)
         forces_[d] =
-            loads_.dead_value[d] *
-            evaluate(loads_.amplitudes[static_cast<std::size_t>(loads_.dead_amplitude[d])], t);
+            loads_.dead_value[d] * curves_[static_cast<std::size_t>(loads_.dead_amplitude[d])];
     for (const PressureSurface& s : loads_.surfaces) {
-      const double p =
-          s.pressure * evaluate(loads_.amplitudes[static_cast<std::size_t>(s.amplitude)], t);
+      const double p = s.pressure * curves_[static_cast<std::size_t>(s.amplitude)];
       if (p != 0.0) add_pressure_forces(s, p, loads_.coordinates, u_.data(), forces_);
     }
     inner_->set_nodal_loads(loads_.nodes, forces_);
@@ -111,6 +112,7 @@ class FollowerPressureProblem final : public ExplicitProblem {
   std::unique_ptr<ExplicitProblem> inner_;
   FollowerPressureLoads loads_;
   std::vector<double> u_, u_prev_, forces_;  ///< at loads_.nodes, reused every step
+  std::vector<double> curves_;               ///< each amplitude at the step's time
 };
 
 }  // namespace
