@@ -30,7 +30,6 @@ if(NOT FEM_WITH_MPI STREQUAL "OFF")
     add_library(fem::parallel INTERFACE IMPORTED)
     target_include_directories(fem::parallel INTERFACE ${FEM_METIS_INCLUDE_DIR})
     target_link_libraries(fem::parallel INTERFACE MPI::MPI_CXX ${FEM_METIS_LIBRARY})
-    target_compile_definitions(fem::parallel INTERFACE FEM_WITH_MPI=1)
     set(FEM_MPI_ENABLED ON)
     message(STATUS "fem runs on several processes: MPI ${MPI_CXX_VERSION}, METIS "
                    "${FEM_METIS_LIBRARY}")

@@ -5,6 +5,8 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config git
+  # The compiler cache: the test script's four builds of fem share most of their objects.
+  ccache
   libyaml-cpp-dev libeigen3-dev libvtk9-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev libfmt-dev libspdlog-dev nlohmann-json3-dev
