@@ -1,7 +1,8 @@
 // fem_drag: drags a handle node of a voxel body along a straight path, the way an interactive
 // program uses CorotationalSimulation (fem/solver/corotational_solver.hpp): the handle is fixed
-// at a new position before every step, and only a few nodes' displacements are read back per
-// step (no copy of the whole mesh), the full state only for the VTK frames.
+// at a new position before every step, and only a few nodes' displacements and the force that
+// holds the handle (what a haptic device renders) are read back per step (no copy of the whole
+// mesh), the full state only for the VTK frames.
 //
 //   fem_drag CASE (--handle-node N | --handle-point x,y,z) --path dx,dy,dz [--steps 200]
 //            [--every 10] [--output DIR] [--backend B] [--precision P] [--set key=value]
@@ -112,7 +113,7 @@ int drag(const DragOptions& o) {
       fmt::print("no VTK series: {}\n", vtk_output_available() ? "the case has output.vtk off"
                                                                : "this fem is built without VTK");
   }
-  std::vector<double> u, v, watched_u;
+  std::vector<double> u, v, watched_u, handle_force;
   double output_s = 0.0;
   const auto frame = [&](std::int64_t step) {
     if (!series) return;
@@ -128,15 +129,17 @@ int drag(const DragOptions& o) {
     sim.fix(handle, {f * o.path[0], f * o.path[1], f * o.path[2]});
     sim.step();
     sim.displacements(watched, watched_u);
+    sim.reaction_forces({handle}, handle_force);
     if (o.every > 0 && (s % o.every == 0 || s == o.steps)) frame(s);
   }
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() - output_s;
   fmt::print(
-      "handle node {}: u = [{:.4g} {:.4g} {:.4g}] m; middle node {}: u = [{:.4g} {:.4g} "
-      "{:.4g}] m\n",
-      model.mesh.input_node_id(handle), watched_u[0], watched_u[1], watched_u[2],
-      model.mesh.input_node_id(middle), watched_u[3], watched_u[4], watched_u[5]);
+      "handle node {}: u = [{:.4g} {:.4g} {:.4g}] m, held by [{:.4g} {:.4g} {:.4g}] N; middle "
+      "node {}: u = [{:.4g} {:.4g} {:.4g}] m\n",
+      model.mesh.input_node_id(handle), watched_u[0], watched_u[1], watched_u[2], handle_force[0],
+      handle_force[1], handle_force[2], model.mesh.input_node_id(middle), watched_u[3],
+      watched_u[4], watched_u[5]);
   fmt::print("{} steps in {:.3f} s: {:.4g} steps/s (without the {:.3f} s of VTK output)\n", o.steps,
              wall, static_cast<double>(o.steps) / std::max(wall, 1e-9), output_s);
   if (series)

@@ -46,6 +46,10 @@ TEST(DragCli, DragsAHandleAndReportsStepsPerSecond) {
   EXPECT_NE(r.output.find(" steps/s"), std::string::npos) << r.output;
   // The handle ends where the path does.
   EXPECT_NE(r.output.find("u = [0.004 0 0] m"), std::string::npos) << r.output;
+  // What holds it there pulls along the path, against the body's stiffness.
+  const std::size_t held = r.output.find("held by [");
+  ASSERT_NE(held, std::string::npos) << r.output;
+  EXPECT_GT(std::stod(r.output.substr(held + 9)), 0.0) << r.output;
   if (vtk_output_available()) {
     EXPECT_TRUE(std::filesystem::exists(dir + "/out/cube.pvd")) << r.output;
   } else {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "support/backend_here.hpp"
@@ -15,9 +16,10 @@ namespace {
 /// A cube of voxels with a notch, clamped at the bottom, pulled by gravity and a corner load;
 /// its displacement after `steps` steps. With `reduction`, the residual is measured every step
 /// (its mean reduction per cycle returned); without, no step measures it, so that a backend that
-/// records steps (CUDA: a graph) replays them from the second step on.
+/// records steps (CUDA: a graph) replays them from the second step on. `bottom`: the sum of the
+/// reaction forces on the clamped bottom at the end.
 std::vector<double> run_cube(const std::string& backend, const std::string& precision, int steps,
-                             double* reduction = nullptr) {
+                             double* reduction = nullptr, std::array<double, 3>* bottom = nullptr) {
   VoxelCase c;
   c.n = {12, 10, 9};
   c.backend = backend;
@@ -44,6 +46,12 @@ gravity: {acceleration: [2.0, 0, -9.81]}
     if (reduction) log_sum += std::log(rho);
   }
   if (reduction) *reduction = std::exp(log_sum / steps);
+  if (bottom) {
+    std::vector<double> f;
+    sim.reaction_forces(run.model.mesh.node_sets.at("bottom"), f);
+    *bottom = {};
+    for (std::size_t i = 0; i < f.size(); ++i) (*bottom)[i % 3] += f[i];
+  }
   std::vector<double> u, v;
   sim.state(u, v);
   return u;
@@ -66,13 +74,21 @@ class VoxelBackends : public ::testing::TestWithParam<std::string> {};
 TEST_P(VoxelBackends, AgreeWithOpenMp) {
   FEM_SKIP_WITHOUT_BACKEND(GetParam());
   double rho_ref = 0.0, rho = 0.0;
-  const std::vector<double> ref = run_cube("openmp", "double", 8, &rho_ref);
-  const std::vector<double> dbl = run_cube(GetParam(), "double", 8, &rho);
+  std::array<double, 3> f_ref{}, f_dbl{}, f_sgl{};
+  const std::vector<double> ref = run_cube("openmp", "double", 8, &rho_ref, &f_ref);
+  const std::vector<double> dbl = run_cube(GetParam(), "double", 8, &rho, &f_dbl);
   ASSERT_GT(max_abs(ref), 0.0);
   EXPECT_LT(max_difference(ref, dbl), 1e-10 * max_abs(ref));
   EXPECT_NEAR(rho, rho_ref, 1e-6);
-  const std::vector<double> sgl = run_cube(GetParam(), "single", 8);
+  const std::vector<double> sgl = run_cube(GetParam(), "single", 8, nullptr, &f_sgl);
   EXPECT_LT(max_difference(ref, sgl), 1e-4 * max_abs(ref));
+  // The bottom's reaction (the weight, the load and the swaying body's inertia).
+  const double f_scale = std::hypot(f_ref[0], f_ref[1], f_ref[2]);
+  ASSERT_GT(f_scale, 0.0);
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_NEAR(f_dbl[k], f_ref[k], 1e-10 * f_scale) << "xyz"[k];
+    EXPECT_NEAR(f_sgl[k], f_ref[k], 1e-4 * f_scale) << "xyz"[k];
+  }
   // Unmeasured steps (replayed from a recording where the backend records) give the same.
   const std::vector<double> replayed = run_cube(GetParam(), "double", 8);
   EXPECT_LT(max_difference(ref, replayed), 1e-10 * max_abs(ref));

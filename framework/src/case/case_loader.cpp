@@ -173,13 +173,7 @@ void refuse_outside_corotational(const CaseSpec& spec) {
                            "by " +
                            why,
                        "record a node set instead: {set: <set>, quantities: [displacement, "
-                       "velocity]}");
-    for (const std::string& q : h.quantities)
-      if (q == "reaction_force")
-        throw InputError(h.where,
-                         "history '" + h.name + "': reaction_force is not formed by " + why,
-                         "record quantities: [displacement, velocity] (the default for this "
-                         "solver)");
+                       "velocity, reaction_force]}");
   }
   if (spec.output.checkpoint)
     throw InputError(spec.output.checkpoint->where, "checkpoints are not written by " + why,

@@ -166,6 +166,62 @@ FEM_INLINE void fine_block(std::int64_t v, int slot, const std::int32_t* vertex_
     for (int i = 0; i < 3; ++i) out[4 * i] += mass_shift;
 }
 
+/// The co-rotated force of voxel e at its corner p: R K_p (R^T (X + u) - X), summed over the
+/// voxel's corners q, with X relative to the voxel's centre (K does not resist the translation
+/// that removes, and single precision keeps its digits on large objects). u: displacements of
+/// the voxels' vertices (element_vertices gives voxel e's), or null for R K_p (R^T X - X) alone.
+template <class T>
+FEM_INLINE void corotated_corner_force(std::int64_t e, int p, const std::int32_t* element_vertices,
+                                       const std::uint8_t* element_material, const T* rotations,
+                                       const T* stiffness, T edge, const T* u, T (&out)[3]) {
+  const T* r = rotations + 9 * e;
+  const T* k_p = stiffness +
+                 static_cast<std::int64_t>(element_material[e]) * kElementDofs * kElementDofs +
+                 3 * p * kElementDofs;
+  T z[3] = {0, 0, 0};
+  for (int q = 0; q < kCorners; ++q) {
+    T x[3], y[3];
+    for (int k = 0; k < 3; ++k) x[k] = (corner_offset(q, k) ? T(0.5) : T(-0.5)) * edge;
+    for (int k = 0; k < 3; ++k)
+      y[k] = r[k] * x[0] + r[3 + k] * x[1] + r[6 + k] * x[2] - x[k];  // R^T x - x
+    if (u) {
+      const T* d = u + 3 * static_cast<std::int64_t>(element_vertices[kCorners * e + q]);
+      for (int k = 0; k < 3; ++k) y[k] += r[k] * d[0] + r[3 + k] * d[1] + r[6 + k] * d[2];
+    }
+    for (int i = 0; i < 3; ++i)
+      z[i] += k_p[i * kElementDofs + 3 * q] * y[0] + k_p[i * kElementDofs + 3 * q + 1] * y[1] +
+              k_p[i * kElementDofs + 3 * q + 2] * y[2];
+  }
+  for (int i = 0; i < 3; ++i) out[i] = r[3 * i] * z[0] + r[3 * i + 1] * z[1] + r[3 * i + 2] * z[2];
+}
+
+/// The force the supports exert on fine vertex v once a step is done: what its equation of
+/// motion leaves over,
+///   m (a + alpha v) + f_int(u) - f - m g,  f_int: the sum of corotated_corner_force over its
+///   voxels,
+/// with the step's rotations and end state u, v, a (zero at a free dof, to the solve's
+/// tolerance). out: 3 values.
+template <class T>
+FEM_INLINE void support_force(std::int64_t v, const std::int32_t* vertex_elements,
+                              const std::int32_t* element_vertices,
+                              const std::uint8_t* element_material, const T* rotations,
+                              const T* stiffness, T edge, const T* mass, const T* u, const T* vel,
+                              const T* acc, const T* force, T mass_damping, const T (&gravity)[3],
+                              T* out) {
+  const T m = mass[v];
+  for (int i = 0; i < 3; ++i)
+    out[i] =
+        m * (acc[3 * v + i] + mass_damping * vel[3 * v + i]) - force[3 * v + i] - m * gravity[i];
+  for (int p = 0; p < kCorners; ++p) {
+    const std::int64_t e = vertex_elements[kCorners * v + p];
+    if (e < 0) continue;
+    T f[3];
+    corotated_corner_force(e, p, element_vertices, element_material, rotations, stiffness, edge, u,
+                           f);
+    for (int i = 0; i < 3; ++i) out[i] += f[i];
+  }
+}
+
 /// What the right-hand side of the Newmark step adds at a vertex (seed eq. 8 with lumped mass
 /// and mass-proportional damping C = alpha M):
 ///   b = f + m g + m (mass_shift u_old + velocity_scale v_old + a_old)
@@ -200,22 +256,10 @@ FEM_INLINE void fine_rhs(std::int64_t v, const std::int32_t* vertex_elements,
   for (int p = 0; p < kCorners; ++p) {
     const std::int64_t e = vertex_elements[kCorners * v + p];
     if (e < 0) continue;
-    const T* r = rotations + 9 * e;
-    const T* k_p = stiffness +
-                   static_cast<std::int64_t>(element_material[e]) * kElementDofs * kElementDofs +
-                   3 * p * kElementDofs;
-    T z[3] = {0, 0, 0};
-    for (int q = 0; q < kCorners; ++q) {
-      T x[3], y[3];
-      for (int k = 0; k < 3; ++k) x[k] = (corner_offset(q, k) ? T(0.5) : T(-0.5)) * edge;
-      for (int k = 0; k < 3; ++k)
-        y[k] = r[k] * x[0] + r[3 + k] * x[1] + r[6 + k] * x[2] - x[k];  // R^T x - x
-      for (int i = 0; i < 3; ++i)
-        z[i] += k_p[i * kElementDofs + 3 * q] * y[0] + k_p[i * kElementDofs + 3 * q + 1] * y[1] +
-                k_p[i * kElementDofs + 3 * q + 2] * y[2];
-    }
-    for (int i = 0; i < 3; ++i)
-      acc[i] -= r[3 * i] * z[0] + r[3 * i + 1] * z[1] + r[3 * i + 2] * z[2];
+    T f[3];
+    corotated_corner_force(e, p, nullptr, element_material, rotations, stiffness, edge,
+                           static_cast<const T*>(nullptr), f);
+    for (int i = 0; i < 3; ++i) acc[i] -= f[i];
   }
   // Prescribed columns (the neighbours' and the vertex's own) move to the right-hand side.
   for (int s = 0; s < kSlots; ++s) {

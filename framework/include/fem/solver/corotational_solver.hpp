@@ -87,6 +87,11 @@ class CorotationalSimulation {
   void displacements(const std::vector<std::int32_t>& nodes, std::vector<double>& u) const;
   /// Velocities of some nodes after the last step (3 values each).
   void velocities(const std::vector<std::int32_t>& nodes, std::vector<double>& v) const;
+  /// The force the supports exert at some nodes after the last step (3 values each, N): the
+  /// inertial, damping and internal forces there less the loads and gravity, zero at a free dof
+  /// to the solve's tolerance. At a fixed or dragged node: what holds it where it is (the force
+  /// a haptic handle renders is its opposite).
+  void reaction_forces(const std::vector<std::int32_t>& nodes, std::vector<double>& f) const;
   /// Displacement and velocity of every mesh node (3 values each; 0 at nodes in no voxel).
   void state(std::vector<double>& u, std::vector<double>& v) const;
 

@@ -66,6 +66,13 @@ class VoxelOperator {
   /// The velocity at the given fine vertices (3 values each).
   virtual void velocities(const std::vector<std::int32_t>& vertices,
                           std::vector<double>& v) const = 0;
+  /// The force the supports exert at the given fine vertices after the last step (3 values
+  /// each, N): m (a + mass_damping v) + f_int(u) - f - m gravity there, with that step's
+  /// rotations and forces (kernels::voxel::support_force; zero at free dofs to the solve's
+  /// tolerance).
+  virtual void support_forces(const std::vector<std::int32_t>& vertices, double mass_damping,
+                              const std::array<double, 3>& gravity,
+                              std::vector<double>& f) const = 0;
 
   // Conditions.
   /// Which dofs are prescribed, per level (voxel::level_masks), and every fine vertex's

@@ -110,18 +110,41 @@ class VoxelOperatorOn final : public VoxelOperator {
                   std::vector<double>& v) const override {
     gather_at(v_old_.data(), vertices, v);
   }
-  /// out = the 3 values of `from` at each vertex: a gather on the backend, then one small
-  /// transfer (public, and on no private type, as the device lambdas' enclosing functions must
-  /// be).
+  void support_forces(const std::vector<std::int32_t>& vertices, double mass_damping,
+                      const std::array<double, 3>& gravity, std::vector<double>& f) const override {
+    const std::int32_t* ve = vertex_elements_.data();
+    const std::int32_t* ev = element_vertices_.data();
+    const std::uint8_t* mat = element_material_.data();
+    const T *rot = rotations_.data(), *k = stiffness_.data(), *mass = mass_.data();
+    const T *u = u_old_.data(), *vel = v_old_.data(), *acc = a_old_.data(), *force = force_.data();
+    const T edge = static_cast<T>(edge_), alpha = static_cast<T>(mass_damping);
+    const T g0 = static_cast<T>(gravity[0]), g1 = static_cast<T>(gravity[1]),
+            g2 = static_cast<T>(gravity[2]);
+    per_vertex(vertices, f, [=] FEM_HD(std::int64_t v, T * out) {
+      const T g[3] = {g0, g1, g2};
+      kernels::voxel::support_force(v, ve, ev, mat, rot, k, edge, mass, u, vel, acc, force, alpha,
+                                    g, out);
+    });
+  }
+  /// out = the 3 values of `from` at each vertex.
   void gather_at(const T* from, const std::vector<std::int32_t>& vertices,
                  std::vector<double>& out) const {
+    per_vertex(vertices, out, [=] FEM_HD(std::int64_t v, T * to) {
+      for (int c = 0; c < 3; ++c) to[c] = from[3 * v + c];
+    });
+  }
+  /// out = the 3 values f(vertex, out) writes for each vertex: run on the backend, then one
+  /// small transfer (public, and on no private type, as the device lambdas' enclosing functions
+  /// must be).
+  template <class F>
+  void per_vertex(const std::vector<std::int32_t>& vertices, std::vector<double>& out, F f) const {
     const std::int64_t n = static_cast<std::int64_t>(vertices.size());
     ensure(scratch_index_, n);
     ensure(scratch_values_, 3 * n);
     Exec::upload(scratch_index_, vertices.data(), n);
     const std::int32_t* at = scratch_index_.data();
     T* to = scratch_values_.data();
-    Exec::for_each(0, 3 * n, [=] FEM_HD(std::int64_t i) { to[i] = from[3 * at[i / 3] + i % 3]; });
+    Exec::for_each(0, n, [=] FEM_HD(std::int64_t i) { f(at[i], to + 3 * i); });
     std::vector<T> host(static_cast<std::size_t>(3 * n));
     Exec::download(scratch_values_, host.data(), 3 * n);
     out.assign(host.begin(), host.end());
