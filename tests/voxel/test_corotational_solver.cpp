@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include <fem/kernels/voxel_kernels.hpp>
+#include <fem/output/vtk_series.hpp>
 #include <fem/solver/implicit_solver.hpp>
 
 #include "support/implicit_runner.hpp"
@@ -132,6 +133,44 @@ TEST(CorotationalSolver, ReactionsBalanceTheLoadsTheWeightAndTheInertia) {
   // and 1.52 of the sum: the inertia is in the reaction).
   EXPECT_LT(smallest, 0.6 * (load + weight));
   EXPECT_GT(largest, 1.3 * (load + weight));
+}
+
+// Element results: every node of a voxel box held at the displacement of a uniaxial stress
+// sigma_xx = E e (lateral contraction nu e), rotated rigidly by 30 degrees about z as well: each
+// voxel's stress is that stress rotated, its co-rotated strain the unrotated one, its energy
+// sigma_xx e / 2 of its volume, to round-off (trilinear voxels reproduce linear fields).
+TEST(CorotationalSolver, ElementResultsOfAStretchedAndRotatedBoxAreExact) {
+  VoxelCase c;
+  c.n = {4, 3, 2};
+  c.solver = "{type: corotational, end_time: 1, time_step: 0.1}";
+  VoxelRun run = voxel_model(c.yaml());
+  CorotationalSimulation sim(run.model, *run.backend);
+  const double e = 1.0e-3, angle = 0.5235987755982988;
+  const double co = std::cos(angle), si = std::sin(angle);
+  const double stretch[3] = {1 + e, 1 - c.poisson * e, 1 - c.poisson * e};
+  for (std::int32_t n = 0; n < static_cast<std::int32_t>(run.model.mesh.num_nodes()); ++n) {
+    const std::array<double, 3> x = run.model.mesh.node(n);
+    const double s[3] = {stretch[0] * x[0], stretch[1] * x[1], stretch[2] * x[2]};
+    sim.fix(n, {co * s[0] - si * s[1] - x[0], si * s[0] + co * s[1] - x[1], s[2] - x[2]});
+  }
+  sim.step();
+  const std::vector<BlockResults> results = sim.element_results();
+  ASSERT_EQ(results.size(), 1u);
+  const BlockResults& r = results.front();
+  ASSERT_EQ(r.strain_energy.size(), 24u);
+  const double sigma = c.young * e;
+  // R diag(sigma, 0, 0) R^T.
+  const double expected_stress[6] = {co * co * sigma, si * si * sigma, 0, co * si * sigma, 0, 0};
+  const double expected_strain[6] = {e, -c.poisson * e, -c.poisson * e, 0, 0, 0};
+  const double volume = c.edge * c.edge * c.edge;
+  for (std::size_t v = 0; v < 24; ++v) {
+    for (int k = 0; k < 6; ++k) {
+      EXPECT_NEAR(r.cauchy_stress[6 * v + k], expected_stress[k], 1e-8 * sigma) << v << " " << k;
+      EXPECT_NEAR(r.green_lagrange[6 * v + k], expected_strain[k], 1e-8 * e) << v << " " << k;
+    }
+    EXPECT_NEAR(r.strain_energy[v], 0.5 * sigma * e * volume, 1e-7 * sigma * e * volume) << v;
+    EXPECT_NEAR(r.min_jacobian[v], stretch[0] * stretch[1] * stretch[2], 1e-12) << v;
+  }
 }
 
 TEST(CorotationalSolver, SmallLoadsGiveTheLinearStaticAnswer) {
@@ -260,7 +299,9 @@ TEST(CorotationalSolver, HistoriesRecordTheMeanMotionOfASet) {
   VoxelCase c = bar(8, 1, 1.0e-2, "{type: corotational, end_time: 0.5, time_step: 0.05}");
   const std::string dir = (std::filesystem::temp_directory_path() / "fem_voxel_histories").string();
   std::filesystem::remove_all(dir);
-  c.extra += "output: {vtk: false, histories: [{set: tip, every_steps: 2}]}\n";
+  c.extra +=
+      "output: {vtk: true, fields: [displacement, cauchy_stress, von_mises, block_id], "
+      "histories: [{set: tip, every_steps: 2}, {set: root, quantities: [reaction_force]}]}\n";
   std::string yaml = c.yaml();
   yaml.replace(yaml.find("output: {vtk: false}\n"), 21, "");
   VoxelRun run = voxel_model(yaml);
@@ -292,6 +333,25 @@ TEST(CorotationalSolver, HistoriesRecordTheMeanMotionOfASet) {
   for (std::string x; std::getline(fields, x, ',');) cells.push_back(std::stod(x));
   ASSERT_GE(cells.size(), 5u);
   EXPECT_NEAR(cells[4], mean, 1e-9 * std::abs(mean)) << last;  // time, step, ux, uy, uz
+  // The root's reaction: the columns are there and the last row holds the bar up (the tip load
+  // pushes down), and the frames carry the voxels' stresses.
+  std::ifstream root(dir + "/root.csv");
+  ASSERT_TRUE(root) << "no root.csv";
+  std::getline(root, line);
+  EXPECT_NE(line.find("reaction_force_z"), std::string::npos) << line;
+  while (std::getline(root, line))
+    if (!line.empty() && line[0] != '#') last = line;
+  EXPECT_GT(std::stod(last.substr(last.rfind(',') + 1)), 0.0) << last;
+  if (vtk_output_available()) {
+    const VtuContents frame = read_vtu(dir + "/voxels_000010.vtu");
+    std::vector<std::string> names;
+    for (const Field& f : frame.cell_fields) names.push_back(f.name);
+    ASSERT_EQ(names, (std::vector<std::string>{"cauchy_stress", "von_mises", "block_id"}));
+    EXPECT_EQ(frame.cell_fields[0].values.size(), 6u * 32u);
+    double largest = 0.0;
+    for (const double m : frame.cell_fields[1].values) largest = std::max(largest, m);
+    EXPECT_GT(largest, 0.0);
+  }
   std::filesystem::remove_all(dir);
 }
 

@@ -17,9 +17,10 @@ namespace {
 /// its displacement after `steps` steps. With `reduction`, the residual is measured every step
 /// (its mean reduction per cycle returned); without, no step measures it, so that a backend that
 /// records steps (CUDA: a graph) replays them from the second step on. `bottom`: the sum of the
-/// reaction forces on the clamped bottom at the end.
+/// reaction forces on the clamped bottom at the end; `stress`: every voxel's Cauchy stress then.
 std::vector<double> run_cube(const std::string& backend, const std::string& precision, int steps,
-                             double* reduction = nullptr, std::array<double, 3>* bottom = nullptr) {
+                             double* reduction = nullptr, std::array<double, 3>* bottom = nullptr,
+                             std::vector<double>* stress = nullptr) {
   VoxelCase c;
   c.n = {12, 10, 9};
   c.backend = backend;
@@ -52,6 +53,7 @@ gravity: {acceleration: [2.0, 0, -9.81]}
     *bottom = {};
     for (std::size_t i = 0; i < f.size(); ++i) (*bottom)[i % 3] += f[i];
   }
+  if (stress) *stress = sim.element_results().front().cauchy_stress;
   std::vector<double> u, v;
   sim.state(u, v);
   return u;
@@ -75,12 +77,13 @@ TEST_P(VoxelBackends, AgreeWithOpenMp) {
   FEM_SKIP_WITHOUT_BACKEND(GetParam());
   double rho_ref = 0.0, rho = 0.0;
   std::array<double, 3> f_ref{}, f_dbl{}, f_sgl{};
-  const std::vector<double> ref = run_cube("openmp", "double", 8, &rho_ref, &f_ref);
-  const std::vector<double> dbl = run_cube(GetParam(), "double", 8, &rho, &f_dbl);
+  std::vector<double> s_ref, s_dbl, s_sgl;
+  const std::vector<double> ref = run_cube("openmp", "double", 8, &rho_ref, &f_ref, &s_ref);
+  const std::vector<double> dbl = run_cube(GetParam(), "double", 8, &rho, &f_dbl, &s_dbl);
   ASSERT_GT(max_abs(ref), 0.0);
   EXPECT_LT(max_difference(ref, dbl), 1e-10 * max_abs(ref));
   EXPECT_NEAR(rho, rho_ref, 1e-6);
-  const std::vector<double> sgl = run_cube(GetParam(), "single", 8, nullptr, &f_sgl);
+  const std::vector<double> sgl = run_cube(GetParam(), "single", 8, nullptr, &f_sgl, &s_sgl);
   EXPECT_LT(max_difference(ref, sgl), 1e-4 * max_abs(ref));
   // The bottom's reaction (the weight, the load and the swaying body's inertia).
   const double f_scale = std::hypot(f_ref[0], f_ref[1], f_ref[2]);
@@ -89,6 +92,12 @@ TEST_P(VoxelBackends, AgreeWithOpenMp) {
     EXPECT_NEAR(f_dbl[k], f_ref[k], 1e-10 * f_scale) << "xyz"[k];
     EXPECT_NEAR(f_sgl[k], f_ref[k], 1e-4 * f_scale) << "xyz"[k];
   }
+  // The voxels' stresses.
+  ASSERT_GT(max_abs(s_ref), 0.0);
+  EXPECT_LT(max_difference(s_ref, s_dbl), 1e-10 * max_abs(s_ref));
+  EXPECT_LT(max_difference(s_ref, s_sgl), 1e-4 * max_abs(s_ref));  // measured 1e-5
+  RecordProperty("stress_single_vs_double",
+                 std::to_string(max_difference(s_ref, s_sgl) / max_abs(s_ref)));
   // Unmeasured steps (replayed from a recording where the backend records) give the same.
   const std::vector<double> replayed = run_cube(GetParam(), "double", 8);
   EXPECT_LT(max_difference(ref, replayed), 1e-10 * max_abs(ref));

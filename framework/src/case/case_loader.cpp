@@ -178,12 +178,6 @@ void refuse_outside_corotational(const CaseSpec& spec) {
   if (spec.output.checkpoint)
     throw InputError(spec.output.checkpoint->where, "checkpoints are not written by " + why,
                      "leave output.checkpoint out");
-  const OutputSpec& out = spec.output;
-  for (std::size_t i = 0; i < out.fields.size(); ++i)
-    if (out.fields[i] != "displacement" && out.fields[i] != "velocity")
-      throw InputError(field_location(out, i),
-                       "output field '" + out.fields[i] + "' is not computed by " + why,
-                       "ask for displacement and velocity");
 }
 
 CaseSpec read_case(const Value& root, const std::string& file) {

@@ -106,20 +106,27 @@ FEM_INLINE T polar_rotation(const T (&f)[9], T (&r)[9], int iterations = kPolarI
   return det_f;
 }
 
+/// g[3 i + k] += the gradient of voxel e's field d (3 per vertex) at its centre, d_i,k (with
+/// dN_p/dX = +-1/(4 h) per axis there for a cube of edge h).
+template <class T>
+FEM_INLINE void add_centre_gradient(std::int64_t e, const std::int32_t* element_vertices,
+                                    const T* d, T inverse_edge, T (&g)[9]) {
+  for (int p = 0; p < kCorners; ++p) {
+    const std::int64_t v = element_vertices[kCorners * e + p];
+    T grad[3];
+    for (int k = 0; k < 3; ++k) grad[k] = (corner_offset(p, k) ? T(0.25) : T(-0.25)) * inverse_edge;
+    for (int i = 0; i < 3; ++i)
+      for (int k = 0; k < 3; ++k) g[3 * i + k] += d[3 * v + i] * grad[k];
+  }
+}
+
 /// The rotation of element e from its average deformation gradient (the gradient at the voxel's
 /// centre, seed section 4.2.1), written to rotations[9 e ..] (row-major). Returns det F.
 template <class T>
 FEM_INLINE T element_rotation(std::int64_t e, const std::int32_t* element_vertices, const T* u,
                               T inverse_edge, T* rotations) {
   T f[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-  for (int p = 0; p < kCorners; ++p) {
-    const std::int64_t v = element_vertices[kCorners * e + p];
-    // dN_p/dX at the centre of a cube of edge h: +-1/(4 h) per axis.
-    T grad[3];
-    for (int k = 0; k < 3; ++k) grad[k] = (corner_offset(p, k) ? T(0.25) : T(-0.25)) * inverse_edge;
-    for (int i = 0; i < 3; ++i)
-      for (int k = 0; k < 3; ++k) f[3 * i + k] += u[3 * v + i] * grad[k];
-  }
+  add_centre_gradient(e, element_vertices, u, inverse_edge, f);
   T r[9];
   const T det = polar_rotation(f, r);
   for (int i = 0; i < 9; ++i) rotations[9 * e + i] = r[i];
@@ -166,6 +173,20 @@ FEM_INLINE void fine_block(std::int64_t v, int slot, const std::int32_t* vertex_
     for (int i = 0; i < 3; ++i) out[4 * i] += mass_shift;
 }
 
+/// Corner q of voxel e rotated back: y = R^T (X + u) - X, with X relative to the voxel's centre
+/// and u the corner's displacement (none where u is null); r: the voxel's rotation, row-major.
+template <class T>
+FEM_INLINE void unrotated_displacement(std::int64_t e, int q, const std::int32_t* element_vertices,
+                                       const T* r, T edge, const T* u, T (&y)[3]) {
+  T x[3];
+  for (int k = 0; k < 3; ++k) x[k] = (corner_offset(q, k) ? T(0.5) : T(-0.5)) * edge;
+  for (int k = 0; k < 3; ++k) y[k] = r[k] * x[0] + r[3 + k] * x[1] + r[6 + k] * x[2] - x[k];
+  if (u) {
+    const T* d = u + 3 * static_cast<std::int64_t>(element_vertices[kCorners * e + q]);
+    for (int k = 0; k < 3; ++k) y[k] += r[k] * d[0] + r[3 + k] * d[1] + r[6 + k] * d[2];
+  }
+}
+
 /// The co-rotated force of voxel e at its corner p: R K_p (R^T (X + u) - X), summed over the
 /// voxel's corners q, with X relative to the voxel's centre (K does not resist the translation
 /// that removes, and single precision keeps its digits on large objects). u: displacements of
@@ -180,14 +201,8 @@ FEM_INLINE void corotated_corner_force(std::int64_t e, int p, const std::int32_t
                  3 * p * kElementDofs;
   T z[3] = {0, 0, 0};
   for (int q = 0; q < kCorners; ++q) {
-    T x[3], y[3];
-    for (int k = 0; k < 3; ++k) x[k] = (corner_offset(q, k) ? T(0.5) : T(-0.5)) * edge;
-    for (int k = 0; k < 3; ++k)
-      y[k] = r[k] * x[0] + r[3 + k] * x[1] + r[6 + k] * x[2] - x[k];  // R^T x - x
-    if (u) {
-      const T* d = u + 3 * static_cast<std::int64_t>(element_vertices[kCorners * e + q]);
-      for (int k = 0; k < 3; ++k) y[k] += r[k] * d[0] + r[3 + k] * d[1] + r[6 + k] * d[2];
-    }
+    T y[3];
+    unrotated_displacement(e, q, element_vertices, r, edge, u, y);
     for (int i = 0; i < 3; ++i)
       z[i] += k_p[i * kElementDofs + 3 * q] * y[0] + k_p[i * kElementDofs + 3 * q + 1] * y[1] +
               k_p[i * kElementDofs + 3 * q + 2] * y[2];
@@ -220,6 +235,70 @@ FEM_INLINE void support_force(std::int64_t v, const std::int32_t* vertex_element
                            f);
     for (int i = 0; i < 3; ++i) out[i] += f[i];
   }
+}
+
+/// How many values voxel_results writes per voxel.
+inline constexpr int kResultValues = 14;
+
+/// Voxel e's results in the state u, in the co-rotated model's own terms: its rotation R from u
+/// (as element_rotation), the small strain of its corners rotated back, d_q = R^T (X_q + u_q) -
+/// X_q, at the voxel's centre, eps = sym(grad d), the Cauchy stress R (C : eps) R^T (C: the
+/// material's small-strain tangent, 81 values, tangent[9 (3 i + j) + 3 k + l]) and the strain
+/// energy d^T K d / 2 (K: the voxel stiffness the solver uses, 2 x 2 x 2 points). out[0..13]:
+/// the stress (xx yy zz xy yz xz), eps (the same order), the energy (J) and det F.
+template <class T>
+FEM_INLINE void voxel_results(std::int64_t e, const std::int32_t* element_vertices,
+                              const std::uint8_t* element_material, const T* tangents,
+                              const T* stiffness, T edge, const T* u, T* out) {
+  const T inverse_edge = T(1) / edge;
+  T f[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  add_centre_gradient(e, element_vertices, u, inverse_edge, f);
+  T r[9];
+  const T det = polar_rotation(f, r);
+  T d[kCorners][3];
+  for (int q = 0; q < kCorners; ++q)
+    unrotated_displacement(e, q, element_vertices, r, edge, u, d[q]);
+  T h[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+  for (int q = 0; q < kCorners; ++q)
+    for (int k = 0; k < 3; ++k) {
+      const T g = (corner_offset(q, k) ? T(0.25) : T(-0.25)) * inverse_edge;
+      for (int i = 0; i < 3; ++i) h[3 * i + k] += d[q][i] * g;
+    }
+  T eps[9];
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) eps[3 * i + j] = T(0.5) * (h[3 * i + j] + h[3 * j + i]);
+  const std::int64_t m = element_material[e];
+  const T* c = tangents + 81 * m;
+  T s[9];
+  for (int ij = 0; ij < 9; ++ij) {
+    T acc = 0;
+    for (int kl = 0; kl < 9; ++kl) acc += c[9 * ij + kl] * eps[kl];
+    s[ij] = acc;
+  }
+  T sigma[9];  // R s R^T
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      T acc = 0;
+      for (int a = 0; a < 3; ++a)
+        for (int b = 0; b < 3; ++b) acc += r[3 * i + a] * s[3 * a + b] * r[3 * j + b];
+      sigma[3 * i + j] = acc;
+    }
+  const T* k = stiffness + m * kElementDofs * kElementDofs;
+  T energy = 0;
+  for (int p = 0; p < kCorners; ++p)
+    for (int i = 0; i < 3; ++i) {
+      T row = 0;
+      for (int q = 0; q < kCorners; ++q)
+        for (int j = 0; j < 3; ++j) row += k[(3 * p + i) * kElementDofs + 3 * q + j] * d[q][j];
+      energy += d[p][i] * row;
+    }
+  constexpr int kVoigt[6][2] = {{0, 0}, {1, 1}, {2, 2}, {0, 1}, {1, 2}, {0, 2}};
+  for (int v = 0; v < 6; ++v) {
+    out[v] = sigma[3 * kVoigt[v][0] + kVoigt[v][1]];
+    out[6 + v] = eps[3 * kVoigt[v][0] + kVoigt[v][1]];
+  }
+  out[12] = T(0.5) * energy;
+  out[13] = det;
 }
 
 /// What the right-hand side of the Newmark step adds at a vertex (seed eq. 8 with lumped mass

@@ -92,6 +92,11 @@ class CorotationalSimulation {
   /// to the solve's tolerance. At a fixed or dragged node: what holds it where it is (the force
   /// a haptic handle renders is its opposite).
   void reaction_forces(const std::vector<std::int32_t>& nodes, std::vector<double>& f) const;
+  /// Every voxel's results in the current state, per block of the model (BlockResults:
+  /// cauchy_stress and green_lagrange, the co-rotated small strain to first order, at the
+  /// voxel's centre; strain_energy; min_jacobian: det F at the centre); a pass over every voxel
+  /// and a copy of all of it (frames, not every step).
+  [[nodiscard]] std::vector<BlockResults> element_results() const;
   /// Displacement and velocity of every mesh node (3 values each; 0 at nodes in no voxel).
   void state(std::vector<double>& u, std::vector<double>& v) const;
 
@@ -109,7 +114,8 @@ class CorotationalSimulation {
   double time_ = 0.0;
   std::int64_t step_ = 0;
   double total_mass_ = 0.0;
-  std::vector<double> mass_;  ///< per fine vertex
+  std::vector<double> mass_;                ///< per fine vertex
+  std::vector<std::int64_t> block_voxels_;  ///< per model block
   // The case's conditions per fine vertex: prescribed components with value and amplitude.
   struct Prescribed {
     std::uint8_t components = 0;

@@ -22,7 +22,10 @@ namespace fem {
 /// 3 corner + component, for a voxel of the hierarchy's edge), each element's material, and
 /// the lumped mass of every fine vertex (kg; 0 at padding).
 struct VoxelMaterials {
-  std::vector<double> stiffness;               ///< 576 per material
+  std::vector<double> stiffness;  ///< 576 per material
+  /// The small-strain tangent of each material, 81 values (a[9 (3 i + j) + 3 k + l]), for the
+  /// stresses of element_results; may be empty where none are asked for.
+  std::vector<double> tangent;
   std::vector<std::uint8_t> element_material;  ///< per element
   std::vector<double> mass;                    ///< per fine vertex
 };
@@ -73,6 +76,11 @@ class VoxelOperator {
   virtual void support_forces(const std::vector<std::int32_t>& vertices, double mass_damping,
                               const std::array<double, 3>& gravity,
                               std::vector<double>& f) const = 0;
+
+  /// Every voxel's results in the current state (kernels::voxel::voxel_results: Cauchy
+  /// stress, co-rotated strain, strain energy, det F; kResultValues each, voxel after voxel).
+  /// Needs the materials' tangents.
+  virtual void element_results(std::vector<double>& values) const = 0;
 
   // Conditions.
   /// Which dofs are prescribed, per level (voxel::level_masks), and every fine vertex's

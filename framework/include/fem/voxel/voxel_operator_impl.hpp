@@ -67,6 +67,7 @@ class VoxelOperatorOn final : public VoxelOperator {
     vertex_elements_ = to_device(h.vertex_elements);
     element_material_ = to_device(materials.element_material);
     stiffness_ = to_device(converted(materials.stiffness));
+    tangent_ = to_device(converted(materials.tangent));
     mass_ = to_device(converted(materials.mass));
     rotations_ = Exec::template make<T>(9 * elements_);
     det_ = Exec::template make<T>(elements_);
@@ -125,6 +126,24 @@ class VoxelOperatorOn final : public VoxelOperator {
       kernels::voxel::support_force(v, ve, ev, mat, rot, k, edge, mass, u, vel, acc, force, alpha,
                                     g, out);
     });
+  }
+  void element_results(std::vector<double>& values) const override {
+    if (tangent_.size() == 0)
+      throw Error("voxel operator: element results need the materials' tangents (solver bug)");
+    const std::int32_t* ev = element_vertices_.data();
+    const std::uint8_t* mat = element_material_.data();
+    const T *c = tangent_.data(), *k = stiffness_.data(), *u = u_old_.data();
+    const T edge = static_cast<T>(edge_);
+    const std::int64_t n = kernels::voxel::kResultValues * elements_;
+    ensure(scratch_values_, n);
+    T* out = scratch_values_.data();
+    Exec::for_each(0, elements_, [=] FEM_HD(std::int64_t e) {
+      kernels::voxel::voxel_results(e, ev, mat, c, k, edge, u,
+                                    out + kernels::voxel::kResultValues * e);
+    });
+    std::vector<T> host(static_cast<std::size_t>(n));
+    Exec::download(scratch_values_, host.data(), n);
+    values.assign(host.begin(), host.end());
   }
   /// out = the 3 values of `from` at each vertex.
   void gather_at(const T* from, const std::vector<std::int32_t>& vertices,
@@ -378,8 +397,8 @@ class VoxelOperatorOn final : public VoxelOperator {
       bytes += sizeof(T) * (g.a.size() + g.b.size() + g.u.size() + g.r.size()) +
                sizeof(std::int32_t) * (g.neighbours.size() + g.children.size() + g.parents.size()) +
                g.fixed.size();
-    bytes += sizeof(T) * (rotations_.size() + det_.size() + stiffness_.size() + mass_.size() +
-                          6 * u_old_.size()) +
+    bytes += sizeof(T) * (rotations_.size() + det_.size() + stiffness_.size() + tangent_.size() +
+                          mass_.size() + 6 * u_old_.size()) +
              sizeof(std::int32_t) * (element_vertices_.size() + vertex_elements_.size()) +
              element_material_.size();
     return bytes;
@@ -446,7 +465,7 @@ class VoxelOperatorOn final : public VoxelOperator {
   std::vector<Level> levels_;
   Array<std::int32_t> element_vertices_, vertex_elements_;
   Array<std::uint8_t> element_material_;
-  Array<T> stiffness_, mass_, rotations_, det_;
+  Array<T> stiffness_, tangent_, mass_, rotations_, det_;
   Array<T> u_old_, v_old_, a_old_, force_, prescribed_;
   Array<T> cg_r_, cg_z_, cg_p_, cg_q_;
   Array<double> cg_report_;

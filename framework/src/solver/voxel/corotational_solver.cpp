@@ -115,9 +115,11 @@ CorotationalSimulation::CorotationalSimulation(const Model& model, Backend& back
   VoxelMaterials materials;
   materials.element_material = voxels.block;
   for (std::size_t b = 0; b < model.blocks.size(); ++b) {
-    const std::vector<double> k =
-        voxel_stiffness(elastic_tangent(backend, model, b), hierarchy_.edge);
+    const std::array<double, 81> tangent = elastic_tangent(backend, model, b);
+    const std::vector<double> k = voxel_stiffness(tangent, hierarchy_.edge);
     materials.stiffness.insert(materials.stiffness.end(), k.begin(), k.end());
+    materials.tangent.insert(materials.tangent.end(), tangent.begin(), tangent.end());
+    block_voxels_.push_back(model.blocks[b].num_elements());
   }
   // Lumped mass: an eighth of each voxel's mass at each corner.
   const double volume = hierarchy_.edge * hierarchy_.edge * hierarchy_.edge;
@@ -383,6 +385,25 @@ void CorotationalSimulation::reaction_forces(const std::vector<std::int32_t>& no
                             {gravity_[0] * g, gravity_[1] * g, gravity_[2] * g}, f);
 }
 
+std::vector<BlockResults> CorotationalSimulation::element_results() const {
+  std::vector<double> values;
+  operator_->element_results(values);
+  constexpr int n = kernels::voxel::kResultValues;
+  std::vector<BlockResults> results(block_voxels_.size());
+  std::size_t e = 0;  // the hierarchy's voxels are the blocks' cells, block after block
+  for (std::size_t b = 0; b < results.size(); ++b) {
+    BlockResults& r = results[b];
+    for (std::int64_t i = 0; i < block_voxels_[b]; ++i, ++e) {
+      const double* x = &values[n * e];
+      r.cauchy_stress.insert(r.cauchy_stress.end(), x, x + 6);
+      r.green_lagrange.insert(r.green_lagrange.end(), x + 6, x + 12);
+      r.strain_energy.push_back(x[12]);
+      r.min_jacobian.push_back(x[13]);
+    }
+  }
+  return results;
+}
+
 void CorotationalSimulation::state(std::vector<double>& u, std::vector<double>& v) const {
   std::vector<double> uv, vv, av;
   operator_->state(uv, vv, av);
@@ -452,11 +473,18 @@ CorotationalRunReport run_corotational(const Model& model, Backend& backend,
     }
   };
   std::vector<double> u, v;
+  // Element fields (stress, strain, block) only where a frame shows them: a pass over every voxel
+  // and a copy of 14 values each.
+  const std::vector<std::string>& fields = spec.output.fields;
+  const bool element_fields = std::any_of(fields.begin(), fields.end(), [](const std::string& f) {
+    return f != "displacement" && f != "velocity";
+  });
   const auto frame = [&](std::int64_t step) {
     if (!series) return;
     const Clock::time_point t0 = Clock::now();
     sim.state(u, v);
-    series->write(make_frame(spec, step, sim.time(), u, &v, {}));
+    series->write(make_frame(spec, step, sim.time(), u, &v,
+                             element_fields ? sim.element_results() : std::vector<BlockResults>{}));
     report.output_s += seconds_since(t0);
   };
   report.setup_s = seconds_since(start);
