@@ -301,7 +301,8 @@ TEST(CorotationalSolver, HistoriesRecordTheMeanMotionOfASet) {
   std::filesystem::remove_all(dir);
   c.extra +=
       "output: {vtk: true, fields: [displacement, cauchy_stress, von_mises, block_id], "
-      "histories: [{set: tip, every_steps: 2}, {set: root, quantities: [reaction_force]}]}\n";
+      "histories: [{set: tip, every_steps: 2}, {set: root, quantities: [reaction_force]}, "
+      "{name: bar, region: domain, quantities: [cauchy_stress, von_mises, strain_energy]}]}\n";
   std::string yaml = c.yaml();
   yaml.replace(yaml.find("output: {vtk: false}\n"), 21, "");
   VoxelRun run = voxel_model(yaml);
@@ -342,6 +343,29 @@ TEST(CorotationalSolver, HistoriesRecordTheMeanMotionOfASet) {
   while (std::getline(root, line))
     if (!line.empty() && line[0] != '#') last = line;
   EXPECT_GT(std::stod(last.substr(last.rfind(',') + 1)), 0.0) << last;
+  // The region's history: the mean stress, the largest von Mises stress and the energy, a row
+  // a frame.
+  std::ifstream bar_csv(dir + "/bar.csv");
+  ASSERT_TRUE(bar_csv) << "no bar.csv";
+  std::getline(bar_csv, line);
+  EXPECT_NE(line.find("cauchy_stress_xx"), std::string::npos) << line;
+  EXPECT_NE(line.find("von_mises_max"), std::string::npos) << line;
+  EXPECT_NE(line.find("strain_energy"), std::string::npos) << line;
+  rows = 0;
+  while (std::getline(bar_csv, line))
+    if (!line.empty() && line[0] != '#') {
+      last = line;
+      ++rows;
+    }
+  EXPECT_EQ(rows, 11);
+  cells.clear();
+  std::stringstream bar_fields(last);
+  for (std::string x; std::getline(bar_fields, x, ',');) cells.push_back(std::stod(x));
+  ASSERT_EQ(cells.size(), 2u + 6u + 2u);  // time, step, 6 stresses, von Mises, energy
+  EXPECT_GT(cells[8], 0.0);
+  EXPECT_GT(cells[9], 0.0);
+  // The bar bends under the tip load: its mean axial stress is small against its largest.
+  EXPECT_LT(std::abs(cells[2]), 0.1 * cells[8]);
   if (vtk_output_available()) {
     const VtuContents frame = read_vtu(dir + "/voxels_000010.vtu");
     std::vector<std::string> names;
@@ -384,11 +408,11 @@ TEST(CorotationalSolver, RefusesWhatItCannotRun) {
   yaml.replace(yaml.find("cells: hex8"), 11, "cells: tet4");
   yaml.replace(yaml.find("element: hex8"), 13, "element: tet4");
   EXPECT_NE(refusal(yaml).find("voxels"), std::string::npos) << refusal(yaml);
-  // Element stresses in a history.
-  c.extra = "output: {vtk: false, histories: [{region: domain, quantities: [cauchy_stress]}]}\n";
+  // Checkpoints.
+  c.extra = "output: {vtk: false, checkpoint: {every_time: 0.2}}\n";
   yaml = c.yaml();
   yaml.replace(yaml.find("output: {vtk: false}\n"), 21, "");
-  EXPECT_NE(refusal(yaml).find("stresses"), std::string::npos) << refusal(yaml);
+  EXPECT_NE(refusal(yaml).find("checkpoint"), std::string::npos) << refusal(yaml);
   // Contact.
   c.extra = "contact:\n  - {name: floor, type: plane, point: [0, 0, 0], normal: [0, 0, 1]}\n";
   EXPECT_NE(refusal(c.yaml()).find("contact"), std::string::npos) << refusal(c.yaml());

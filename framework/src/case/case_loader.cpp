@@ -165,16 +165,6 @@ void refuse_outside_corotational(const CaseSpec& spec) {
   if (!spec.contacts.empty())
     throw InputError(spec.contacts.front().where, "contact does not apply to " + why,
                      "use solver type implicit_dynamic or explicit for contact");
-  for (const HistorySpec& h : spec.output.histories) {
-    if (h.of_elements())
-      throw InputError(h.where,
-                       "history '" + h.name +
-                           "': element stresses and strains are not computed "
-                           "by " +
-                           why,
-                       "record a node set instead: {set: <set>, quantities: [displacement, "
-                       "velocity, reaction_force]}");
-  }
   if (spec.output.checkpoint)
     throw InputError(spec.output.checkpoint->where, "checkpoints are not written by " + why,
                      "leave output.checkpoint out");

@@ -246,16 +246,33 @@ void HistoryRecorder::record(double time, std::int64_t step, const std::vector<d
 
 void HistoryRecorder::record_elements(double time, std::int64_t step, const System& sys,
                                       const std::vector<BlockResults>& results) {
+  record_element_means(time, step, results, [&](std::size_t b, std::int64_t e) {
+    const BlockSystem& block = sys.blocks[b];
+    const std::int64_t nq = block.quadrature_points;
+    double v = 0.0;
+    for (std::int64_t q = 0; q < nq; ++q) v += block.quadrature_volumes[e * nq + q];
+    return v;
+  });
+}
+
+void HistoryRecorder::record_elements(double time, std::int64_t step, double element_volume,
+                                      const std::vector<BlockResults>& results) {
+  record_element_means(time, step, results,
+                       [&](std::size_t, std::int64_t) { return element_volume; });
+}
+
+template <class Volume>
+void HistoryRecorder::record_element_means(double time, std::int64_t step,
+                                           const std::vector<BlockResults>& results,
+                                           const Volume& element_volume) {
   if (!csv_ && !sink_) return;
   std::array<double, 6> stress{}, strain{};
   double volume = 0.0, mises = 0.0, energy = 0.0;
   for (const std::size_t b : blocks_) {
-    const BlockSystem& block = sys.blocks[b];
     const BlockResults& r = results[b];
-    const std::int64_t nq = block.quadrature_points;
-    for (std::int64_t e = 0; e < block.num_elements; ++e) {
-      double v = 0.0;
-      for (std::int64_t q = 0; q < nq; ++q) v += block.quadrature_volumes[e * nq + q];
+    const std::int64_t elements = static_cast<std::int64_t>(r.strain_energy.size());
+    for (std::int64_t e = 0; e < elements; ++e) {
+      const double v = element_volume(b, e);
       volume += v;
       for (int c = 0; c < 6; ++c) {
         stress[c] += v * r.cauchy_stress[6 * e + c];

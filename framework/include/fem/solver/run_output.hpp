@@ -127,11 +127,18 @@ class HistoryRecorder {
   /// stress and the summed strain energy.
   void record_elements(double time, std::int64_t step, const System& sys,
                        const std::vector<BlockResults>& results);
+  /// The same where every element has the same volume (the voxel solver's cubes).
+  void record_elements(double time, std::int64_t step, double element_volume,
+                       const std::vector<BlockResults>& results);
   /// Every sample of a node history also goes to `dat` as CalculiX's tables (its nodes by
   /// their numbers in the mesh file, 1-based ids where it has none); see open_calculix_dat.
   void print_to(CalculixDat* dat, const Mesh& mesh);
 
  private:
+  template <class Volume>
+  void record_element_means(double time, std::int64_t step,
+                            const std::vector<BlockResults>& results, const Volume& element_volume);
+
   const HistorySpec* spec_;
   const std::vector<std::int32_t>* nodes_;
   std::vector<std::size_t> blocks_;  ///< a region's blocks (model order)

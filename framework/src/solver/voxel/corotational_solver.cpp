@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <optional>
 
 #include "fem/amplitude.hpp"
 #include "fem/error.hpp"
@@ -458,9 +459,16 @@ CorotationalRunReport run_corotational(const Model& model, Backend& backend,
   const std::unique_ptr<CalculixDat> calculix_dat = open_calculix_dat(
       model, files ? options.output_directory : std::string(), histories, std::nullopt);
   std::vector<double> hu, hv, hf;
+  const double voxel_volume = std::pow(sim.hierarchy().edge, 3);
   const auto sample = [&](std::int64_t step, bool last) {
+    std::optional<std::vector<BlockResults>> results;  // once for every region's history
     for (HistoryRecorder& h : histories) {
       if (step % h.every() != 0 && !last) continue;
+      if (h.of_elements()) {
+        if (!results) results = sim.element_results();
+        h.record_elements(sim.time(), step, voxel_volume, *results);
+        continue;
+      }
       sim.displacements(h.nodes(), hu);
       sim.velocities(h.nodes(), hv);
       std::array<double, 3> reaction{};
