@@ -106,15 +106,20 @@ FEM_INLINE T polar_rotation(const T (&f)[9], T (&r)[9], int iterations = kPolarI
   return det_f;
 }
 
-/// g[3 i + k] += the gradient of voxel e's field d (3 per vertex) at its centre, d_i,k (with
-/// dN_p/dX = +-1/(4 h) per axis there for a cube of edge h).
+/// dN_p/dX_k at the centre of a cube of edge h: +-1/(4 h).
+template <class T>
+FEM_INLINE T centre_gradient(int p, int k, T inverse_edge) {
+  return (corner_offset(p, k) ? T(0.25) : T(-0.25)) * inverse_edge;
+}
+
+/// g[3 i + k] += the gradient of voxel e's field d (3 per vertex) at its centre, d_i,k.
 template <class T>
 FEM_INLINE void add_centre_gradient(std::int64_t e, const std::int32_t* element_vertices,
                                     const T* d, T inverse_edge, T (&g)[9]) {
   for (int p = 0; p < kCorners; ++p) {
     const std::int64_t v = element_vertices[kCorners * e + p];
     T grad[3];
-    for (int k = 0; k < 3; ++k) grad[k] = (corner_offset(p, k) ? T(0.25) : T(-0.25)) * inverse_edge;
+    for (int k = 0; k < 3; ++k) grad[k] = centre_gradient(p, k, inverse_edge);
     for (int i = 0; i < 3; ++i)
       for (int k = 0; k < 3; ++k) g[3 * i + k] += d[3 * v + i] * grad[k];
   }
@@ -261,7 +266,7 @@ FEM_INLINE void voxel_results(std::int64_t e, const std::int32_t* element_vertic
   T h[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
   for (int q = 0; q < kCorners; ++q)
     for (int k = 0; k < 3; ++k) {
-      const T g = (corner_offset(q, k) ? T(0.25) : T(-0.25)) * inverse_edge;
+      const T g = centre_gradient(q, k, inverse_edge);
       for (int i = 0; i < 3; ++i) h[3 * i + k] += d[q][i] * g;
     }
   T eps[9];
