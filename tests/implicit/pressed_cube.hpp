@@ -81,17 +81,19 @@ inline std::vector<double> zero_at_prescribed(const NonlinearOperator& op, std::
   return v;
 }
 
-/// Checks that a preconditioner set up at a deformed state (10 % down) is symmetric positive
-/// definite and keeps nothing between applications, as conjugate gradients need.
-inline void expect_symmetric_positive_definite(const std::string& linear) {
-  ImplicitRun run = prepare_implicit(pressed_cube("hex8", "hex8", 8, linear),
+/// Checks that a preconditioner set up at a deformed state (`squeeze`, 10 % down by default) is
+/// symmetric positive definite and keeps nothing between applications, as conjugate gradients
+/// need.
+inline void expect_symmetric_positive_definite(const std::string& linear, int divisions = 8,
+                                               double squeeze = 0.1) {
+  ImplicitRun run = prepare_implicit(pressed_cube("hex8", "hex8", divisions, linear),
                                      on_backend({{"precision", "double"}}));
   LinearAlgebra& la = run.la();
   NonlinearOperator& op = run.op();
   std::vector<double> u_host(static_cast<std::size_t>(op.size()), 0.0);
   const std::vector<double>& coordinates = op.system().coordinates;
   for (std::size_t n = 0; 3 * n < u_host.size(); ++n)
-    u_host[3 * n + 2] = -0.1 * coordinates[3 * n + 2];
+    u_host[3 * n + 2] = -squeeze * coordinates[3 * n + 2];
   const auto u = device_vector(la, u_host);
   ASSERT_TRUE(op.linearize(*u).ok());
   const std::unique_ptr<Preconditioner> m = make_preconditioner(

@@ -103,8 +103,9 @@ Multigrid::Multigrid(const LinearSolverSpec& spec, const PreconditionerContext& 
   const MeshSpec& box = fine.spec.mesh;
   if (!box.file.empty() || box.file_mesh || box.generator != "box")
     throw InputError(spec.where,
-                     "multigrid needs a mesh from the box generator (mesh.generator: box); use "
-                     "amg, block_jacobi or jacobi");
+                     "multigrid needs a mesh from the box generator (mesh.generator: box) or of "
+                     "equal axis-aligned cubes (voxels)",
+                     "use amg, block_jacobi or jacobi");
   if (!halvable(box.divisions))
     throw InputError(spec.where,
                      "multigrid needs at least two levels, made by halving every box division, "
@@ -112,7 +113,9 @@ Multigrid::Multigrid(const LinearSolverSpec& spec, const PreconditionerContext& 
                          list(box.divisions) + " has an odd one",
                      "use even divisions (every further halving that keeps them even adds a "
                      "level, down to about " +
-                         std::to_string(kCoarsestDofs) + " dofs), or amg, block_jacobi or jacobi");
+                         std::to_string(kCoarsestDofs) +
+                         " dofs), cubic hex8 cells (the voxel multigrid coarsens those), or amg, "
+                         "block_jacobi or jacobi");
 
   auto finest = std::make_unique<Level>();
   finest->op = &context.op;
@@ -315,6 +318,14 @@ std::string Multigrid::name() const {
 
 std::unique_ptr<Preconditioner> make_multigrid_preconditioner(
     const LinearSolverSpec& spec, const PreconditionerContext& context) {
+  // A box whose divisions halve takes the rediscretised hierarchy; other meshes of cubes the
+  // voxel multigrid's Galerkin one; the rest is refused (the constructor says why).
+  const MeshSpec& mesh = context.model.spec.mesh;
+  const bool box =
+      mesh.file.empty() && !mesh.file_mesh && mesh.generator == "box" && halvable(mesh.divisions);
+  if (!box)
+    if (std::unique_ptr<Preconditioner> voxels = make_voxel_multigrid_preconditioner(context))
+      return voxels;
   return std::make_unique<Multigrid>(spec, context);
 }
 

@@ -105,7 +105,7 @@ class CorotationalSimulation {
   void update_conditions(double t);
   [[nodiscard]] int node_vertex(std::int32_t node) const;
   [[nodiscard]] std::vector<std::int32_t> vertices_of(const std::vector<std::int32_t>& nodes) const;
-  void v_cycle(int level, CorotationalStep& out);
+  void v_cycle(CorotationalStep& out);
 
   const Model& model_;
   voxel::VoxelHierarchy hierarchy_;

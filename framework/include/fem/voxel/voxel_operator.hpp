@@ -124,7 +124,9 @@ class VoxelOperator {
   /// Sets the level's equations (tests: a coarse operator from given fine rows).
   virtual void set_equations(int level, const std::vector<double>& a,
                              const std::vector<double>& b) = 0;
-  /// The level's u to and from the host (tests).
+  /// The level's right-hand side b from the host (a preconditioner's residual).
+  virtual void set_right_hand_side(int level, const std::vector<double>& b) = 0;
+  /// The level's u to and from the host (tests, a preconditioner's correction).
   virtual void unknown(int level, std::vector<double>& u) const = 0;
   virtual void set_unknown(int level, const std::vector<double>& u) = 0;
 

@@ -378,6 +378,9 @@ class VoxelOperatorOn final : public VoxelOperator {
     Exec::upload(g.a, host.data(), static_cast<std::int64_t>(host.size()));
     upload_values(g.b, b);
   }
+  void set_right_hand_side(int level, const std::vector<double>& b) override {
+    upload_values(levels_[level].b, b);
+  }
   void unknown(int level, std::vector<double>& u) const override {
     download_values(levels_[level].u, u);
   }

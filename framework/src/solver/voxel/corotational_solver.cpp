@@ -15,6 +15,7 @@
 #include "fem/solver/run_output.hpp"
 #include "fem/solver/wave_setup.hpp"
 #include "fem/voxel/voxel_pieces.hpp"
+#include "voxel_cycle.hpp"
 
 namespace fem {
 namespace {
@@ -277,26 +278,21 @@ decltype(auto) timed(VoxelOperator& op, bool on, double& slot, F&& verb) {
   return verb();
 }
 
-void CorotationalSimulation::v_cycle(int level, CorotationalStep& out) {
+void CorotationalSimulation::v_cycle(CorotationalStep& out) {
   const VoxelMultigridSpec& mg = model_.spec.solver.multigrid;
   VoxelOperator& op = *operator_;
-  if (level == op.levels() - 1) {
-    // How the coarsest solve went is read only in steps that measure the residual: reading
-    // it is a round trip to a device.
-    const bool report = out.initial_residual >= 0.0;
-    const int iterations =
-        timed(op, timing_, phases_.coarsest, [&] {
-          return op.solve_coarsest(mg.coarsest_iterations, mg.coarsest_tolerance, report);
-        }).iterations;
-    if (report) out.coarsest_iterations = iterations;
-    return;
-  }
-  timed(op, timing_, phases_.smooth, [&] { op.smooth(level, mg.pre_sweeps, false); });
-  timed(op, timing_, phases_.transfer, [&] { op.restrict_residual(level); });
-  v_cycle(level + 1, out);
-  timed(op, timing_, phases_.transfer, [&] { op.interpolate(level); });
-  // The reverse colour order after the correction keeps the cycle symmetric.
-  timed(op, timing_, phases_.smooth, [&] { op.smooth(level, mg.post_sweeps, true); });
+  // How the coarsest solve went is read only in steps that measure the residual: reading it is
+  // a round trip to a device.
+  const bool report = out.initial_residual >= 0.0;
+  const int iterations =
+      voxel::v_cycle(op, 0, mg.pre_sweeps, mg.post_sweeps, mg.coarsest_iterations,
+                     mg.coarsest_tolerance, report, [&](voxel::CycleVerb verb, const auto& run) {
+                       double& slot = verb == voxel::CycleVerb::Smooth     ? phases_.smooth
+                                      : verb == voxel::CycleVerb::Transfer ? phases_.transfer
+                                                                           : phases_.coarsest;
+                       timed(op, timing_, slot, run);
+                     });
+  if (report) out.coarsest_iterations = iterations;
 }
 
 CorotationalStep CorotationalSimulation::step() {
@@ -336,7 +332,7 @@ CorotationalStep CorotationalSimulation::step() {
       for (int l = 1; l < op.levels(); ++l) op.coarsen(l);
     });
     if (measure) out.initial_residual = relative_residual();
-    for (int c = 0; c < solver.multigrid.cycles; ++c) v_cycle(0, out);
+    for (int c = 0; c < solver.multigrid.cycles; ++c) v_cycle(out);
     if (measure) {
       out.final_residual = relative_residual();
       if (!std::isfinite(out.final_residual))
