@@ -7,7 +7,6 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <optional>
 
 #include "fem/amplitude.hpp"
 #include "fem/error.hpp"
@@ -454,15 +453,24 @@ CorotationalRunReport run_corotational(const Model& model, Backend& backend,
         files ? options.output_directory : std::string());
   const std::unique_ptr<CalculixDat> calculix_dat = open_calculix_dat(
       model, files ? options.output_directory : std::string(), histories, std::nullopt);
+  // The voxels' results (a pass over every voxel and a copy of 14 values each) once a step, for
+  // the frame and every region's history that sample it.
+  std::int64_t results_step = -1;
+  std::vector<BlockResults> results;
+  const auto results_at = [&](std::int64_t step) -> const std::vector<BlockResults>& {
+    if (results_step != step) {
+      results = sim.element_results();
+      results_step = step;
+    }
+    return results;
+  };
   std::vector<double> hu, hv, hf;
   const double voxel_volume = std::pow(sim.hierarchy().edge, 3);
   const auto sample = [&](std::int64_t step, bool last) {
-    std::optional<std::vector<BlockResults>> results;  // once for every region's history
     for (HistoryRecorder& h : histories) {
       if (step % h.every() != 0 && !last) continue;
       if (h.of_elements()) {
-        if (!results) results = sim.element_results();
-        h.record_elements(sim.time(), step, voxel_volume, *results);
+        h.record_elements(sim.time(), step, voxel_volume, results_at(step));
         continue;
       }
       sim.displacements(h.nodes(), hu);
@@ -477,18 +485,18 @@ CorotationalRunReport run_corotational(const Model& model, Backend& backend,
     }
   };
   std::vector<double> u, v;
-  // Element fields (stress, strain, block) only where a frame shows them: a pass over every voxel
-  // and a copy of 14 values each.
+  // Element fields (stress, strain, block) only where a frame shows them.
   const std::vector<std::string>& fields = spec.output.fields;
   const bool element_fields = std::any_of(fields.begin(), fields.end(), [](const std::string& f) {
     return f != "displacement" && f != "velocity";
   });
+  const std::vector<BlockResults> no_results;
   const auto frame = [&](std::int64_t step) {
     if (!series) return;
     const Clock::time_point t0 = Clock::now();
     sim.state(u, v);
-    series->write(make_frame(spec, step, sim.time(), u, &v,
-                             element_fields ? sim.element_results() : std::vector<BlockResults>{}));
+    series->write(
+        make_frame(spec, step, sim.time(), u, &v, element_fields ? results_at(step) : no_results));
     report.output_s += seconds_since(t0);
   };
   report.setup_s = seconds_since(start);

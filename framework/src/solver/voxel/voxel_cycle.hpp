@@ -2,7 +2,6 @@
 // time steps and the implicit solver's voxel preconditioner (voxel_preconditioner.cpp).
 #pragma once
 
-#include "fem/case.hpp"
 #include "fem/voxel/voxel_operator.hpp"
 
 namespace fem::voxel {
