@@ -138,6 +138,20 @@ FEM_INLINE T element_rotation(std::int64_t e, const std::int32_t* element_vertic
   return det;
 }
 
+/// out = R M R^T for a 3x3 block M (row-major, rows `stride` apart) and a rotation R
+/// (row-major): first M R^T, then R times that.
+template <class T>
+FEM_INLINE void rotated_block(const T* r, const T* m, int stride, T (&out)[9]) {
+  T mr[9];
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      mr[3 * i + j] = m[i * stride] * r[3 * j] + m[i * stride + 1] * r[3 * j + 1] +
+                      m[i * stride + 2] * r[3 * j + 2];
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      out[3 * i + j] = r[3 * i] * mr[j] + r[3 * i + 1] * mr[3 + j] + r[3 * i + 2] * mr[6 + j];
+}
+
 /// Block `slot` of fine vertex v's stiffness row, sum over the voxels at v of R K_pq R^T (seed
 /// eq. 4), plus `mass_shift` I on the diagonal block: out = 9 entries, row-major.
 /// vertex_elements[8 v + p]: the voxel whose corner p is v (-1: none); stiffness: 24x24 per
@@ -162,17 +176,9 @@ FEM_INLINE void fine_block(std::int64_t v, int slot, const std::int32_t* vertex_
     const T* k_pq = stiffness +
                     static_cast<std::int64_t>(element_material[e]) * kElementDofs * kElementDofs +
                     3 * p * kElementDofs + 3 * q;
-    const T* r = rotations + 9 * e;
-    // R K_pq R^T: first K_pq R^T, then R times that.
-    T kr[9];
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j)
-        kr[3 * i + j] = k_pq[i * kElementDofs] * r[3 * j] +
-                        k_pq[i * kElementDofs + 1] * r[3 * j + 1] +
-                        k_pq[i * kElementDofs + 2] * r[3 * j + 2];
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j)
-        out[3 * i + j] += r[3 * i] * kr[j] + r[3 * i + 1] * kr[3 + j] + r[3 * i + 2] * kr[6 + j];
+    T block[9];
+    rotated_block(rotations + 9 * e, k_pq, kElementDofs, block);
+    for (int i = 0; i < 9; ++i) out[i] += block[i];
   }
   if (slot == kCentre)
     for (int i = 0; i < 3; ++i) out[4 * i] += mass_shift;
@@ -414,6 +420,172 @@ FEM_INLINE void coarse_block(std::int64_t x_coarse, int slot, const std::int32_t
   if (slot == kCentre)
     for (int r = 0; r < 3; ++r)
       if ((coarse_fixed[x_coarse] >> r) & 1) out[4 * r] = T(1);
+}
+
+/// The trilinear weight with which corner a of the fine voxel at child position c of a coarse
+/// cell interpolates from the cell's corner I (all three corner indices, a + 2 b + 4 c): the
+/// product over the axes of (2 - |c + a - 2 I|) / 2 (0, 1/8, 1/4, 1/2 or 1: exact in either
+/// precision).
+template <class T = double>
+FEM_INLINE T child_weight(int c, int a, int corner) {
+  T w = T(1);
+  for (int k = 0; k < 3; ++k) {
+    const int d = corner_offset(c, k) + corner_offset(a, k) - 2 * corner_offset(corner, k);
+    w *= T(0.5) * static_cast<T>(2 - (d < 0 ? -d : d));
+  }
+  return w;
+}
+
+/// Entry (3 I + i, 3 J + j) of W_c^T K W_c: a voxel's stiffness K (24x24, row-major by 3
+/// corner + component) seen from the corners I and J of the coarse cell that holds it at child
+/// position c (W_c: child_weight, per component). kElementDofs^2 entries per child position.
+FEM_INLINE double child_stiffness(const double* k, int c, int row, int column) {
+  double sum = 0.0;
+  for (int a = 0; a < kCorners; ++a) {
+    const double wa = child_weight(c, a, row / 3);
+    if (wa == 0.0) continue;
+    for (int b = 0; b < kCorners; ++b)
+      sum += wa * child_weight(c, b, column / 3) *
+             k[(3 * a + row % 3) * kElementDofs + 3 * b + column % 3];
+  }
+  return sum;
+}
+
+// Level 1 cell by cell (after assemble). Level 1's operator is a sum over its cells (the
+// 2x2x2 voxel blocks it agglomerates, by their corner-0 vertex X) of 24x24 cell matrices C, stored
+// as the 3x3 blocks between corners I <= J (36 pairs, corner_pair, 9 entries each, entry e of
+// pair p of cell X at layout.at(X, 9 p + e)), plus identity rows at void dofs. C = sum over the
+// voxels of the cell of W_c^T (R K R^T + mass_shift M) W_c (W_c: the trilinear weights of the
+// voxel at child position c, child_weight; M: the voxel's corners' shares of the lumped mass;
+// prescribed dofs dropped), and the rows are a gather over the (at most 8) cells of each block
+// (row_block_from_cells). That is the Galerkin operator P^T A P that coarse_block forms from the
+// stored fine rows, summed in another order, without reading those rows: R commutes with the
+// scalar weights, so W_c^T K W_c is formed once per material (child_stiffness) and a voxel's
+// block costs two 3x3 products. Measured on the H200 (docs/performance.md): 2 M voxels 1.7x
+// faster a step than coarse_block for level 1; forming levels 2 and below from the cells too
+// (C' = sum over child cells of W_c^T C W_c) was slower than coarse_block there, where the
+// cells hold no rotation to factor out.
+
+/// The 36 pairs I <= J of a cell's corners, numbered row by row.
+inline constexpr int kCornerPairs = kCorners * (kCorners + 1) / 2;
+inline constexpr int kCellEntries = kCornerPairs * kBlockEntries;
+FEM_INLINE int corner_pair(int i, int j) {
+  return i * kCorners - i * (i - 1) / 2 + (j - i);
+}
+/// The corners (I, J) of pair p.
+FEM_INLINE void pair_corners(int pair, int& i, int& j) {
+  i = 0;
+  while (i + 1 < kCorners && corner_pair(i + 1, i + 1) <= pair) ++i;
+  j = i + pair - corner_pair(i, i);
+}
+/// Block (a, b) of a cell matrix stored as its pairs: entry (r, c) of it.
+template <class T, class Layout>
+FEM_INLINE T cell_entry(const T* cells, const Layout& layout, std::int64_t cell, int a, int b,
+                        int r, int c) {
+  return a <= b ? cells[layout.at(cell, kBlockEntries * corner_pair(a, b) + 3 * r + c)]
+                : cells[layout.at(cell, kBlockEntries * corner_pair(b, a) + 3 * c + r)];
+}
+
+/// The voxels of the fine level, as voxel_cell_block reads them.
+template <class T>
+struct FineVoxels {
+  /// 8 per level-1 vertex X: the voxel at child position c of the cell whose corner 0 is X (-1:
+  /// none).
+  const std::int32_t* cell_elements;
+  const std::int32_t* element_vertices;  ///< 8 per voxel
+  const std::uint8_t* element_material;
+  /// Per voxel, nonzero where a corner has a prescribed dof.
+  const std::uint8_t* element_fixed;
+  const T* rotations;  ///< 9 per voxel
+  const T* stiffness;  ///< 576 per material
+  /// child_stiffness of each material (576 per child position, 8 positions per material).
+  const T* child_stiffness;
+  /// 8 per voxel: its corners' share of their lumped mass (the vertex's mass over its voxels).
+  const T* corner_mass;
+  const std::uint8_t* fixed;  ///< per fine vertex (level masks)
+  T mass_shift;
+};
+
+/// Pair `pair` of level 1's cell matrix C^1 at cell X. A voxel none of whose corners has a
+/// prescribed dof adds R (W_c^T K W_c)_IJ R^T (the rotation commutes with the scalar weights,
+/// so W_c^T K W_c is formed once, child_stiffness, and a block costs two 3x3 products) and its
+/// corners' mass shares; a voxel with a prescribed dof at a corner is summed corner by corner
+/// without those dofs.
+template <class T>
+FEM_INLINE void voxel_cell_block(std::int64_t x_coarse, int pair, const FineVoxels<T>& fine,
+                                 T (&out)[9]) {
+  int corner_i, corner_j;
+  pair_corners(pair, corner_i, corner_j);
+  for (int i = 0; i < 9; ++i) out[i] = T(0);
+  for (int c = 0; c < kCorners; ++c) {
+    const std::int64_t e = fine.cell_elements[kCorners * x_coarse + c];
+    if (e < 0) continue;
+    const std::int64_t material = fine.element_material[e];
+    const T* r = fine.rotations + 9 * e;
+    const T* mass = fine.corner_mass + kCorners * e;
+    T block[9];
+    if (fine.element_fixed[e] == 0) {
+      rotated_block(r,
+                    fine.child_stiffness + (material * kCorners + c) * kElementDofs * kElementDofs +
+                        3 * corner_i * kElementDofs + 3 * corner_j,
+                    kElementDofs, block);
+      T m = T(0);
+      for (int a = 0; a < kCorners; ++a)
+        m += child_weight<T>(c, a, corner_i) * child_weight<T>(c, a, corner_j) * mass[a];
+      for (int i = 0; i < 9; ++i) out[i] += block[i];
+      for (int i = 0; i < 3; ++i) out[4 * i] += fine.mass_shift * m;
+      continue;
+    }
+    const T* k = fine.stiffness + material * kElementDofs * kElementDofs;
+    for (int a = 0; a < kCorners; ++a) {
+      const T wa = child_weight<T>(c, a, corner_i);
+      const int free_a = ~fine.fixed[fine.element_vertices[kCorners * e + a]] & 7;
+      if (wa == T(0) || free_a == 0) continue;
+      for (int b = 0; b < kCorners; ++b) {
+        const T wb = child_weight<T>(c, b, corner_j);
+        const int free_b = ~fine.fixed[fine.element_vertices[kCorners * e + b]] & 7;
+        if (wb == T(0) || free_b == 0) continue;
+        rotated_block(r, k + 3 * a * kElementDofs + 3 * b, kElementDofs, block);
+        if (a == b)
+          for (int i = 0; i < 3; ++i) block[4 * i] += fine.mass_shift * mass[a];
+        for (int i = 0; i < 3; ++i)
+          for (int j = 0; j < 3; ++j)
+            if (((free_a >> i) & 1) && ((free_b >> j) & 1))
+              out[3 * i + j] += wa * wb * block[3 * i + j];
+      }
+    }
+  }
+}
+
+/// Block `slot` of level-1 vertex X's row from the cells: the cells holding X and X + d have
+/// corner 0 at X + m, m in {-1, 0}^3, with X at their corner -m and X + d at d - m; void dofs
+/// (fixed) get identity rows.
+template <class T, class Layout>
+FEM_INLINE void row_block_from_cells(std::int64_t x, int slot, const std::int32_t* neighbours,
+                                     const T* cells, const Layout& layout,
+                                     const std::uint8_t* fixed, T (&out)[9]) {
+  for (int i = 0; i < 9; ++i) out[i] = T(0);
+  const int d[3] = {slot_offset(slot, 0), slot_offset(slot, 1), slot_offset(slot, 2)};
+  for (int cell = 0; cell < kCorners; ++cell) {
+    int m[3], corner_i = 0, corner_j = 0;
+    bool inside = true;
+    for (int k = 0; k < 3; ++k) {
+      m[k] = corner_offset(cell, k) - 1;
+      const int j = d[k] - m[k];
+      inside = inside && (j == 0 || j == 1);
+      corner_i |= (-m[k]) << k;
+      corner_j |= j << k;
+    }
+    if (!inside) continue;
+    const std::int64_t origin = neighbours[kSlots * x + offset_slot(m[0], m[1], m[2])];
+    if (origin < 0) continue;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j)
+        out[3 * i + j] += cell_entry(cells, layout, origin, corner_i, corner_j, i, j);
+  }
+  if (slot == kCentre)
+    for (int i = 0; i < 3; ++i)
+      if ((fixed[x] >> i) & 1) out[4 * i] = T(1);
 }
 
 /// b - (A u)_v without the diagonal block when `skip_centre`, with it otherwise.

@@ -67,6 +67,9 @@ class VoxelOperatorOn final : public VoxelOperator {
     vertex_elements_ = to_device(h.vertex_elements);
     element_material_ = to_device(materials.element_material);
     stiffness_ = to_device(converted(materials.stiffness));
+    child_stiffness_ = to_device(converted(child_stiffness(materials.stiffness)));
+    element_fixed_ = Exec::template make<std::uint8_t>(elements_);
+    if (levels_.size() > 1) prepare_cells(h, materials.mass);
     tangent_ = to_device(converted(materials.tangent));
     mass_ = to_device(converted(materials.mass));
     rotations_ = Exec::template make<T>(9 * elements_);
@@ -174,6 +177,15 @@ class VoxelOperatorOn final : public VoxelOperator {
     for (std::size_t l = 0; l < levels_.size(); ++l)
       Exec::upload(levels_[l].fixed, masks[l].data(), levels_[l].vertices);
     upload_values(prescribed_, prescribed);
+    const std::int32_t* ev = element_vertices_.data();
+    const std::uint8_t* fixed = levels_[0].fixed.data();
+    std::uint8_t* element_fixed = element_fixed_.data();
+    Exec::for_each(0, elements_, [=] FEM_HD(std::int64_t e) {
+      std::uint8_t any = 0;
+      for (int p = 0; p < kernels::voxel::kCorners; ++p)
+        any |= fixed[ev[kernels::voxel::kCorners * e + p]];
+      element_fixed[e] = any;
+    });
   }
   void set_prescribed(const std::vector<std::int32_t>& vertices,
                       const std::vector<double>& values) override {
@@ -237,6 +249,8 @@ class VoxelOperatorOn final : public VoxelOperator {
     const std::int32_t* nb = f.neighbours.data();
     T* b = f.b.data();
     T* u = f.u.data();
+    fine_rows_from_voxels_ = true;
+    mass_shift_ = scales.mass_shift;
     Exec::for_each(0, nv, [=] FEM_HD(std::int64_t v) {
       kernels::voxel::fine_rhs(v, ve, mat, rot, k, edge, mass, u_old, v_old, a_old, force, sc,
                                fixed, prescribed, nb, a, layout, b);
@@ -247,6 +261,10 @@ class VoxelOperatorOn final : public VoxelOperator {
   }
 
   void coarsen(int level) override {
+    if (level == 1 && fine_rows_from_voxels_) {
+      coarsen_from_cells();
+      return;
+    }
     Level& f = levels_[level - 1];
     Level& c = levels_[level];
     const std::int64_t nv = c.vertices;
@@ -265,6 +283,43 @@ class VoxelOperatorOn final : public VoxelOperator {
       T block[9];
       kernels::voxel::coarse_block(x, s, children, fine_fixed, fa, fl, coarse_fixed, block);
       for (int e = 0; e < 9; ++e) ca[cl.at(x, kernels::voxel::kBlockEntries * s + e)] = block[e];
+    });
+  }
+
+  /// Level 1 cell by cell after assemble (kernels::voxel, "Level 1 cell by cell"): its cell
+  /// matrices from the voxels, then its rows from them. Public for the device lambdas'
+  /// enclosing-function rules.
+  void coarsen_from_cells() {
+    Level& g = levels_[1];
+    const std::int64_t nv = g.vertices;
+    const Layout cell_layout = cell_layout_;
+    T* cells = cells_.data();
+    constexpr int pairs = kernels::voxel::kCornerPairs;
+    const kernels::voxel::FineVoxels<T> fine{cell_elements_.data(),    element_vertices_.data(),
+                                             element_material_.data(), element_fixed_.data(),
+                                             rotations_.data(),        stiffness_.data(),
+                                             child_stiffness_.data(),  corner_mass_.data(),
+                                             levels_[0].fixed.data(),  static_cast<T>(mass_shift_)};
+    // A cell's pairs in consecutive threads: on a device they read the same voxels' rotations at
+    // once and write the cell's pairs together.
+    Exec::for_each(0, pairs * nv, [=] FEM_HD(std::int64_t i) {
+      const int pair = static_cast<int>(i % pairs);
+      T block[9];
+      kernels::voxel::voxel_cell_block(i / pairs, pair, fine, block);
+      for (int e = 0; e < 9; ++e)
+        cells[cell_layout.at(i / pairs, kernels::voxel::kBlockEntries * pair + e)] = block[e];
+    });
+    const std::int32_t* neighbours = g.neighbours.data();
+    const std::uint8_t* fixed = g.fixed.data();
+    const Layout layout = g.layout;
+    T* a = g.a.data();
+    // As coarse_block: a vertex's 27 blocks in consecutive threads (they read the same cells).
+    Exec::for_each(0, kernels::voxel::kSlots * nv, [=] FEM_HD(std::int64_t i) {
+      const std::int64_t x = i / kernels::voxel::kSlots;
+      const int s = static_cast<int>(i % kernels::voxel::kSlots);
+      T block[9];
+      kernels::voxel::row_block_from_cells(x, s, neighbours, cells, cell_layout, fixed, block);
+      for (int e = 0; e < 9; ++e) a[layout.at(x, kernels::voxel::kBlockEntries * s + e)] = block[e];
     });
   }
 
@@ -370,6 +425,7 @@ class VoxelOperatorOn final : public VoxelOperator {
   }
   void set_equations(int level, const std::vector<double>& a,
                      const std::vector<double>& b) override {
+    fine_rows_from_voxels_ = false;
     Level& g = levels_[level];
     std::vector<T> host(a.size());
     for (std::int64_t v = 0; v < g.vertices; ++v)
@@ -400,11 +456,49 @@ class VoxelOperatorOn final : public VoxelOperator {
       bytes += sizeof(T) * (g.a.size() + g.b.size() + g.u.size() + g.r.size()) +
                sizeof(std::int32_t) * (g.neighbours.size() + g.children.size() + g.parents.size()) +
                g.fixed.size();
-    bytes += sizeof(T) * (rotations_.size() + det_.size() + stiffness_.size() + tangent_.size() +
-                          mass_.size() + 6 * u_old_.size()) +
-             sizeof(std::int32_t) * (element_vertices_.size() + vertex_elements_.size()) +
-             element_material_.size();
+    bytes +=
+        sizeof(T) * (rotations_.size() + det_.size() + stiffness_.size() + child_stiffness_.size() +
+                     tangent_.size() + mass_.size() + 6 * u_old_.size()) +
+        sizeof(std::int32_t) * (element_vertices_.size() + vertex_elements_.size()) +
+        element_material_.size() + element_fixed_.size() +
+        sizeof(std::int32_t) * cell_elements_.size() +
+        sizeof(T) * (corner_mass_.size() + cells_.size());
     return bytes;
+  }
+
+  /// What coarsen_from_cells needs: room for level 1's cell matrices, its cells' voxels
+  /// by child position, and the voxels' corner mass shares (public for the device lambdas'
+  /// enclosing-function rules).
+  void prepare_cells(const VoxelHierarchy& h, const std::vector<double>& mass) {
+    const std::int64_t nv = levels_[1].vertices;
+    // Cell by cell: a cell's pairs are written by consecutive threads.
+    cell_layout_ = Layout{kernels::voxel::kCellEntries, 1};
+    cells_ = Exec::template make<T>(kernels::voxel::kCellEntries * nv);
+    cell_elements_ = Exec::template make<std::int32_t>(kernels::voxel::kCorners * nv);
+    const std::int32_t* children = levels_[1].children.data();
+    const std::int32_t* ve = vertex_elements_.data();
+    std::int32_t* cell_elements = cell_elements_.data();
+    Exec::for_each(0, nv, [=] FEM_HD(std::int64_t x) {
+      for (int c = 0; c < kernels::voxel::kCorners; ++c) {
+        const std::int32_t corner0 =
+            children[kernels::voxel::kSlots * x +
+                     kernels::voxel::offset_slot(kernels::voxel::corner_offset(c, 0),
+                                                 kernels::voxel::corner_offset(c, 1),
+                                                 kernels::voxel::corner_offset(c, 2))];
+        cell_elements[kernels::voxel::kCorners * x + c] =
+            corner0 < 0 ? -1 : ve[kernels::voxel::kCorners * corner0];
+      }
+    });
+    std::vector<T> share(static_cast<std::size_t>(kernels::voxel::kCorners * elements_));
+    for (std::int64_t e = 0; e < elements_; ++e)
+      for (int a = 0; a < kernels::voxel::kCorners; ++a) {
+        const std::int64_t x = h.element_vertices[kernels::voxel::kCorners * e + a];
+        int voxels = 0;
+        for (int p = 0; p < kernels::voxel::kCorners; ++p)
+          voxels += h.vertex_elements[kernels::voxel::kCorners * x + p] >= 0;
+        share[kernels::voxel::kCorners * e + a] = static_cast<T>(mass[x] / voxels);
+      }
+    corner_mass_ = to_device(share);
   }
 
   /// r = b - A u on level (public for the device lambdas' enclosing-function rules).
@@ -445,6 +539,20 @@ class VoxelOperatorOn final : public VoxelOperator {
     if (!host.empty()) Exec::upload(a, host.data(), static_cast<std::int64_t>(host.size()));
     return a;
   }
+  /// kernels::voxel::child_stiffness of each material, by material, child position, row, column.
+  static std::vector<double> child_stiffness(const std::vector<double>& stiffness) {
+    constexpr int n = kernels::voxel::kElementDofs;
+    const std::size_t materials = stiffness.size() / (n * n);
+    std::vector<double> out(materials * kernels::voxel::kCorners * n * n);
+    std::size_t at = 0;
+    for (std::size_t m = 0; m < materials; ++m)
+      for (int c = 0; c < kernels::voxel::kCorners; ++c)
+        for (int row = 0; row < n; ++row)
+          for (int column = 0; column < n; ++column)
+            out[at++] =
+                kernels::voxel::child_stiffness(stiffness.data() + m * n * n, c, row, column);
+    return out;
+  }
   static std::vector<T> converted(const std::vector<double>& x) {
     return std::vector<T>(x.begin(), x.end());
   }
@@ -465,10 +573,19 @@ class VoxelOperatorOn final : public VoxelOperator {
 
   double edge_;
   std::int64_t elements_;
+  /// Whether the rows are the voxels' (assemble) rather than given (set_equations): then level
+  /// 1 is formed cell by cell from the voxels (coarsen_from_cells), with assemble's mass shift.
+  bool fine_rows_from_voxels_ = false;
+  double mass_shift_ = 0.0;
   std::vector<Level> levels_;
   Array<std::int32_t> element_vertices_, vertex_elements_;
   Array<std::uint8_t> element_material_;
-  Array<T> stiffness_, tangent_, mass_, rotations_, det_;
+  Array<std::uint8_t> element_fixed_;  ///< per voxel: a corner has a prescribed dof
+  Array<std::int32_t> cell_elements_;  ///< 8 per level-1 vertex (kernels::voxel::FineVoxels)
+  Array<T> corner_mass_;               ///< 8 per voxel (kernels::voxel::FineVoxels)
+  Array<T> cells_;                     ///< level 1's cell matrices (coarsen_from_cells)
+  Layout cell_layout_;
+  Array<T> stiffness_, child_stiffness_, tangent_, mass_, rotations_, det_;
   Array<T> u_old_, v_old_, a_old_, force_, prescribed_;
   Array<T> cg_r_, cg_z_, cg_p_, cg_q_;
   Array<double> cg_report_;
