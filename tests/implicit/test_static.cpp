@@ -305,5 +305,34 @@ TEST(Static, NonConvergentIncrementFailsWithTheReasonAfterCutbacks) {
   }
 }
 
+TEST(Static, AFailedIncrementUnderLoadsWithoutAmplitudesStopsAtOnceAndSaysToRampThem) {
+  // Gravity without an amplitude acts in full at every time: a smaller increment poses the same
+  // problem, so the run stops at the first failure instead of cutting back to the minimum.
+  ImplicitRun run = prepare_implicit(R"(
+mesh: {generator: box, cells: hex8, size: [0.05, 0.05, 0.05], divisions: [3, 3, 3]}
+materials: {brain: {type: neo_hookean, density: 1000, youngs_modulus: 3000, poisson_ratio: 0.49}}
+blocks: [{element: hex8, material: brain}]
+node_sets:
+  bottom: {plane: {point: [0, 0, 0], normal: [0, 0, 1]}}
+boundary_conditions:
+  - {set: bottom, fixed: all}
+gravity: {acceleration: [0, 0, -9.81]}
+solver: {type: static, end_time: 1, increments: {initial: 0.25, minimum: 1.0e-3},
+         newton: {max_iterations: 1, residual_tolerance: 1e-12}}
+)",
+                                     on_backend({{"precision", "double"}}));
+  try {
+    run_implicit(run);
+    FAIL() << "expected a SolveError";
+  } catch (const SolveError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("increment 1 (t = 0 to 0.25): Newton did not converge"), std::string::npos)
+        << m;
+    EXPECT_NE(m.find("smaller increments cannot help"), std::string::npos) << m;
+    EXPECT_NE(m.find("hint: ramp the loads in with an amplitude"), std::string::npos) << m;
+    EXPECT_EQ(m.find("cannot be cut below"), std::string::npos) << m;
+  }
+}
+
 }  // namespace
 }  // namespace fem::test

@@ -424,6 +424,20 @@ class ImplicitSolver::Run final : public IncrementEquations {
     f_ext_host_ = std::move(f);
   }
 
+  /// Whether any load (gravity and pressures included) or prescribed value differs between t0
+  /// and t1. Where none does, a static increment between them poses the same problem whatever
+  /// its size: cutting it back cannot help.
+  [[nodiscard]] bool loading_differs(double t0, double t1) const {
+    for (std::int64_t d = 0; d < op_.size(); ++d) {
+      if (applied_force(sys_, d, t0) != applied_force(sys_, d, t1)) return true;
+      const std::int32_t amp = sys_.prescribed_amplitude[d];
+      if (amp >= 0 && sys_.prescribed_value[d] != 0.0 &&
+          evaluate(sys_.amplitudes[amp], t0) != evaluate(sys_.amplitudes[amp], t1))
+        return true;
+    }
+    return pressure_ && pressure_->forces_at(t0, {}) != pressure_->forces_at(t1, {});
+  }
+
   /// Prescribed values at t minus the current ones at prescribed dofs (zero elsewhere).
   void set_lift(double t, const std::vector<double>& u_now) {
     std::vector<double> lift(static_cast<std::size_t>(op_.size()), 0.0);
@@ -924,18 +938,30 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
       const bool can_cut = spec_.solver.newton.method != "linearized" ||
                            result.status == NewtonResult::Status::ElementFailure ||
                            result.status == NewtonResult::Status::IndefiniteTangent;
-      if (can_cut && increments_.cut()) {
+      // A static increment whose loads do not change from its start to its end (loads without
+      // an amplitude act in full at every time) poses the same problem at any size.
+      const bool cutting_helps = integrator_.dynamic() || contact_ || loading_differs(t, t_new);
+      if (cutting_helps && can_cut && increments_.cut()) {
         spdlog::warn("increment {} at t = {:.6g}: {}; cutting back to {:.4g}", increment + 1, t_new,
                      why.str(), increments_.next(t));
         continue;
       }
       std::ostringstream msg;
-      msg << "increment " << increment + 1 << " (t = " << t << " to " << t_new << "): " << why.str()
-          << ", and the increment cannot be cut below " << increments_.minimum()
-          << "\n  hint: loosen newton.residual_tolerance, allow more newton.max_iterations or "
-             "smaller increments (increments: {minimum: ...}), or refine the mesh where "
-             "elements distort; convergence.csv shows every iteration"
-          << "\n  the last converged state (t = " << t << ") is the final frame of the output";
+      msg << "increment " << increment + 1 << " (t = " << t << " to " << t_new
+          << "): " << why.str();
+      if (cutting_helps)
+        msg << ", and the increment cannot be cut below " << increments_.minimum()
+            << "\n  hint: loosen newton.residual_tolerance, allow more newton.max_iterations or "
+               "smaller increments (increments: {minimum: ...}), or refine the mesh where "
+               "elements distort; convergence.csv shows every iteration";
+      else
+        msg << "; every load and prescribed displacement has the same value at t = " << t
+            << " and t = " << t_new
+            << " (none has an amplitude that ramps it in), so smaller increments cannot help"
+            << "\n  hint: ramp the loads in with an amplitude (amplitudes: {ramp: {type: "
+               "linear}}, then amplitude: ramp on each load, boundary condition and gravity), so "
+               "that increments apply them a part at a time";
+      msg << "\n  the last converged state (t = " << t << ") is the final frame of the output";
       // Make that true where the frame cadence skipped the last accepted increment (u_ still
       // holds it).
       if (increment % frame_every_ != 0) write_output(increment, t, true);
