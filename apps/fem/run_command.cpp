@@ -112,19 +112,20 @@ int run_implicit(const Model& model, Backend& backend, bool time_verbs, const Ca
 }
 
 /// Linear waves (seed 002): the stability limit, the step, throughput and effective bandwidth.
-/// The solvers that start from the beginning (elastodynamic, corotational) refuse --restart, and
-/// those that run on one process (corotational) refuse mpirun, each at the case's solver key.
-void require_fresh_start(const CaseSpec& spec, const parallel::Communicator* world,
-                         const std::string& restart_file) {
-  const char* type = to_string(spec.solver.type);
-  if (world && world->size() > 1)
-    throw InputError(spec.solver.where,
-                     fmt::format("solver.type {} runs on one process, and this run has {}", type,
-                                 world->description()),
-                     "run it without mpirun");
+/// The solver that starts from the beginning (elastodynamic) refuses --restart, and the one that
+/// runs on one process (corotational) refuses mpirun, each at the case's solver key.
+void require_fresh_start(const CaseSpec& spec, const std::string& restart_file) {
   if (!restart_file.empty())
-    throw InputError(spec.solver.where, fmt::format("solver type {} does not restart", type),
+    throw InputError(spec.solver.where,
+                     fmt::format("solver type {} does not restart", to_string(spec.solver.type)),
                      "run the case again without --restart");
+}
+void require_one_process(const CaseSpec& spec, const parallel::Communicator& world) {
+  if (world.size() > 1)
+    throw InputError(spec.solver.where,
+                     fmt::format("solver.type {} runs on one process, and this run has {}",
+                                 to_string(spec.solver.type), world.description()),
+                     "run it without mpirun");
 }
 
 /// Progress lines of a stepping solver: percent, step, time and the wall time since the call.
@@ -183,11 +184,14 @@ int run_waves(const Model& model, Backend& backend, parallel::Communicator& worl
   return kOk;
 }
 
-int run_voxels(const Model& model, Backend& backend, bool time_verbs) {
+int run_voxels(const Model& model, Backend& backend, bool time_verbs, const CaseOptions& options,
+               const std::string& restart_file) {
   const CaseSpec& spec = model.spec;
   CorotationalRunOptions run;
   run.time_verbs = time_verbs;
   run.output_directory = output_directory(spec);
+  run.restart_file = restart_file;
+  run.case_text = options.case_text();
   install_interrupt_handlers();
   run.stop_requested = interrupt_requested;
   run.progress = step_progress();
@@ -195,6 +199,8 @@ int run_voxels(const Model& model, Backend& backend, bool time_verbs) {
   const CorotationalRunReport r = run_corotational(model, backend, spec.backend, run);
   if (r.interrupted) {
     fmt::print("interrupted at step {}; results so far in {}/\n", r.steps, run.output_directory);
+    if (!r.checkpoint.empty())
+      fmt::print("  continue with the same command and --restart {}\n", r.checkpoint);
     return kInterrupted;
   }
   std::string levels;
@@ -248,12 +254,12 @@ int run_command(const CaseOptions& options, bool quiet, bool time_verbs,
       return run_implicit(model, *backend, time_verbs, options, restart_file);
     }
     if (spec.solver.type == SolverType::Elastodynamic) {
-      require_fresh_start(spec, nullptr, restart_file);
+      require_fresh_start(spec, restart_file);
       return run_waves(model, *backend, world);
     }
     if (spec.solver.type == SolverType::Corotational) {
-      require_fresh_start(spec, &world, restart_file);
-      return run_voxels(model, *backend, time_verbs);
+      require_one_process(spec, world);
+      return run_voxels(model, *backend, time_verbs, options, restart_file);
     }
     ExplicitSolver solver(model, *backend, spec.backend, &world);
     const bool speaks = world.rank() == 0;  // rank 0 reports for every rank

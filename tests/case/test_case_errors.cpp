@@ -788,18 +788,6 @@ output:
   EXPECT_SAYS(e, "cauchy_stress");
 }
 
-TEST(CaseErrors, TheCorotationalSolverRefusesCheckpoints) {
-  const InputError e = case_error(R"(mesh: {}
-materials: {m: {type: linear_elastic}}
-blocks: [{element: hex8, material: m}]
-solver: {type: corotational, end_time: 0.01, time_step: 0.001}
-output:
-  checkpoint: {every_time: 0.005}
-)");
-  EXPECT_AT(e, 6, 3);
-  EXPECT_SAYS(e, "checkpoints are not written by solver type corotational");
-}
-
 // ---- YAML itself --------------------------------------------------------------------------------
 
 TEST(CaseErrors, YamlSyntaxErrorHasLineAndColumn) {

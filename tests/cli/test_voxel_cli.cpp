@@ -69,5 +69,29 @@ output: {every_time: 0.001}
   EXPECT_NE(check.output.find("mesh: voxels generator (blob)"), std::string::npos) << check.output;
 }
 
+TEST(VoxelCli, ACorotationalRunRestartsFromItsCheckpoint) {
+  const std::string dir = fresh_temp_dir("fem_voxel_cli", "restart");
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/case.yaml") << R"(name: cube
+mesh: {generator: box, cells: hex8, size: [0.016, 0.016, 0.016], divisions: [4, 4, 4]}
+materials: {tissue: {type: linear_elastic, density: 1000, youngs_modulus: 1.0e5, poisson_ratio: 0.3}}
+blocks: [{element: hex8, material: tissue}]
+node_sets: {bottom: {plane: {point: [0, 0, 0], normal: [0, 0, 1]}}}
+boundary_conditions: [{set: bottom, fixed: all}]
+gravity: {acceleration: [1, 0, -9.81]}
+solver: {type: corotational, end_time: 0.2, time_step: 0.05}
+output: {vtk: false, checkpoint: {every_steps: 2}}
+)";
+  const std::string out = " --output " + dir + "/out";
+  const FemResult first = run_fem("run " + dir + "/case.yaml" + out);
+  ASSERT_EQ(first.code, 0) << first.output;
+  const FemResult again = run_fem("run " + dir + "/case.yaml" + out + " --restart " + dir +
+                                  "/out/cube_0000000002.checkpoint");
+  ASSERT_EQ(again.code, 0) << again.output;
+  EXPECT_NE(again.output.find("continuing from step 2"), std::string::npos) << again.output;
+  EXPECT_NE(again.output.find("completed 4 steps"), std::string::npos) << again.output;
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace fem::test

@@ -408,11 +408,6 @@ TEST(CorotationalSolver, RefusesWhatItCannotRun) {
   yaml.replace(yaml.find("cells: hex8"), 11, "cells: tet4");
   yaml.replace(yaml.find("element: hex8"), 13, "element: tet4");
   EXPECT_NE(refusal(yaml).find("voxels"), std::string::npos) << refusal(yaml);
-  // Checkpoints.
-  c.extra = "output: {vtk: false, checkpoint: {every_time: 0.2}}\n";
-  yaml = c.yaml();
-  yaml.replace(yaml.find("output: {vtk: false}\n"), 21, "");
-  EXPECT_NE(refusal(yaml).find("checkpoint"), std::string::npos) << refusal(yaml);
   // Contact.
   c.extra = "contact:\n  - {name: floor, type: plane, point: [0, 0, 0], normal: [0, 0, 1]}\n";
   EXPECT_NE(refusal(c.yaml()).find("contact"), std::string::npos) << refusal(c.yaml());

@@ -165,9 +165,6 @@ void refuse_outside_corotational(const CaseSpec& spec) {
   if (!spec.contacts.empty())
     throw InputError(spec.contacts.front().where, "contact does not apply to " + why,
                      "use solver type implicit_dynamic or explicit for contact");
-  if (spec.output.checkpoint)
-    throw InputError(spec.output.checkpoint->where, "checkpoints are not written by " + why,
-                     "leave output.checkpoint out");
 }
 
 CaseSpec read_case(const Value& root, const std::string& file) {

@@ -715,7 +715,8 @@ bool ExplicitSolver::Run::at_restart_point() const {
 
 CheckpointedRun ExplicitSolver::Run::checkpointed() const {
   return {spec_,
-          sys_,
+          sys_.num_nodes,
+          material_state_sizes(sys_),
           s_.model_.num_elements(),
           model_hash_.value(),
           dt_,

@@ -1040,7 +1040,8 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
 CheckpointedRun ImplicitSolver::Run::checkpointed() const {
   const double step = dynamic_analysis_ ? spec_.solver.time_step : 0.0;
   return {spec_,
-          sys_,
+          sys_.num_nodes,
+          material_state_sizes(sys_),
           s_.model_.num_elements(),
           model_hash_.value(),
           step,

@@ -20,6 +20,13 @@ std::string file_name(const std::string& path) {
 
 }  // namespace
 
+std::vector<std::int64_t> material_state_sizes(const System& system) {
+  std::vector<std::int64_t> sizes;
+  for (const BlockSystem& block : system.blocks)
+    sizes.push_back(block.num_elements * block.quadrature_points * block.material->host.num_state);
+  return sizes;
+}
+
 Checkpoint checkpoint_header(const CheckpointedRun& run, std::int64_t step, double time) {
   Checkpoint c;
   c.fem_version = FEM_VERSION;
@@ -28,7 +35,7 @@ Checkpoint checkpoint_header(const CheckpointedRun& run, std::int64_t step, doub
   c.backend = run.backend;
   c.case_text = run.case_text;
   c.model_hash = run.model_hash;
-  c.num_nodes = run.system.num_nodes;
+  c.num_nodes = run.num_nodes;
   c.num_elements = run.num_elements;
   c.time_step = run.time_step;
   c.step = step;
@@ -97,14 +104,13 @@ void check_checkpoint(const Checkpoint& c, const std::string& path, const Checkp
         "\n  hint: restart with the case and --set options the checkpoint was written "
         "with (it records them)");
   };
-  const System& sys = run.system;
   const std::string solver = to_string(run.spec.solver.type);
   if (c.solver != solver)
     refuse("it was written by the " + c.solver + " solver; this case's solver is " + solver);
-  if (c.num_nodes != sys.num_nodes || c.num_elements != run.num_elements)
+  if (c.num_nodes != run.num_nodes || c.num_elements != run.num_elements)
     refuse(fmt::format(
         "it holds a model of {} nodes and {} elements; this case's has {} nodes and {} elements",
-        c.num_nodes, c.num_elements, sys.num_nodes, run.num_elements));
+        c.num_nodes, c.num_elements, run.num_nodes, run.num_elements));
   if (c.time_step != run.time_step)
     refuse(fmt::format(
         "its time step is {} s; this case's is {} s (the explicit step is shortened so that a "
@@ -115,13 +121,11 @@ void check_checkpoint(const Checkpoint& c, const std::string& path, const Checkp
     refuse(
         "it was written for another model: the mesh, materials, boundary conditions, loads, "
         "amplitudes or contact of this case differ from those it was written with");
-  const auto dofs = static_cast<std::size_t>(3 * sys.num_nodes);
-  bool sizes = c.displacement.size() == dofs && c.material_state.size() == sys.blocks.size();
-  for (std::size_t b = 0; sizes && b < sys.blocks.size(); ++b) {
-    const BlockSystem& block = sys.blocks[b];
-    sizes = static_cast<std::int64_t>(c.material_state[b].size()) ==
-            block.num_elements * block.quadrature_points * block.material->host.num_state;
-  }
+  const auto dofs = static_cast<std::size_t>(3 * run.num_nodes);
+  bool sizes =
+      c.displacement.size() == dofs && c.material_state.size() == run.material_state_sizes.size();
+  for (std::size_t b = 0; sizes && b < run.material_state_sizes.size(); ++b)
+    sizes = static_cast<std::int64_t>(c.material_state[b].size()) == run.material_state_sizes[b];
   if (!sizes) refuse("its state arrays do not have this model's sizes");
   const std::string precision = to_string(run.spec.precision);
   if (c.precision != precision)

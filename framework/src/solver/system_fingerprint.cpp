@@ -1,44 +1,9 @@
 #include "fem/solver/system_fingerprint.hpp"
 
-#include <cstring>
-#include <string>
-#include <type_traits>
-#include <vector>
-
 namespace fem {
 namespace {
 
-class Fnv1a {
- public:
-  void bytes(const void* data, std::size_t n) {
-    const auto* p = static_cast<const unsigned char*>(data);
-    for (std::size_t i = 0; i < n; ++i) hash_ = (hash_ ^ p[i]) * 0x100000001b3ull;
-  }
-  template <class T>
-  void add(const T& value) {
-    static_assert(std::is_arithmetic_v<T> || std::is_enum_v<T>);
-    bytes(&value, sizeof value);
-  }
-  template <class T, class Allocator>
-  void add(const std::vector<T, Allocator>& v) {
-    add<std::uint64_t>(v.size());
-    bytes(v.data(), v.size() * sizeof(T));
-  }
-  void add(const std::string& s) {
-    add<std::uint64_t>(s.size());
-    bytes(s.data(), s.size());
-  }
-  template <class T, std::size_t N>
-  void add(const T (&a)[N]) {
-    bytes(a, sizeof a);
-  }
-  [[nodiscard]] std::uint64_t value() const { return hash_; }
-
- private:
-  std::uint64_t hash_ = 0xcbf29ce484222325ull;
-};
-
-void add_block(Fnv1a& h, const BlockSystem& b) {
+void add_block(Fingerprint& h, const BlockSystem& b) {
   h.add(b.name);
   h.add(b.family);
   h.add(b.nodes_per_element);
@@ -57,18 +22,7 @@ void add_block(Fnv1a& h, const BlockSystem& b) {
   h.add(b.pressure_offset);
 }
 
-void add_amplitude(Fnv1a& h, const Amplitude& a) {
-  h.add(a.kind);
-  h.add(a.start);
-  h.add(a.end);
-  h.add(a.num_points);
-  for (int i = 0; i < a.num_points; ++i) {
-    h.add(a.time[i]);
-    h.add(a.value[i]);
-  }
-}
-
-void add_surface(Fnv1a& h, const RigidSurface& s) {
+void add_surface(Fingerprint& h, const RigidSurface& s) {
   h.add(s.name);
   h.add(s.kind);
   h.add(s.point);
@@ -83,8 +37,19 @@ void add_surface(Fnv1a& h, const RigidSurface& s) {
 
 }  // namespace
 
+void add_amplitude(Fingerprint& h, const Amplitude& a) {
+  h.add(a.kind);
+  h.add(a.start);
+  h.add(a.end);
+  h.add(a.num_points);
+  for (int i = 0; i < a.num_points; ++i) {
+    h.add(a.time[i]);
+    h.add(a.value[i]);
+  }
+}
+
 std::uint64_t fingerprint(const System& s) {
-  Fnv1a h;
+  Fingerprint h;
   h.add(s.num_nodes);
   h.add(s.lumped_mass);
   h.add<std::uint64_t>(s.blocks.size());

@@ -15,6 +15,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -97,8 +98,18 @@ class CorotationalSimulation {
   /// voxel's centre; strain_energy; min_jacobian: det F at the centre); a pass over every voxel
   /// and a copy of all of it (frames, not every step).
   [[nodiscard]] std::vector<BlockResults> element_results() const;
-  /// Displacement and velocity of every mesh node (3 values each; 0 at nodes in no voxel).
-  void state(std::vector<double>& u, std::vector<double>& v) const;
+  /// Displacement and velocity (and acceleration, where `a` is given) of every mesh node (3
+  /// values each; 0 at nodes in no voxel).
+  void state(std::vector<double>& u, std::vector<double>& v,
+             std::vector<double>* a = nullptr) const;
+  /// Continues from a state that state() gave after `step` steps at `time` (a checkpoint):
+  /// displacement, velocity and acceleration per mesh node.
+  void restore(std::int64_t step, double time, const std::vector<double>& u,
+               const std::vector<double>& v, const std::vector<double>& a);
+  /// A fingerprint of the model the steps depend on (voxels, materials, masses, the case's
+  /// conditions and amplitudes; not the solver's settings), for checkpoints: computed when
+  /// first asked for.
+  [[nodiscard]] std::uint64_t fingerprint() const;
 
  private:
   void update_masks();
@@ -141,6 +152,8 @@ class CorotationalSimulation {
   };
   Uploads uploaded_;
   bool timing_ = false;
+  std::uint64_t materials_hash_ = 0;  ///< of the voxels' stiffness and material indices
+  mutable std::optional<std::uint64_t> fingerprint_;
   CorotationalPhases phases_;
   VoxelStepScales last_scales_;  ///< of the last step
   bool recorded_ = false;        ///< the backend holds a recording of a step with last_scales_
@@ -148,6 +161,10 @@ class CorotationalSimulation {
 
 struct CorotationalRunOptions {
   std::string output_directory;  ///< empty: no files
+  /// A checkpoint to continue from (fem run --restart): its output files are cut back to what
+  /// it recorded and continued.
+  std::string restart_file;
+  std::string case_text;  ///< recorded in checkpoints
   std::function<void(std::int64_t, std::int64_t, double)> progress;
   std::function<bool()> stop_requested;
   std::int64_t steps = 0;   ///< 0: the case's (end_time / time_step)
@@ -156,12 +173,13 @@ struct CorotationalRunOptions {
 
 struct CorotationalRunReport {
   std::int64_t steps = 0, elements = 0, nodes = 0;
+  std::int64_t first_step = 0;  ///< the step a restart continued from (0: from the start)
   std::vector<std::int64_t> level_vertices;  ///< per level, without padding
   double time_step = 0.0;
   std::string backend, execution_space, precision;
   double setup_s = 0.0, step_s = 0.0, output_s = 0.0, total_s = 0.0;
   [[nodiscard]] double steps_per_second() const {
-    return step_s > 0 ? static_cast<double>(steps) / step_s : 0.0;
+    return step_s > 0 ? static_cast<double>(steps - first_step) / step_s : 0.0;
   }
   /// Over the steps that measured it: the geometric mean and the largest residual reduction
   /// factor per V-cycle.
@@ -172,6 +190,7 @@ struct CorotationalRunReport {
   std::vector<double> final_displacement;  ///< per mesh node
   std::vector<std::string> files;
   bool interrupted = false;
+  std::string checkpoint;  ///< the last checkpoint written (empty: none)
 };
 
 /// Runs a case of solver type corotational: CorotationalSimulation stepped to end_time, frames

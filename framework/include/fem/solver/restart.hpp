@@ -18,10 +18,14 @@
 
 namespace fem {
 
-/// The run a checkpoint belongs to: its case, the model the backend runs and its fingerprint.
+/// The run a checkpoint belongs to: its case, the size of the model it runs and its
+/// fingerprint.
 struct CheckpointedRun {
   const CaseSpec& spec;
-  const System& system;
+  std::int64_t num_nodes = 0;
+  /// Per block, the values of its material history (elements x points x state); empty for a
+  /// solver without one.
+  std::vector<std::int64_t> material_state_sizes;
   std::int64_t num_elements = 0;
   std::uint64_t model_hash = 0;  ///< fingerprint(system)
   /// The step the solver integrates with: System::time_step (explicit, relaxation), the
@@ -30,6 +34,9 @@ struct CheckpointedRun {
   std::string backend;
   std::string case_text;  ///< recorded for the record
 };
+
+/// CheckpointedRun::material_state_sizes of a System's blocks.
+std::vector<std::int64_t> material_state_sizes(const System& system);
 
 /// A checkpoint at `step` and `time` with the run's identity filled in; the state is the
 /// solver's to add.

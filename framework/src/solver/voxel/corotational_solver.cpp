@@ -11,7 +11,9 @@
 #include "fem/amplitude.hpp"
 #include "fem/error.hpp"
 #include "fem/kernels/voxel_kernels.hpp"
+#include "fem/solver/restart.hpp"
 #include "fem/solver/run_output.hpp"
+#include "fem/solver/system_fingerprint.hpp"
 #include "fem/solver/wave_setup.hpp"
 #include "fem/voxel/voxel_pieces.hpp"
 #include "voxel_cycle.hpp"
@@ -131,6 +133,10 @@ CorotationalSimulation::CorotationalSimulation(const Model& model, Backend& back
     for (int p = 0; p < 8; ++p) mass_[hierarchy_.element_vertices[8 * e + p]] += m;
   }
   materials.mass = mass_;
+  Fingerprint materials_hash;
+  materials_hash.add(materials.stiffness);
+  materials_hash.add(materials.element_material);
+  materials_hash_ = materials_hash.value();
   operator_ = backend.create_voxel_operator(hierarchy_, materials, spec.precision);
 
   // The case's conditions, by fine vertex.
@@ -400,20 +406,72 @@ std::vector<BlockResults> CorotationalSimulation::element_results() const {
   return results;
 }
 
-void CorotationalSimulation::state(std::vector<double>& u, std::vector<double>& v) const {
+void CorotationalSimulation::state(std::vector<double>& u, std::vector<double>& v,
+                                   std::vector<double>* a) const {
   std::vector<double> uv, vv, av;
   operator_->state(uv, vv, av);
   const std::size_t n = static_cast<std::size_t>(model_.mesh.num_nodes());
-  u.assign(3 * n, 0.0);
-  v.assign(3 * n, 0.0);
-  for (std::size_t node = 0; node < n; ++node) {
-    const std::int32_t x = hierarchy_.node_vertex[node];
-    if (x < 0) continue;
-    for (int c = 0; c < 3; ++c) {
-      u[3 * node + c] = uv[3 * static_cast<std::size_t>(x) + c];
-      v[3 * node + c] = vv[3 * static_cast<std::size_t>(x) + c];
+  for (auto [to, from] : {std::pair{&u, &uv}, {&v, &vv}, {a, &av}}) {
+    if (!to) continue;
+    to->assign(3 * n, 0.0);
+    for (std::size_t node = 0; node < n; ++node) {
+      const std::int32_t x = hierarchy_.node_vertex[node];
+      if (x >= 0)
+        for (int c = 0; c < 3; ++c)
+          (*to)[3 * node + c] = (*from)[3 * static_cast<std::size_t>(x) + c];
     }
   }
+}
+
+void CorotationalSimulation::restore(std::int64_t step, double time, const std::vector<double>& u,
+                                     const std::vector<double>& v, const std::vector<double>& a) {
+  const std::size_t n = 3 * static_cast<std::size_t>(hierarchy_.levels[0].vertices);
+  std::vector<double> uv(n, 0.0), vv(n, 0.0), av(n, 0.0);
+  for (auto [to, from] : {std::pair{&uv, &u}, {&vv, &v}, {&av, &a}})
+    for (std::size_t node = 0; node < hierarchy_.node_vertex.size(); ++node) {
+      const std::int32_t x = hierarchy_.node_vertex[node];
+      if (x >= 0)
+        for (int c = 0; c < 3; ++c)
+          (*to)[3 * static_cast<std::size_t>(x) + c] = (*from)[3 * node + c];
+    }
+  operator_->set_state(uv, vv, av);
+  step_ = step;
+  time_ = time;
+  recorded_ = false;
+}
+
+std::uint64_t CorotationalSimulation::fingerprint() const {
+  if (fingerprint_) return *fingerprint_;
+  Fingerprint h;
+  h.add(materials_hash_);
+  h.add(hierarchy_.edge);
+  for (const double x : hierarchy_.origin) h.add(x);
+  h.add(hierarchy_.element_vertices);
+  h.add(hierarchy_.vertex_node);
+  h.add(mass_);
+  h.add<std::uint64_t>(case_prescribed_.size());
+  for (const auto& [x, p] : case_prescribed_) {
+    h.add(x);
+    h.add(p.components);
+    for (int c = 0; c < 3; ++c)
+      if ((p.components >> c) & 1) {
+        h.add(p.value[c]);
+        h.add(p.amplitude[c]);
+      }
+  }
+  h.add<std::uint64_t>(case_loads_.size());
+  for (const auto& [x, loads] : case_loads_)
+    for (const Load& l : loads) {
+      h.add(x);
+      for (const double f : l.force) h.add(f);
+      h.add(l.amplitude);
+    }
+  for (const double g : gravity_) h.add(g);
+  if (gravity_amplitude_) add_amplitude(h, *gravity_amplitude_);
+  h.add<std::uint64_t>(amplitudes_.size());
+  for (const Amplitude* a : amplitudes_) add_amplitude(h, *a);
+  fingerprint_ = h.value();
+  return *fingerprint_;
 }
 
 CorotationalRunReport run_corotational(const Model& model, Backend& backend,
@@ -438,9 +496,48 @@ CorotationalRunReport run_corotational(const Model& model, Backend& backend,
           : std::max<std::int64_t>(1, static_cast<std::int64_t>(std::llround(
                                           spec.solver.end_time / spec.solver.time_step)));
   const bool files = !options.output_directory.empty();
-  if (files) std::filesystem::create_directories(options.output_directory);
+  const std::string& dir = options.output_directory;
+  if (files) std::filesystem::create_directories(dir);
+  // Checkpoints (output.checkpoint, and where a run is interrupted) hold the state of every mesh
+  // node, as the other solvers' do, and a restart continues from one.
+  const auto checkpointed = [&] {
+    return CheckpointedRun{spec,
+                           model.mesh.num_nodes(),
+                           {},
+                           model.num_elements(),
+                           sim.fingerprint(),
+                           sim.time_step(),
+                           backend_name,
+                           options.case_text};
+  };
+  std::optional<Checkpoint> restart;
+  if (!options.restart_file.empty()) {
+    const std::string& path = options.restart_file;
+    restart = read_checkpoint(path);
+    check_checkpoint(*restart, path, checkpointed());
+    const auto has = [&](const char* name) {
+      const auto it = restart->vectors.find(name);
+      return it != restart->vectors.end() && it->second.size() == restart->displacement.size();
+    };
+    if (!has("velocity") || !has("acceleration"))
+      throw CheckpointError("cannot restart from '" + path +
+                            "': it lacks the velocity and acceleration of the corotational solver");
+    if (restart->step >= steps)
+      throw CheckpointError(fmt::format(
+          "cannot restart from '{}': it is at step {} (t = {}) and this run ends at step {}: "
+          "nothing is left to run (raise solver.end_time, e.g. with --end-time, to continue "
+          "past it)",
+          path, restart->step, restart->time, steps));
+    sim.restore(restart->step, restart->time, restart->displacement,
+                restart->vectors.at("velocity"), restart->vectors.at("acceleration"));
+    spdlog::info("continuing from step {} (t = {}) of '{}'", restart->step, restart->time, path);
+  }
+  const Checkpoint* resume = restart ? &*restart : nullptr;
   std::unique_ptr<FrameSeries> series;
-  if (files) series = open_frame_series(model, options.output_directory, nullptr, {}, &backend);
+  if (files) {
+    series = open_frame_series(model, dir, nullptr, {}, &backend);
+    if (restart && series) resume_series(*series, *restart, dir);
+  }
   const std::int64_t frame_every =
       output_cadence(spec.output.every_steps, spec.output.every_time, sim.time_step(),
                      std::max<std::int64_t>(1, steps / 20));
@@ -450,9 +547,23 @@ CorotationalRunReport run_corotational(const Model& model, Backend& backend,
   for (const HistorySpec& h : spec.output.histories)
     histories.emplace_back(
         model, h, output_cadence(h.every_steps, h.every_time, sim.time_step(), frame_every),
-        files ? options.output_directory : std::string());
-  const std::unique_ptr<CalculixDat> calculix_dat = open_calculix_dat(
-      model, files ? options.output_directory : std::string(), histories, std::nullopt);
+        files ? dir : std::string(),
+        resume_bytes(resume, (std::filesystem::path(dir) / (h.name + ".csv")).string()));
+  const std::unique_ptr<CalculixDat> calculix_dat =
+      open_calculix_dat(model, files ? dir : std::string(), histories,
+                        restart ? std::optional<double>(restart->time) : std::nullopt);
+  const std::int64_t checkpoint_every =
+      spec.output.checkpoint && files
+          ? output_cadence(spec.output.checkpoint->every_steps, spec.output.checkpoint->every_time,
+                           sim.time_step(), 1)
+          : 0;
+  const auto write_checkpoint = [&](std::int64_t step) {
+    const Clock::time_point t0 = Clock::now();
+    Checkpoint c = checkpoint_header(checkpointed(), step, sim.time());
+    sim.state(c.displacement, c.vectors["velocity"], &c.vectors["acceleration"]);
+    report.checkpoint = write_run_checkpoint(c, spec, dir, step, series.get(), {}, histories);
+    report.output_s += seconds_since(t0);
+  };
   // The voxels' results (a pass over every voxel and a copy of 14 values each) once a step, for
   // the frame and every region's history that sample it.
   std::int64_t results_step = -1;
@@ -500,15 +611,20 @@ CorotationalRunReport run_corotational(const Model& model, Backend& backend,
     report.output_s += seconds_since(t0);
   };
   report.setup_s = seconds_since(start);
-  frame(0);
-  sample(0, false);
+  const std::int64_t first = restart ? restart->step : 0;
+  report.steps = first;
+  report.first_step = first;
+  if (!restart) {
+    frame(0);
+    sample(0, false);
+  }
   double log_reduction = 0.0, coarsest = 0.0;
   std::int64_t measured = 0;
   const Clock::time_point loop = Clock::now();
   std::string status = "completed";
   std::string message;
   try {
-    for (std::int64_t s = 1; s <= steps; ++s) {
+    for (std::int64_t s = first + 1; s <= steps; ++s) {
       const CorotationalStep st = sim.step();
       const double rho = st.reduction_per_cycle(spec.solver.multigrid.cycles);
       if (rho > 0.0) {
@@ -522,7 +638,12 @@ CorotationalRunReport run_corotational(const Model& model, Backend& backend,
       sample(s, s == steps);
       if (options.progress && (s % std::max<std::int64_t>(1, steps / 10) == 0 || s == steps))
         options.progress(s, steps, sim.time());
-      if (options.stop_requested && options.stop_requested()) {
+      if (checkpoint_every > 0 && s % checkpoint_every == 0 && s != steps) write_checkpoint(s);
+      if (options.stop_requested && options.stop_requested() && s != steps) {
+        // The checkpoint first: it records the output without the frame written next where the
+        // cadence skipped this step (a restart replaces it).
+        if (files && report.checkpoint != checkpoint_path(dir, spec.name, s)) write_checkpoint(s);
+        if (s % frame_every != 0) frame(s);
         report.interrupted = true;
         status = "interrupted";
         break;
