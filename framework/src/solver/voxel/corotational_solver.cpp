@@ -16,6 +16,7 @@
 #include "fem/solver/system_fingerprint.hpp"
 #include "fem/solver/wave_setup.hpp"
 #include "fem/voxel/voxel_pieces.hpp"
+#include "model_hexahedra.hpp"
 #include "voxel_cycle.hpp"
 
 namespace fem {
@@ -38,25 +39,21 @@ bool same_scales(const VoxelStepScales& a, const VoxelStepScales& b) {
 }
 
 ModelVoxels model_voxels(const Model& model) {
-  ModelVoxels v;
   if (model.blocks.size() > 255)
     throw InputError(model.spec.solver.where,
                      "solver type corotational takes at most 255 blocks, the case has " +
                          std::to_string(model.blocks.size()),
                      "merge blocks of the same material");
-  for (std::size_t b = 0; b < model.blocks.size(); ++b) {
-    const ModelBlock& mb = model.blocks[b];
-    if (mb.region->shape != CellShape::Hex8 || mb.element->num_nodes != 8)
-      throw InputError(mb.spec->where,
-                       "block '" + mb.spec->name + "' has " + to_string(mb.region->shape) +
-                           " cells, and solver type corotational runs voxels (hex8 cubes)",
-                       "mesh the body with voxels (mesh: {generator: voxels} or an image) and "
-                       "element hex8");
-    v.cells.insert(v.cells.end(), mb.connectivity.begin(), mb.connectivity.end());
-    v.block.insert(v.block.end(), static_cast<std::size_t>(mb.num_elements()),
-                   static_cast<std::uint8_t>(b));
+  voxel::ModelHexahedra h = voxel::model_hexahedra(model);
+  if (h.other_block >= 0) {
+    const ModelBlock& mb = model.blocks[static_cast<std::size_t>(h.other_block)];
+    throw InputError(mb.spec->where,
+                     "block '" + mb.spec->name + "' has " + to_string(mb.region->shape) +
+                         " cells, and solver type corotational runs voxels (hex8 cubes)",
+                     "mesh the body with voxels (mesh: {generator: voxels} or an image) and "
+                     "element hex8");
   }
-  return v;
+  return {std::move(h.cells), std::vector<std::uint8_t>(h.block.begin(), h.block.end())};
 }
 
 }  // namespace

@@ -23,6 +23,7 @@
 #include "fem/model.hpp"
 #include "fem/voxel/voxel_hierarchy.hpp"
 #include "fem/voxel/voxel_operator.hpp"
+#include "model_hexahedra.hpp"
 #include "voxel_cycle.hpp"
 
 namespace fem {
@@ -37,17 +38,6 @@ constexpr std::int64_t kCoarsestVertices = 512;
 constexpr int kCoarsestIterations = 2000;
 double coarsest_tolerance(Precision p) {
   return p == Precision::Single ? 1.0e-5 : 1.0e-12;
-}
-
-/// The cells of every block, block after block, where each is made of 8-node hexahedra; empty
-/// otherwise.
-std::vector<std::int32_t> hexahedra(const Model& model) {
-  std::vector<std::int32_t> cells;
-  for (const ModelBlock& b : model.blocks) {
-    if (b.region->shape != CellShape::Hex8 || b.element->num_nodes != 8) return {};
-    cells.insert(cells.end(), b.connectivity.begin(), b.connectivity.end());
-  }
-  return cells;
 }
 
 class VoxelMultigrid final : public Preconditioner {
@@ -147,7 +137,7 @@ class VoxelMultigrid final : public Preconditioner {
 
 std::unique_ptr<Preconditioner> make_voxel_multigrid_preconditioner(
     const PreconditionerContext& context) {
-  const std::vector<std::int32_t> cells = hexahedra(context.model);
+  const std::vector<std::int32_t> cells = voxel::model_hexahedra(context.model).cells;
   if (cells.empty()) return nullptr;
   voxel::VoxelHierarchy h;
   try {
