@@ -1028,6 +1028,11 @@ class DeckTranslator {
                type == "P"
                    ? "P without a face number loads shells and beams; on a solid element's face "
                      "write P1 .. P6 (the face number)"
+               : type == "CENTRIF"
+                   ? "fem has no centrifugal load: it follows the deformation (rho omega^2 times "
+                     "the distance from the axis where the material is now) and stiffens or "
+                     "softens the tangent, which fem's loads do not model; for a small "
+                     "deformation give the nodes their m omega^2 r as *CLOAD"
                    : "fem translates GRAV (elset, GRAV, magnitude, direction x, y, z) and "
                      "pressures on element faces (element or set, P1 .. P6, pressure)");
         if (f.size() != 6)
