@@ -228,14 +228,25 @@ class VoxelOperatorOn final : public VoxelOperator {
     T* a = f.a.data();
     const Layout layout = f.layout;
     const T mass_shift = static_cast<T>(scales.mass_shift);
-    // One (vertex, slot) pair an index, vertex fastest: consecutive threads write consecutive
+    const std::int32_t* neighbours = f.neighbours.data();
+    // Block d of vertex v is the transpose of block -d (slot 26 - s) of vertex v + d (K is
+    // symmetric): the slots from the centre on are formed, and each but the centre is written
+    // to both rows, which halves the products and makes the rows exactly symmetric. One
+    // (vertex, slot) pair an index, vertex fastest: consecutive threads write consecutive
     // entries in the entry-major layout.
-    Exec::for_each(0, kernels::voxel::kSlots * nv, [=] FEM_HD(std::int64_t i) {
+    constexpr int upper = kernels::voxel::kSlots - kernels::voxel::kCentre;
+    Exec::for_each(0, upper * nv, [=] FEM_HD(std::int64_t i) {
       const std::int64_t v = i % nv;
-      const int s = static_cast<int>(i / nv);
+      const int s = kernels::voxel::kCentre + static_cast<int>(i / nv);
       T block[9];
       kernels::voxel::fine_block(v, s, ve, mat, rot, k, mass[v] * mass_shift, block);
       for (int e = 0; e < 9; ++e) a[layout.at(v, kernels::voxel::kBlockEntries * s + e)] = block[e];
+      const std::int64_t n = neighbours[kernels::voxel::kSlots * v + s];
+      if (s == kernels::voxel::kCentre || n < 0) return;
+      const int mirror = kernels::voxel::kSlots - 1 - s;
+      for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c)
+          a[layout.at(n, kernels::voxel::kBlockEntries * mirror + 3 * c + r)] = block[3 * r + c];
     });
     kernels::voxel::StepScales<T> sc{
         static_cast<T>(scales.mass_shift),
@@ -246,7 +257,7 @@ class VoxelOperatorOn final : public VoxelOperator {
     const T *u_old = u_old_.data(), *v_old = v_old_.data(), *a_old = a_old_.data(),
             *force = force_.data(), *prescribed = prescribed_.data();
     const std::uint8_t* fixed = f.fixed.data();
-    const std::int32_t* nb = f.neighbours.data();
+    const std::int32_t* nb = neighbours;
     T* b = f.b.data();
     T* u = f.u.data();
     fine_rows_from_voxels_ = true;
