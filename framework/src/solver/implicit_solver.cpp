@@ -927,8 +927,10 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
         }
         case NewtonResult::Status::IndefiniteTangent:
           why << "the linear solver broke down: the tangent is not positive definite (the "
-                 "material may soften at this deformation, the supports may not hold the body, "
-                 "or elements may be close to inverting)";
+                 "material may soften at this deformation, the body may be buckling, the "
+                 "supports may not hold it, or elements may be close to inverting; conjugate "
+                 "gradients need a definite tangent, linear: {solver: direct} factorizes an "
+                 "indefinite one)";
           break;
         default:
           why << "the residual became non-finite";
