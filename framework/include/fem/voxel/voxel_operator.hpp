@@ -101,7 +101,9 @@ class VoxelOperator {
   /// The fine level's equations A u = b of the Newmark step; u starts at u_old with the
   /// prescribed values.
   virtual void assemble(const VoxelStepScales& scales) = 0;
-  /// Level `level`'s Galerkin operator from level - 1's (level >= 1).
+  /// Level `level`'s Galerkin operator from level - 1's (level >= 1). After assemble(), level 1
+  /// is summed from the voxels themselves (the same operator without reading the fine rows:
+  /// kernels::voxel, "Level 1 cell by cell"); after set_equations(), from the rows given.
   virtual void coarsen(int level) = 0;
   /// Coloured block Gauss-Seidel sweeps on level's u (colours 0..7; reversed: 7..0).
   virtual void smooth(int level, int sweeps, bool reversed) = 0;
@@ -121,7 +123,8 @@ class VoxelOperator {
   /// The level's equations to the host (tests): A (243 per vertex, slot-major within a vertex)
   /// and b (3 per vertex).
   virtual void equations(int level, std::vector<double>& a, std::vector<double>& b) const = 0;
-  /// Sets the level's equations (tests: a coarse operator from given fine rows).
+  /// Sets the level's equations (tests: a coarse operator from given fine rows; the implicit
+  /// solvers' preconditioner: the tangent's rows at level 0).
   virtual void set_equations(int level, const std::vector<double>& a,
                              const std::vector<double>& b) = 0;
   /// The level's right-hand side b from the host (a preconditioner's residual).
