@@ -111,7 +111,6 @@ int run_implicit(const Model& model, Backend& backend, bool time_verbs, const Ca
   return kOk;
 }
 
-/// Linear waves (seed 002): the stability limit, the step, throughput and effective bandwidth.
 /// The solver that starts from the beginning (elastodynamic) refuses --restart, and the one that
 /// runs on one process (corotational) refuses mpirun, each at the case's solver key.
 void require_fresh_start(const CaseSpec& spec, const std::string& restart_file) {
@@ -140,6 +139,7 @@ std::function<void(std::int64_t, std::int64_t, double)> step_progress() {
   };
 }
 
+/// Linear waves (seed 002): the stability limit, the step, throughput and effective bandwidth.
 int run_waves(const Model& model, Backend& backend, parallel::Communicator& world) {
   const CaseSpec& spec = model.spec;
   WaveSolver solver(model, backend, spec.backend, &world);

@@ -152,7 +152,7 @@ class CorotationalSimulation {
   };
   Uploads uploaded_;
   bool timing_ = false;
-  std::uint64_t materials_hash_ = 0;  ///< of the voxels' stiffness and material indices
+  std::uint64_t stiffness_hash_ = 0;  ///< of every block's voxel stiffness
   mutable std::optional<std::uint64_t> fingerprint_;
   CorotationalPhases phases_;
   VoxelStepScales last_scales_;  ///< of the last step

@@ -27,7 +27,7 @@ struct CheckpointedRun {
   /// solver without one.
   std::vector<std::int64_t> material_state_sizes;
   std::int64_t num_elements = 0;
-  std::uint64_t model_hash = 0;  ///< fingerprint(system)
+  std::uint64_t model_hash = 0;  ///< fingerprint(system), or the solver's own model's
   /// The step the solver integrates with: System::time_step (explicit, relaxation), the
   /// implicit dynamic step, 0 for static analysis.
   double time_step = 0.0;

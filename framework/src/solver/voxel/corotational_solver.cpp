@@ -130,10 +130,11 @@ CorotationalSimulation::CorotationalSimulation(const Model& model, Backend& back
     for (int p = 0; p < 8; ++p) mass_[hierarchy_.element_vertices[8 * e + p]] += m;
   }
   materials.mass = mass_;
-  Fingerprint materials_hash;
-  materials_hash.add(materials.stiffness);
-  materials_hash.add(materials.element_material);
-  materials_hash_ = materials_hash.value();
+  // The voxels' materials follow from block_voxels_ (blocks after one another), which
+  // fingerprint() adds; only the per-material stiffness is hashed here, while it is at hand.
+  Fingerprint stiffness_hash;
+  stiffness_hash.add(materials.stiffness);
+  stiffness_hash_ = stiffness_hash.value();
   operator_ = backend.create_voxel_operator(hierarchy_, materials, spec.precision);
 
   // The case's conditions, by fine vertex.
@@ -440,7 +441,8 @@ void CorotationalSimulation::restore(std::int64_t step, double time, const std::
 std::uint64_t CorotationalSimulation::fingerprint() const {
   if (fingerprint_) return *fingerprint_;
   Fingerprint h;
-  h.add(materials_hash_);
+  h.add(stiffness_hash_);
+  h.add(block_voxels_);
   h.add(hierarchy_.edge);
   for (const double x : hierarchy_.origin) h.add(x);
   h.add(hierarchy_.element_vertices);
