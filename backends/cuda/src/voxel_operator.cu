@@ -1,6 +1,7 @@
 // How the CUDA backend runs the voxel multigrid's kernels (fem/voxel/voxel_operator_impl.hpp):
-// device arrays, one thread per index of a verb (entry-major stencils, so that the threads of a
-// warp read and write consecutive addresses: the seed's layout, section 4.3), reductions by
+// device arrays, one thread per index of a verb, or a few that split a stencil row where a launch
+// would leave the GPU idle (lanes_for), entry-major stencils (so that the threads of a warp read
+// and write consecutive addresses: the seed's layout, section 4.3), reductions by
 // blocks whose partial sums the host adds in order (the same bits on any device), and the
 // coarsest level's conjugate gradients in one thread block (the seed's section 4.2.7).
 #include <cuda_runtime.h>
@@ -26,6 +27,36 @@ template <class F>
 __global__ void for_each_kernel(std::int64_t begin, std::int64_t end, F f) {
   const std::int64_t i = begin + static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < end) f(i);
+}
+
+/// The consecutive threads of a warp that share an index (kernels::voxel's row products): sums by
+/// butterfly shuffles, so that every lane holds the same total.
+struct WarpLanes {
+  int lane_, count_;
+  unsigned mask_;
+  [[nodiscard]] FEM_HD int lane() const { return lane_; }
+  [[nodiscard]] FEM_HD int count() const { return count_; }
+  /// (Host side: never run, as Team's.)
+  template <class U, int N>
+  FEM_HD void sum(U (&x)[N]) const {
+#ifdef __CUDA_ARCH__
+    for (int offset = count_ / 2; offset > 0; offset /= 2)
+      for (int k = 0; k < N; ++k) x[k] += __shfl_xor_sync(mask_, x[k], offset, count_);
+#else
+    (void)x;
+#endif
+  }
+};
+
+template <int Lanes, class F>
+__global__ void for_each_lanes_kernel(std::int64_t begin, std::int64_t end, F f) {
+  static_assert(Lanes >= 1 && Lanes <= 32 && (Lanes & (Lanes - 1)) == 0 && kThreads % Lanes == 0);
+  const std::int64_t i =
+      begin + (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / Lanes;
+  if (i >= end) return;  // whole groups of lanes leave together
+  const int lane = static_cast<int>(threadIdx.x % Lanes);
+  const unsigned group = Lanes == 32 ? 0xffffffffu : (1u << Lanes) - 1u;
+  f(i, WarpLanes{lane, Lanes, group << (threadIdx.x % 32 - lane)});
 }
 
 /// Block b sums f(i) over i = b * blockDim + thread, strided by the grid, into partial[b].
@@ -84,6 +115,49 @@ struct VoxelExec {
     for_each_kernel<<<static_cast<unsigned>((n + kThreads - 1) / kThreads), kThreads, 0,
                       stream()>>>(begin, end, f);
     FEM_CUDA_CHECK(cudaGetLastError());
+  }
+  using Lanes = WarpLanes;
+  template <int L, class F>
+  static void launch_lanes(std::int64_t begin, std::int64_t end, const F& f) {
+    const std::int64_t threads = (end - begin) * L;
+    for_each_lanes_kernel<L>
+        <<<static_cast<unsigned>((threads + kThreads - 1) / kThreads), kThreads, 0, stream()>>>(
+            begin, end, f);
+    FEM_CUDA_CHECK(cudaGetLastError());
+  }
+  /// Threads for each index of a launch of n: the fewest lanes (a power of two, at most 16) that
+  /// give the launch 1,024 threads per multiprocessor, half of what the GPU holds at once. A
+  /// colour of a level's vertices, one thread each, leaves most of the GPU idle below ~2 M
+  /// voxels, each thread with a whole 27-block row of loads in series; lanes split the row. The
+  /// largest levels keep one thread a vertex: their vertices alone fill the GPU, and splitting
+  /// them further was measured slower (docs/performance.md, "Several threads a vertex").
+  static int lanes_for(std::int64_t n) {
+    static const std::int64_t target = [] {
+      int device = 0, multiprocessors = 0;
+      FEM_CUDA_CHECK(cudaGetDevice(&device));
+      FEM_CUDA_CHECK(
+          cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+      return static_cast<std::int64_t>(1024) * multiprocessors;
+    }();
+    int lanes = 1;
+    while (lanes < 16 && n * lanes < target) lanes *= 2;
+    return lanes;
+  }
+  template <class F>
+  static void for_each_lanes(std::int64_t begin, std::int64_t end, const F& f) {
+    if (end <= begin) return;
+    switch (lanes_for(end - begin)) {
+      case 1:
+        return launch_lanes<1>(begin, end, f);
+      case 2:
+        return launch_lanes<2>(begin, end, f);
+      case 4:
+        return launch_lanes<4>(begin, end, f);
+      case 8:
+        return launch_lanes<8>(begin, end, f);
+      default:
+        return launch_lanes<16>(begin, end, f);
+    }
   }
   template <class F>
   static double sum(std::int64_t n, const F& f) {

@@ -49,6 +49,16 @@ struct VoxelExec {
     if (end <= begin) return;
     Kokkos::parallel_for("fem::voxel", Range<ExecutionSpace>(begin, end), f);
   }
+  /// One thread an index (a team's vector lanes would give several on a device, as in the
+  /// CUDA backend).
+  using Lanes = kernels::voxel::OneLane;
+  template <class F>
+  static void for_each_lanes(std::int64_t begin, std::int64_t end, const F& f) {
+    if (end <= begin) return;
+    Kokkos::parallel_for(
+        "fem::voxel", Range<ExecutionSpace>(begin, end),
+        KOKKOS_LAMBDA(std::int64_t i) { f(i, Lanes{}); });
+  }
   template <class F>
   static double sum(std::int64_t n, const F& f) {
     double s = 0.0;

@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "fem/kernels/voxel_kernels.hpp"
 #include "linear_algebra.hpp"
 
 namespace fem::openmp {
@@ -38,6 +39,11 @@ struct VoxelExec {
   static void for_each(std::int64_t begin, std::int64_t end, const F& f) {
 #pragma omp parallel for schedule(static) if (end - begin >= kMinParallelEntries)
     for (std::int64_t i = begin; i < end; ++i) f(i);
+  }
+  using Lanes = kernels::voxel::OneLane;
+  template <class F>
+  static void for_each_lanes(std::int64_t begin, std::int64_t end, const F& f) {
+    for_each(begin, end, [&](std::int64_t i) { f(i, Lanes{}); });
   }
   template <class F>
   static double sum(std::int64_t n, const F& f) {

@@ -588,31 +588,54 @@ FEM_INLINE void row_block_from_cells(std::int64_t x, int slot, const std::int32_
       if ((fixed[x] >> i) & 1) out[4 * i] = T(1);
 }
 
-/// b - (A u)_v without the diagonal block when `skip_centre`, with it otherwise.
-template <class T, class Layout>
-FEM_INLINE void row_remainder(std::int64_t v, const std::int32_t* neighbours, const T* a,
-                              const Layout& layout, const T* b, const T* u, bool skip_centre,
-                              T (&acc)[3]) {
-  for (int i = 0; i < 3; ++i) acc[i] = b[3 * v + i];
-  FEM_VOXEL_UNROLL
-  for (int s = 0; s < kSlots; ++s) {
+/// One thread doing a vertex's whole row (the CPU backends, and the coarsest level's team).
+struct OneLane {
+  [[nodiscard]] FEM_INLINE int lane() const { return 0; }
+  [[nodiscard]] FEM_INLINE int count() const { return 1; }
+  template <class T, int N>
+  FEM_INLINE void sum(T (&/*x*/)[N]) const {}
+};
+
+/// (A u)_v, without the diagonal block when `skip_centre`, computed by the `lanes` that share
+/// vertex v (a Lanes object: lane(), count(), sum(x) adds x over the lanes and gives every lane
+/// the total): lane k takes slots k, k + count, ..., so that on a device several threads keep a
+/// row's loads in flight at once (docs/voxels.md, "Several threads a vertex").
+template <class T, class Layout, class Lanes>
+FEM_INLINE void row_product(std::int64_t v, const std::int32_t* neighbours, const T* a,
+                            const Layout& layout, const T* u, bool skip_centre, const Lanes& lanes,
+                            T (&product)[3]) {
+  for (int i = 0; i < 3; ++i) product[i] = T(0);
+  FEM_VOXEL_UNROLL  // fully where the lanes' count is a constant (OneLane)
+      for (int s = lanes.lane(); s < kSlots; s += lanes.count()) {
     if (skip_centre && s == kCentre) continue;
     const std::int64_t n = neighbours[kSlots * v + s];
     if (n < 0) continue;
     const T un[3] = {u[3 * n], u[3 * n + 1], u[3 * n + 2]};
     for (int r = 0; r < 3; ++r)
-      acc[r] -= a[layout.at(v, kBlockEntries * s + 3 * r)] * un[0] +
-                a[layout.at(v, kBlockEntries * s + 3 * r + 1)] * un[1] +
-                a[layout.at(v, kBlockEntries * s + 3 * r + 2)] * un[2];
+      product[r] += a[layout.at(v, kBlockEntries * s + 3 * r)] * un[0] +
+                    a[layout.at(v, kBlockEntries * s + 3 * r + 1)] * un[1] +
+                    a[layout.at(v, kBlockEntries * s + 3 * r + 2)] * un[2];
   }
+  lanes.sum(product);
 }
 
-/// One block Gauss-Seidel update of vertex v: u_v = A_vv^-1 (b_v - sum over the other slots).
-template <class T, class Layout>
+/// b - (A u)_v, without the diagonal block when `skip_centre`, in every lane.
+template <class T, class Layout, class Lanes>
+FEM_INLINE void row_remainder(std::int64_t v, const std::int32_t* neighbours, const T* a,
+                              const Layout& layout, const T* b, const T* u, bool skip_centre,
+                              const Lanes& lanes, T (&acc)[3]) {
+  row_product(v, neighbours, a, layout, u, skip_centre, lanes, acc);
+  for (int i = 0; i < 3; ++i) acc[i] = b[3 * v + i] - acc[i];
+}
+
+/// One block Gauss-Seidel update of vertex v: u_v = A_vv^-1 (b_v - sum over the other slots),
+/// written by the first of its lanes.
+template <class T, class Layout, class Lanes>
 FEM_INLINE void relax_vertex(std::int64_t v, const std::int32_t* neighbours, const T* a,
-                             const Layout& layout, const T* b, T* u) {
+                             const Layout& layout, const T* b, T* u, const Lanes& lanes) {
   T acc[3];
-  row_remainder(v, neighbours, a, layout, b, u, true, acc);
+  row_remainder(v, neighbours, a, layout, b, u, true, lanes, acc);
+  if (lanes.lane() != 0) return;
   T d[9];
   for (int e = 0; e < 9; ++e) d[e] = a[layout.at(v, kBlockEntries * kCentre + e)];
   T x[3];
@@ -621,11 +644,13 @@ FEM_INLINE void relax_vertex(std::int64_t v, const std::int32_t* neighbours, con
 }
 
 /// r_v = b_v - (A u)_v (seed eq. 12).
-template <class T, class Layout>
+template <class T, class Layout, class Lanes>
 FEM_INLINE void vertex_residual(std::int64_t v, const std::int32_t* neighbours, const T* a,
-                                const Layout& layout, const T* b, const T* u, T* r) {
+                                const Layout& layout, const T* b, const T* u, T* r,
+                                const Lanes& lanes) {
   T acc[3];
-  row_remainder(v, neighbours, a, layout, b, u, false, acc);
+  row_remainder(v, neighbours, a, layout, b, u, false, lanes, acc);
+  if (lanes.lane() != 0) return;
   for (int i = 0; i < 3; ++i) r[3 * v + i] = acc[i];
 }
 
@@ -706,7 +731,7 @@ FEM_INLINE void coarsest_cg(const Team& team, std::int64_t vertices, const std::
   double local = 0.0, local2 = 0.0, local3 = 0.0;
   for (std::int64_t v = first; v < vertices; v += stride) {
     T acc[3];
-    row_remainder(v, neighbours, a, layout, b, x, false, acc);
+    row_remainder(v, neighbours, a, layout, b, x, false, OneLane{}, acc);
     for (int i = 0; i < 3; ++i) {
       r[3 * v + i] = acc[i];
       local += static_cast<double>(b[3 * v + i]) * static_cast<double>(b[3 * v + i]);
@@ -727,17 +752,7 @@ FEM_INLINE void coarsest_cg(const Team& team, std::int64_t vertices, const std::
     local = 0.0;
     for (std::int64_t v = first; v < vertices; v += stride) {
       T acc[3];
-      // q = A p: the residual form with a zero right-hand side gives -A p.
-      for (int i = 0; i < 3; ++i) acc[i] = T(0);
-      FEM_VOXEL_UNROLL
-      for (int s = 0; s < kSlots; ++s) {
-        const std::int64_t n = neighbours[kSlots * v + s];
-        if (n < 0) continue;
-        for (int row = 0; row < 3; ++row)
-          acc[row] += a[layout.at(v, kBlockEntries * s + 3 * row)] * p[3 * n] +
-                      a[layout.at(v, kBlockEntries * s + 3 * row + 1)] * p[3 * n + 1] +
-                      a[layout.at(v, kBlockEntries * s + 3 * row + 2)] * p[3 * n + 2];
-      }
+      row_product(v, neighbours, a, layout, p, false, OneLane{}, acc);  // q = A p
       for (int i = 0; i < 3; ++i) {
         q[3 * v + i] = acc[i];
         local += static_cast<double>(p[3 * v + i]) * static_cast<double>(acc[i]);

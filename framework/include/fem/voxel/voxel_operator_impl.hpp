@@ -6,6 +6,10 @@
 //   make<U>(n)                       an array of n zeros
 //   upload(array, host, n, offset), download(array, host, n, offset)
 //   for_each(begin, end, f)          f(i) for every i in [begin, end), in parallel
+//   Lanes, for_each_lanes(begin, end, f)
+//                                    f(i, lanes) for every i, by one or more threads each
+//                                    (Lanes: lane(), count(), sum(x); kernels::voxel::OneLane
+//                                    where one thread does an index's work)
 //   sum(n, f)                        the sum over i < n of f(i) (a double), in a fixed order
 //   Team, team(f)                    f(team) run by one team of threads (Team: rank(), size(),
 //                                    barrier(), sum(double)): the coarsest level's CG
@@ -34,6 +38,7 @@ class VoxelOperatorOn final : public VoxelOperator {
   template <class U>
   using Array = typename Exec::template Array<U>;
   using Layout = kernels::voxel::StencilLayout;
+  using Lanes = typename Exec::Lanes;
 
   struct Level {
     std::int64_t vertices = 0;
@@ -344,9 +349,10 @@ class VoxelOperatorOn final : public VoxelOperator {
     for (int sweep = 0; sweep < sweeps; ++sweep)
       for (int k = 0; k < kColours; ++k) {
         const int colour = reversed ? kColours - 1 - k : k;
-        Exec::for_each(
-            g.colour_start[colour], g.colour_start[colour + 1],
-            [=] FEM_HD(std::int64_t v) { kernels::voxel::relax_vertex(v, nb, a, layout, b, u); });
+        Exec::for_each_lanes(g.colour_start[colour], g.colour_start[colour + 1],
+                             [=] FEM_HD(std::int64_t v, const Lanes& lanes) {
+                               kernels::voxel::relax_vertex(v, nb, a, layout, b, u, lanes);
+                             });
       }
   }
 
@@ -521,8 +527,8 @@ class VoxelOperatorOn final : public VoxelOperator {
     const T* u = g.u.data();
     T* r = g.r.data();
     const Layout layout = g.layout;
-    Exec::for_each(0, g.vertices, [=] FEM_HD(std::int64_t v) {
-      kernels::voxel::vertex_residual(v, nb, a, layout, b, u, r);
+    Exec::for_each_lanes(0, g.vertices, [=] FEM_HD(std::int64_t v, const Lanes& lanes) {
+      kernels::voxel::vertex_residual(v, nb, a, layout, b, u, r, lanes);
     });
   }
 
