@@ -379,16 +379,17 @@ FEM_INLINE void fine_rhs(std::int64_t v, const std::int32_t* vertex_elements,
 /// fine rows (seed eqs. 10 and 11 in one pass: each free fine row of a child x = 2X + k enters
 /// with weight w_k, and each of its blocks toward x + d = 2(X + I) + k' with weight w_k').
 /// children[27 X + k]: the fine vertex at 2X + k (-1: none). Rows of void coarse dofs
-/// (coarse_fixed) become identity rows.
-template <class T, class Layout>
+/// (coarse_fixed) become identity rows. The children are shared among `lanes` as row_product's
+/// slots; every lane holds the block.
+template <class T, class Layout, class Lanes>
 FEM_INLINE void coarse_block(std::int64_t x_coarse, int slot, const std::int32_t* children,
                              const std::uint8_t* fine_fixed, const T* fine_a,
                              const Layout& fine_layout, const std::uint8_t* coarse_fixed,
-                             T (&out)[9]) {
+                             const Lanes& lanes, T (&out)[9]) {
   for (int i = 0; i < 9; ++i) out[i] = T(0);
   const int target[3] = {2 * slot_offset(slot, 0), 2 * slot_offset(slot, 1),
                          2 * slot_offset(slot, 2)};
-  for (int k = 0; k < kSlots; ++k) {
+  for (int k = lanes.lane(); k < kSlots; k += lanes.count()) {
     const std::int64_t x = children[kSlots * x_coarse + k];
     if (x < 0) continue;
     const int free_rows = ~fine_fixed[x] & 7;
@@ -417,6 +418,7 @@ FEM_INLINE void coarse_block(std::int64_t x_coarse, int slot, const std::int32_t
           }
         }
   }
+  lanes.sum(out);
   if (slot == kCentre)
     for (int r = 0; r < 3; ++r)
       if ((coarse_fixed[x_coarse] >> r) & 1) out[4 * r] = T(1);
@@ -656,12 +658,12 @@ FEM_INLINE void vertex_residual(std::int64_t v, const std::int32_t* neighbours, 
 
 /// Coarse vertex X: b_X = sum over children of w_k r_x at free fine dofs (seed eq. 13, P^T r),
 /// and the coarse correction starts from zero.
-template <class T>
+template <class T, class Lanes>
 FEM_INLINE void restrict_vertex(std::int64_t x_coarse, const std::int32_t* children,
                                 const std::uint8_t* fine_fixed, const T* fine_r, T* coarse_b,
-                                T* coarse_u) {
+                                T* coarse_u, const Lanes& lanes) {
   T acc[3] = {0, 0, 0};
-  for (int k = 0; k < kSlots; ++k) {
+  for (int k = lanes.lane(); k < kSlots; k += lanes.count()) {
     const std::int64_t x = children[kSlots * x_coarse + k];
     if (x < 0) continue;
     const T w =
@@ -669,6 +671,8 @@ FEM_INLINE void restrict_vertex(std::int64_t x_coarse, const std::int32_t* child
     for (int c = 0; c < 3; ++c)
       if (!((fine_fixed[x] >> c) & 1)) acc[c] += w * fine_r[3 * x + c];
   }
+  lanes.sum(acc);
+  if (lanes.lane() != 0) return;
   for (int c = 0; c < 3; ++c) {
     coarse_b[3 * x_coarse + c] = acc[c];
     coarse_u[3 * x_coarse + c] = T(0);

@@ -293,13 +293,17 @@ class VoxelOperatorOn final : public VoxelOperator {
     // The 27 blocks of a coarse vertex in consecutive threads: they read the same children's
     // rows, which a device then fetches once for all of them (measured on the H100: 1.5 times
     // faster than a vertex per consecutive thread, whose writes coalesce instead).
-    Exec::for_each(0, kernels::voxel::kSlots * nv, [=] FEM_HD(std::int64_t i) {
-      const std::int64_t x = i / kernels::voxel::kSlots;
-      const int s = static_cast<int>(i % kernels::voxel::kSlots);
-      T block[9];
-      kernels::voxel::coarse_block(x, s, children, fine_fixed, fa, fl, coarse_fixed, block);
-      for (int e = 0; e < 9; ++e) ca[cl.at(x, kernels::voxel::kBlockEntries * s + e)] = block[e];
-    });
+    Exec::for_each_lanes(0, kernels::voxel::kSlots * nv,
+                         [=] FEM_HD(std::int64_t i, const Lanes& lanes) {
+                           const std::int64_t x = i / kernels::voxel::kSlots;
+                           const int s = static_cast<int>(i % kernels::voxel::kSlots);
+                           T block[9];
+                           kernels::voxel::coarse_block(x, s, children, fine_fixed, fa, fl,
+                                                        coarse_fixed, lanes, block);
+                           if (lanes.lane() != 0) return;
+                           for (int e = 0; e < 9; ++e)
+                             ca[cl.at(x, kernels::voxel::kBlockEntries * s + e)] = block[e];
+                         });
   }
 
   /// Level 1 cell by cell after assemble (kernels::voxel, "Level 1 cell by cell"): its cell
@@ -365,8 +369,8 @@ class VoxelOperatorOn final : public VoxelOperator {
     const T* r = f.r.data();
     T* cb = c.b.data();
     T* cu = c.u.data();
-    Exec::for_each(0, c.vertices, [=] FEM_HD(std::int64_t x) {
-      kernels::voxel::restrict_vertex(x, children, fine_fixed, r, cb, cu);
+    Exec::for_each_lanes(0, c.vertices, [=] FEM_HD(std::int64_t x, const Lanes& lanes) {
+      kernels::voxel::restrict_vertex(x, children, fine_fixed, r, cb, cu, lanes);
     });
   }
 
