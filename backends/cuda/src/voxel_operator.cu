@@ -195,6 +195,18 @@ struct VoxelExec {
       __syncthreads();
 #endif
     }
+    /// Groups of `count` consecutive threads (a power of two up to 32; the team's size is a
+    /// multiple of it).
+    FEM_HD WarpLanes lanes(int count) const {
+#ifdef __CUDA_ARCH__
+      const int lane = static_cast<int>(threadIdx.x) % count;
+      const unsigned group = count == 32 ? 0xffffffffu : (1u << count) - 1u;
+      return WarpLanes{lane, count, group << (static_cast<int>(threadIdx.x) % 32 - lane)};
+#else
+      (void)count;
+      return WarpLanes{0, 1, 1u};
+#endif
+    }
     /// Warp shuffles, then one value a warp through shared memory: two barriers.
     FEM_HD double sum(double x) const {
 #ifdef __CUDA_ARCH__

@@ -79,6 +79,8 @@ struct VoxelExec {
       member->team_reduce(Kokkos::Sum<double>(total));
       return total;
     }
+    /// One thread a vertex (a team's size need not be a power of two).
+    KOKKOS_FUNCTION kernels::voxel::OneLane lanes(int /*count*/) const { return {}; }
   };
   template <class F>
   static void team(const F& f) {

@@ -54,6 +54,7 @@ struct VoxelExec {
     [[nodiscard]] int size() const { return 1; }
     void barrier() const {}
     [[nodiscard]] double sum(double x) const { return x; }
+    [[nodiscard]] kernels::voxel::OneLane lanes(int /*count*/) const { return {}; }
   };
   template <class F>
   static void team(const F& f) {

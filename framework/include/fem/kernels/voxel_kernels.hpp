@@ -716,9 +716,10 @@ FEM_INLINE void newmark_vertex(std::int64_t v, T dt, const T* u, T* u_old, T* v_
 /// the 3x3 diagonal blocks, run by one team of threads (one thread block on a GPU: the seed's
 /// section 4.2.7) that share the work vertex by vertex. `Team` gives rank(), size(), barrier()
 /// and sum(double) (the team's sum of each thread's value, returned to every thread, after a
-/// barrier). r, z, p and q are scratch vectors of the level's size. Stops when |r| <=
-/// tolerance |b| or after max_iterations; writes the iterations, |r|^2 and |b|^2 to
-/// report[0..2] (rank 0).
+/// barrier) and lanes(count) (a Lanes object, as row_product's, for groups of `count` threads,
+/// or one thread where the team cannot split). r, z, p and q are scratch vectors of the level's
+/// size. Stops when |r| <= tolerance |b| or after max_iterations; writes the iterations, |r|^2
+/// and |b|^2 to report[0..2] (rank 0).
 template <class T, class Layout, class Team>
 FEM_INLINE void coarsest_cg(const Team& team, std::int64_t vertices, const std::int32_t* neighbours,
                             const T* a, const Layout& layout, const T* b, T* x, T* r, T* z, T* p,
@@ -751,12 +752,20 @@ FEM_INLINE void coarsest_cg(const Team& team, std::int64_t vertices, const std::
   double rz = team.sum(local2);
   const double stop = tolerance * tolerance * bb;
   double rr = team.sum(local3);
+  // q = A p by groups of lanes where the team outnumbers the vertices (a level of ~100 vertices
+  // and a team of 512 threads: 4 a vertex), each group's first lane writing.
+  int count = 1;
+  while (count < 16 && 2 * count * vertices <= stride) count *= 2;
+  const auto lanes = team.lanes(count);
+  const std::int64_t group_first = team.rank() / lanes.count(),
+                     group_stride = team.size() / lanes.count();
   int it = 0;
   while (it < max_iterations && rr > stop && rz > 0.0) {
     local = 0.0;
-    for (std::int64_t v = first; v < vertices; v += stride) {
+    for (std::int64_t v = group_first; v < vertices; v += group_stride) {
       T acc[3];
-      row_product(v, neighbours, a, layout, p, false, OneLane{}, acc);  // q = A p
+      row_product(v, neighbours, a, layout, p, false, lanes, acc);
+      if (lanes.lane() != 0) continue;
       for (int i = 0; i < 3; ++i) {
         q[3 * v + i] = acc[i];
         local += static_cast<double>(p[3 * v + i]) * static_cast<double>(acc[i]);
