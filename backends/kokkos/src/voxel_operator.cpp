@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <type_traits>
 #include <utility>
 
 #include <fem/kokkos/spaces.hpp>
@@ -15,6 +16,35 @@
 
 namespace fem::kokkos {
 namespace {
+
+/// The threads that share an index (kernels::voxel's row products): on Kokkos' Cuda space a
+/// team's vector lanes, consecutive threads of a warp, summed by warp shuffles as in the CUDA
+/// backend; one thread elsewhere.
+struct VectorLanes {
+  int lane_ = 0, count_ = 1;
+  unsigned mask_ = 1u;
+  [[nodiscard]] KOKKOS_FUNCTION int lane() const { return lane_; }
+  [[nodiscard]] KOKKOS_FUNCTION int count() const { return count_; }
+  template <class U, int N>
+  KOKKOS_FUNCTION void sum(U (&x)[N]) const {
+#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDA_ARCH__)
+    for (int offset = count_ / 2; offset > 0; offset /= 2)
+      for (int k = 0; k < N; ++k) x[k] += __shfl_xor_sync(mask_, x[k], offset, count_);
+#else
+    (void)x;
+#endif
+  }
+  /// Lane `lane` of `count` vector lanes (blockDim.x = count on CUDA, the team's threads along y).
+  KOKKOS_FUNCTION static VectorLanes of(int lane, int count) {
+#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDA_ARCH__)
+    const unsigned group = count == 32 ? 0xffffffffu : (1u << count) - 1u;
+    const unsigned in_warp = (threadIdx.x + blockDim.x * threadIdx.y) % 32u;
+    return {lane, count, group << (in_warp - static_cast<unsigned>(lane))};
+#else
+    return {lane, count, 1u};
+#endif
+  }
+};
 
 template <class Space>
 struct VoxelExec {
@@ -49,15 +79,44 @@ struct VoxelExec {
     if (end <= begin) return;
     Kokkos::parallel_for("fem::voxel", Range<ExecutionSpace>(begin, end), f);
   }
-  /// One thread an index (a team's vector lanes would give several on a device, as in the
-  /// CUDA backend).
-  using Lanes = kernels::voxel::OneLane;
+  using Lanes = VectorLanes;
+  /// As the CUDA backend's lanes_for: on Kokkos' Cuda space the fewest lanes (at most 16) that
+  /// give a launch half the threads the GPU holds; one elsewhere.
+  static int lanes_for(std::int64_t n) {
+#if defined(KOKKOS_ENABLE_CUDA)
+    if constexpr (std::is_same_v<ExecutionSpace, Kokkos::Cuda>) {
+      static const std::int64_t target = ExecutionSpace().concurrency() / 2;
+      int lanes = 1;
+      while (lanes < 16 && n * lanes < target) lanes *= 2;
+      return lanes;
+    }
+#endif
+    (void)n;
+    return 1;
+  }
+  /// Several lanes an index are a team's vector lanes (threadIdx.x on CUDA), each team a
+  /// block's worth of indices.
   template <class F>
   static void for_each_lanes(std::int64_t begin, std::int64_t end, const F& f) {
     if (end <= begin) return;
+    const int lanes = lanes_for(end - begin);
+    if (lanes == 1) {
+      Kokkos::parallel_for(
+          "fem::voxel", Range<ExecutionSpace>(begin, end),
+          KOKKOS_LAMBDA(std::int64_t i) { f(i, Lanes{}); });
+      return;
+    }
+    const int team = 256 / lanes;
+    const auto league = static_cast<int>((end - begin + team - 1) / team);
     Kokkos::parallel_for(
-        "fem::voxel", Range<ExecutionSpace>(begin, end),
-        KOKKOS_LAMBDA(std::int64_t i) { f(i, Lanes{}); });
+        "fem::voxel_lanes", Kokkos::TeamPolicy<ExecutionSpace>(league, team, lanes),
+        KOKKOS_LAMBDA(const Member& m) {
+          const std::int64_t i =
+              begin + static_cast<std::int64_t>(m.league_rank()) * m.team_size() + m.team_rank();
+          if (i >= end) return;  // a whole group of lanes
+          Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, lanes),
+                               [&](int lane) { f(i, VectorLanes::of(lane, lanes)); });
+        });
   }
   template <class F>
   static double sum(std::int64_t n, const F& f) {
@@ -95,7 +154,9 @@ struct VoxelExec {
     return nullptr;
   }
   static void replay(const Recording& /*r*/) {}
-  static void synchronize() { Kokkos::fence(); }
+  static void synchronize() {
+    Kokkos::fence();
+  }
 };
 
 template <class Space>
