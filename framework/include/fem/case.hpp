@@ -187,7 +187,7 @@ struct NewtonSpec {
 /// The linear solver inside Newton.
 struct LinearSolverSpec {
   SourceLocation where;
-  std::string solver = "cg";              ///< cg | direct
+  std::string solver = "cg";              ///< cg | minres | direct
   std::string preconditioner = "jacobi";  ///< none | jacobi | block_jacobi | multigrid | amg
   int max_iterations = 2000;
   /// matrix_free: the tangent's action (the main path); assembled: a sparse matrix on the

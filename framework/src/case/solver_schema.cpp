@@ -97,7 +97,7 @@ void read_newton(const Value& v, NewtonSpec& n) {
 void read_linear(const Value& v, LinearSolverSpec& l) {
   l.where = v.key_where();
   const Mapping m(v, {"solver", "preconditioner", "max_iterations", "operator"});
-  if (auto x = m.get("solver")) l.solver = as_choice(*x, {"cg", "direct"});
+  if (auto x = m.get("solver")) l.solver = as_choice(*x, {"cg", "minres", "direct"});
   if (auto x = m.get("preconditioner"))
     l.preconditioner = as_choice(*x, {"none", "jacobi", "block_jacobi", "multigrid", "amg"});
   if (auto x = m.get("max_iterations")) l.max_iterations = as_int(*x, 1);

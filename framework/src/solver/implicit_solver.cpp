@@ -253,8 +253,8 @@ ImplicitSolver::ImplicitSolver(const Model& model, Backend& backend, std::string
   op_ = backend_.create_operator(sys, *algebra_);
   if (!spec.contacts.empty()) contact_ = std::make_unique<ContactOperator>(*op_, model, sys);
   if (!sys.follower_pressures.empty()) {
-    // Iterative solves take the open surfaces' non-symmetric load stiffness (BiCGStab); the
-    // direct solver's factorization is symmetric.
+    // CG takes the open surfaces' non-symmetric load stiffness (BiCGStab instead); MINRES and
+    // the direct solver's factorization are symmetric.
     const LinearSolverSpec& linear = spec.solver.linear;
     pressure_ = std::make_unique<FollowerPressureOperator>(
         contact_ ? static_cast<NonlinearOperator&>(*contact_) : *op_, sys, linear.solver == "cg");
@@ -376,6 +376,8 @@ class ImplicitSolver::Run final : public IncrementEquations {
     // cut back, or fail naming it).
     if (pressure_ && pressure_->nonsymmetric())
       return bicgstab(la_, a, *preconditioner_, b, du, eta, spec_.solver.linear.max_iterations);
+    if (spec_.solver.linear.solver == "minres")
+      return minres(la_, a, *preconditioner_, b, du, eta, spec_.solver.linear.max_iterations);
     return conjugate_gradients(la_, a, *preconditioner_, b, du, eta,
                                spec_.solver.linear.max_iterations);
   }
@@ -929,8 +931,9 @@ ImplicitRunReport ImplicitSolver::Run::execute() {
           why << "the linear solver broke down: the tangent is not positive definite (the "
                  "material may soften at this deformation, the body may be buckling, the "
                  "supports may not hold it, or elements may be close to inverting; conjugate "
-                 "gradients need a definite tangent, linear: {solver: direct} factorizes an "
-                 "indefinite one)";
+                 "gradients need a definite tangent; linear: {solver: minres} iterates on an "
+                 "indefinite one with a positive definite preconditioner such as jacobi, and "
+                 "linear: {solver: direct} factorizes it)";
           break;
         default:
           why << "the residual became non-finite";

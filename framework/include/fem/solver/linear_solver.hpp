@@ -109,4 +109,12 @@ KrylovResult conjugate_gradients(LinearAlgebra& la, LinearOperator& a, Precondit
 KrylovResult bicgstab(LinearAlgebra& la, LinearOperator& a, Preconditioner& m, const Vector& b,
                       Vector& x, double tolerance, int max_iterations);
 
+/// Preconditioned MINRES for a symmetric, possibly indefinite A x = b from x = 0, with a
+/// symmetric positive definite preconditioner M, to |b - A x|_M <= tolerance |b|_M (the norm its
+/// recurrence minimizes) or max_iterations; relative_residual is the true 2-norm one at the end.
+/// Breakdown: r . M r < 0 (M not positive definite) or NaN. Two reductions and one operator and
+/// preconditioner application an iteration.
+KrylovResult minres(LinearAlgebra& la, LinearOperator& a, Preconditioner& m, const Vector& b,
+                    Vector& x, double tolerance, int max_iterations);
+
 }  // namespace fem
