@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -101,6 +102,18 @@ TEST(Static, CantileverConvergesToTheBeamSolution) {
   EXPECT_LT(errors[1], errors[0]);
   EXPECT_LT(errors[2], errors[1]);
   EXPECT_LT(errors[2], 0.05) << "finest relative error " << errors[2];
+}
+
+TEST(Static, TheDirectSolverAsksTheBlasForOneThreadUnlessTheUserChoseACount) {
+  // CHOLMOD's supernodes through a BLIS that forks threads for each block took 4-6x longer
+  // (blas_threads.hpp); BLIS reads BLIS_NUM_THREADS at its first call.
+  for (const char* chosen :
+       {"BLIS_NUM_THREADS", "OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "MKL_NUM_THREADS"})
+    if (std::getenv(chosen) != nullptr && std::string(std::getenv(chosen)) != "1")
+      GTEST_SKIP() << chosen << " is set: the user's choice, which the solver leaves alone";
+  cantilever_tip("hex8", "hex8", 4, 1, 1e-3);
+  ASSERT_NE(std::getenv("BLIS_NUM_THREADS"), nullptr);
+  EXPECT_STREQ(std::getenv("BLIS_NUM_THREADS"), "1");
 }
 
 TEST(Static, NewtonConvergesQuadraticallyNearTheSolution) {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "blas_threads.hpp"
 #include "fem/error.hpp"
 #include "fem/solver/linear_solver.hpp"
 #include "preconditioner_factories.hpp"
@@ -97,6 +98,7 @@ class BlockJacobi final : public Preconditioner {
 class Direct final : public Preconditioner {
  public:
   explicit Direct(LinearAlgebra& la) : la_(la) {
+    prefer_single_threaded_blas();
 #if FEM_WITH_CHOLMOD
     // A tangent that is not positive definite is expected (and handled): CHOLMOD must not print
     // a warning for it.

@@ -607,8 +607,9 @@ FEM_INLINE void row_product(std::int64_t v, const std::int32_t* neighbours, cons
                             const Layout& layout, const T* u, bool skip_centre, const Lanes& lanes,
                             T (&product)[3]) {
   for (int i = 0; i < 3; ++i) product[i] = T(0);
-  FEM_VOXEL_UNROLL  // fully where the lanes' count is a constant (OneLane)
-      for (int s = lanes.lane(); s < kSlots; s += lanes.count()) {
+  // Unrolled fully where the lanes' count is a constant (OneLane).
+  FEM_VOXEL_UNROLL
+  for (int s = lanes.lane(); s < kSlots; s += lanes.count()) {
     if (skip_centre && s == kCentre) continue;
     const std::int64_t n = neighbours[kSlots * v + s];
     if (n < 0) continue;
