@@ -103,7 +103,10 @@ int run_implicit(const Model& model, Backend& backend, bool time_verbs, const Ca
       static_cast<double>(r.newton_iterations) /
           static_cast<double>(std::max<std::int64_t>(1, r.increments)),
       r.tangents, r.linear_iterations, static_cast<double>(r.linear_iterations) / iterations,
-      r.preconditioner, r.setup_s, r.solve_s, r.verbs.apply.seconds, r.verbs.residual.seconds,
+      r.minres_solves > 0 ? fmt::format("{}; MINRES redid {} solves CG broke down on",
+                                        r.preconditioner, r.minres_solves)
+                          : r.preconditioner,
+      r.setup_s, r.solve_s, r.verbs.apply.seconds, r.verbs.residual.seconds,
       r.preconditioner_setup_s,
       time_verbs ? "" : "; on a GPU these count launches only: --time-verbs times them exactly",
       r.output_s, r.total_s, r.dof_cg_iterations_per_second(), output_directory(spec),

@@ -376,10 +376,22 @@ class ImplicitSolver::Run final : public IncrementEquations {
     // cut back, or fail naming it).
     if (pressure_ && pressure_->nonsymmetric())
       return bicgstab(la_, a, *preconditioner_, b, du, eta, spec_.solver.linear.max_iterations);
+    const int limit = spec_.solver.linear.max_iterations;
     if (spec_.solver.linear.solver == "minres")
-      return minres(la_, a, *preconditioner_, b, du, eta, spec_.solver.linear.max_iterations);
-    return conjugate_gradients(la_, a, *preconditioner_, b, du, eta,
-                               spec_.solver.linear.max_iterations);
+      return minres(la_, a, *preconditioner_, b, du, eta, limit);
+    const KrylovResult cg = conjugate_gradients(la_, a, *preconditioner_, b, du, eta, limit);
+    if (!cg.breakdown || !std::isfinite(cg.relative_residual)) return cg;
+    // p . A p <= 0: the tangent is not positive definite (buckling, a limit point, softening).
+    // MINRES needs only symmetry and solves it again from zero, the iterations of both counted.
+    if (report_.minres_solves++ == 0)
+      spdlog::warn(
+          "conjugate gradients broke down in increment {}: the tangent is not positive "
+          "definite; MINRES solves this and every such system again (linear: {{solver: "
+          "minres}} uses it from the start)",
+          report_.increments + 1);
+    KrylovResult again = minres(la_, a, *preconditioner_, b, du, eta, limit);
+    again.iterations += cg.iterations;
+    return again;
   }
 
   void constrain(Vector& x) override { la_.multiply(*free_, x, x); }
@@ -623,6 +635,7 @@ void ImplicitSolver::Run::write_summary(const std::string& status, const std::st
   s.set("implicit.newton_iterations", report_.newton_iterations);
   s.set("implicit.tangents", report_.tangents);
   s.set("implicit.linear_iterations", report_.linear_iterations);
+  s.set("implicit.minres_solves", report_.minres_solves);
   s.set("implicit.linear_solver", spec_.solver.linear.solver);
   s.set("implicit.preconditioner", report_.preconditioner);
   s.set("implicit.operator", spec_.solver.linear.operator_form);

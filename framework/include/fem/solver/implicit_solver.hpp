@@ -60,6 +60,8 @@ struct ImplicitRunReport {
   std::string checkpoint;            ///< the last checkpoint written, "" if none
   std::int64_t newton_iterations = 0;
   std::int64_t linear_iterations = 0;
+  /// Solves that CG broke down on (a tangent that is not positive definite) and MINRES redid.
+  std::int64_t minres_solves = 0;
   std::int64_t tangents = 0;  ///< tangents formed (fewer than Newton iterations when modified)
   double end_time = 0.0;
   double time_reached = 0.0;
