@@ -81,35 +81,55 @@ inline std::vector<double> zero_at_prescribed(const NonlinearOperator& op, std::
   return v;
 }
 
+/// The pressed cube linearized at a uniform squeeze of its height (each node's z scaled by
+/// 1 - squeeze, the sides held: not an equilibrium) with the case's preconditioner set up there.
+/// Built in place: the preconditioner keeps references into `run`.
+struct SqueezedCube {
+  ImplicitRun run;
+  std::unique_ptr<Vector> u;
+  std::unique_ptr<Preconditioner> preconditioner;
+  bool linearized = false;  ///< the tangent formed (no element inverted)
+
+  SqueezedCube(const std::string& linear, int divisions, double squeeze)
+      : run(prepare_implicit(pressed_cube("hex8", "hex8", divisions, linear),
+                             on_backend({{"precision", "double"}}))) {
+    LinearAlgebra& la = run.la();
+    NonlinearOperator& op = run.op();
+    std::vector<double> u_host(static_cast<std::size_t>(op.size()), 0.0);
+    const std::vector<double>& coordinates = op.system().coordinates;
+    for (std::size_t n = 0; 3 * n < u_host.size(); ++n)
+      u_host[3 * n + 2] = -squeeze * coordinates[3 * n + 2];
+    u = device_vector(la, u_host);
+    linearized = op.linearize(*u).ok();
+    preconditioner = make_preconditioner(run.model.spec.solver.linear,
+                                         PreconditionerContext{run.model, *run.backend, la, op});
+    preconditioner->setup(op, *u);
+  }
+  SqueezedCube(const SqueezedCube&) = delete;
+  SqueezedCube& operator=(const SqueezedCube&) = delete;
+};
+
 /// Checks that a preconditioner set up at a deformed state (`squeeze`, 10 % down by default) is
 /// symmetric positive definite and keeps nothing between applications, as conjugate gradients
 /// need.
 inline void expect_symmetric_positive_definite(const std::string& linear, int divisions = 8,
                                                double squeeze = 0.1) {
-  ImplicitRun run = prepare_implicit(pressed_cube("hex8", "hex8", divisions, linear),
-                                     on_backend({{"precision", "double"}}));
-  LinearAlgebra& la = run.la();
-  NonlinearOperator& op = run.op();
-  std::vector<double> u_host(static_cast<std::size_t>(op.size()), 0.0);
-  const std::vector<double>& coordinates = op.system().coordinates;
-  for (std::size_t n = 0; 3 * n < u_host.size(); ++n)
-    u_host[3 * n + 2] = -squeeze * coordinates[3 * n + 2];
-  const auto u = device_vector(la, u_host);
-  ASSERT_TRUE(op.linearize(*u).ok());
-  const std::unique_ptr<Preconditioner> m = make_preconditioner(
-      run.model.spec.solver.linear, PreconditionerContext{run.model, *run.backend, la, op});
-  m->setup(op, *u);
+  SqueezedCube cube(linear, divisions, squeeze);
+  ASSERT_TRUE(cube.linearized);
+  LinearAlgebra& la = cube.run.la();
+  NonlinearOperator& op = cube.run.op();
+  Preconditioner& m = *cube.preconditioner;
   const auto r1 = device_vector(la, zero_at_prescribed(op, random_vector(op.size(), 1.0, 1)));
   const auto r2 = device_vector(la, zero_at_prescribed(op, random_vector(op.size(), 1.0, 2)));
   const auto z1 = la.vector(op.size()), z2 = la.vector(op.size());
-  m->apply(*r1, *z1);
-  m->apply(*r2, *z2);
+  m.apply(*r1, *z1);
+  m.apply(*r2, *z2);
   const double r2z1 = la.dot(*r2, *z1), r1z2 = la.dot(*r1, *z2);
   EXPECT_NEAR(r2z1, r1z2, 1e-10 * std::sqrt(la.dot(*r1, *z1) * la.dot(*r2, *z2))) << linear;
   EXPECT_GT(la.dot(*r1, *z1), 0.0) << linear;
   EXPECT_GT(la.dot(*r2, *z2), 0.0) << linear;
   const auto z1_again = la.vector(op.size());
-  m->apply(*r1, *z1_again);
+  m.apply(*r1, *z1_again);
   EXPECT_EQ(host_vector(la, *z1_again), host_vector(la, *z1)) << linear;
 }
 

@@ -139,25 +139,17 @@ TEST(Minres, SolvesTheTangentOfACubeSqueezedWithoutBulging) {
   // The pressed cube's tangent at a uniform 10 % squeeze with the sides held has negative
   // eigenvalues (test_multigrid.cpp): Jacobi-preconditioned CG breaks down on it, MINRES with
   // the same preconditioner solves it.
-  ImplicitRun run = prepare_implicit(pressed_cube("hex8", "hex8", 9, "{preconditioner: jacobi}"),
-                                     on_backend({{"precision", "double"}}));
-  LinearAlgebra& la = run.la();
-  NonlinearOperator& op = run.op();
-  std::vector<double> u_host(static_cast<std::size_t>(op.size()), 0.0);
-  const std::vector<double>& coordinates = op.system().coordinates;
-  for (std::size_t n = 0; 3 * n < u_host.size(); ++n)
-    u_host[3 * n + 2] = -0.1 * coordinates[3 * n + 2];
-  const auto u = device_vector(la, u_host);
-  ASSERT_TRUE(op.linearize(*u).ok());
-  const std::unique_ptr<Preconditioner> jacobi = make_preconditioner(
-      run.model.spec.solver.linear, PreconditionerContext{run.model, *run.backend, la, op});
-  jacobi->setup(op, *u);
+  SqueezedCube cube("{preconditioner: jacobi}", 9, 0.1);
+  ASSERT_TRUE(cube.linearized);
+  LinearAlgebra& la = cube.run.la();
+  NonlinearOperator& op = cube.run.op();
+  Preconditioner& jacobi = *cube.preconditioner;
   TangentOperator a(op);
   const std::vector<double> b_host = zero_at_prescribed(op, random_vector(op.size(), 1.0, 5));
   const auto b = device_vector(la, b_host), x = la.vector(op.size());
-  const KrylovResult cg = conjugate_gradients(la, a, *jacobi, *b, *x, 1e-8, 5000);
+  const KrylovResult cg = conjugate_gradients(la, a, jacobi, *b, *x, 1e-8, 5000);
   EXPECT_TRUE(cg.breakdown) << "converged " << cg.converged << " in " << cg.iterations;
-  const KrylovResult mr = minres(la, a, *jacobi, *b, *x, 1e-8, 5000);
+  const KrylovResult mr = minres(la, a, jacobi, *b, *x, 1e-8, 5000);
   ASSERT_TRUE(mr.converged) << mr.iterations << " iterations, residual " << mr.relative_residual;
   EXPECT_FALSE(mr.breakdown);
   EXPECT_LT(mr.relative_residual, 1e-7);

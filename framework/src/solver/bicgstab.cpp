@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "fem/solver/linear_solver.hpp"
+#include "krylov_start.hpp"
 
 namespace fem {
 
@@ -13,14 +14,8 @@ KrylovResult bicgstab(LinearAlgebra& la, LinearOperator& a, Preconditioner& m, c
                       Vector& x, double tolerance, int max_iterations) {
   KrylovResult result;
   const std::int64_t n = b.size();
-  la.fill(x, 0.0);
-  const double b_norm = std::sqrt(la.dot(b, b));
-  result.initial_residual = b_norm;
-  if (!(b_norm > 0.0)) {
-    result.converged = b_norm == 0.0;
-    result.breakdown = !result.converged;  // NaN in b
-    return result;
-  }
+  const double b_norm = start_from_zero(la, b, x, result);
+  if (b_norm == 0.0) return result;
   const double stop = tolerance * b_norm;
   const auto r = la.vector(n), shadow = la.vector(n), p = la.vector(n), v = la.vector(n),
              p_hat = la.vector(n), s_hat = la.vector(n), t = la.vector(n);

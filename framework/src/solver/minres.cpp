@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "fem/solver/linear_solver.hpp"
+#include "krylov_start.hpp"
 
 namespace fem {
 
@@ -18,14 +19,8 @@ KrylovResult minres(LinearAlgebra& la, LinearOperator& a, Preconditioner& m, con
                     Vector& x, double tolerance, int max_iterations) {
   KrylovResult result;
   const std::int64_t n = b.size();
-  la.fill(x, 0.0);
-  const double b_norm = std::sqrt(la.dot(b, b));
-  result.initial_residual = b_norm;
-  if (!(b_norm > 0.0)) {
-    result.converged = b_norm == 0.0;
-    result.breakdown = !result.converged;  // NaN in b
-    return result;
-  }
+  const double b_norm = start_from_zero(la, b, x, result);
+  if (b_norm == 0.0) return result;
   // Lanczos vectors: r_old and r (unpreconditioned), y = M r; the search directions w, w_1, w_2.
   auto r_old = la.vector(n), r = la.vector(n), y = la.vector(n), v = la.vector(n), w = la.vector(n),
        w_1 = la.vector(n), w_2 = la.vector(n);
