@@ -389,7 +389,15 @@ class ImplicitSolver::Run final : public IncrementEquations {
           "definite; MINRES solves this and every such system again (linear: {{solver: "
           "minres}} uses it from the start)",
           report_.increments + 1);
+    // Where MINRES cannot start either (a preconditioner that is not positive definite), CG's
+    // partial solution stays Newton's to use.
+    if (!cg_partial_) cg_partial_ = la_.vector(du.size());
+    la_.copy(du, *cg_partial_);
     KrylovResult again = minres(la_, a, *preconditioner_, b, du, eta, limit);
+    if (again.breakdown && again.iterations == 0) {
+      la_.copy(*cg_partial_, du);
+      return cg;
+    }
     again.iterations += cg.iterations;
     return again;
   }
@@ -520,6 +528,7 @@ class ImplicitSolver::Run final : public IncrementEquations {
   std::unique_ptr<MatrixOperator> matrix_operator_;
   std::unique_ptr<Vector> u_, u_iter_, f_ext_, f_int_, mass_, free_, lift_, tmp_, tmp2_, tmp3_, v_,
       a_, v_new_, a_new_, a_hat_, v_hat_, g_n_;
+  std::unique_ptr<Vector> cg_partial_;  ///< CG's solution while MINRES solves the system again
   double f_ext_norm_ = 0.0, stiffness_scale_ = 1.0, mass_scale_ = 0.0;
   double preconditioner_setup_s_ = 0.0;
   bool lift_nonzero_ = false;
