@@ -24,8 +24,7 @@ KrylovResult minres(LinearAlgebra& la, LinearOperator& a, Preconditioner& m, con
   // Lanczos vectors: r_old and r (unpreconditioned), y = M r; the search directions w, w_1, w_2.
   auto r_old = la.vector(n), r = la.vector(n), y = la.vector(n), v = la.vector(n), w = la.vector(n),
        w_1 = la.vector(n), w_2 = la.vector(n);
-  la.copy(b, *r);
-  la.copy(b, *r_old);
+  la.copy(b, *r);  // r_old is first read in the second iteration, after it has become r
   m.apply(*r, *y);
   double beta = la.dot(*r, *y);
   if (!(beta > 0.0)) {  // the preconditioner is not positive definite (or NaN)
@@ -47,8 +46,9 @@ KrylovResult minres(LinearAlgebra& la, LinearOperator& a, Preconditioner& m, con
     if (k >= 2) la.axpby(-beta / beta_old, *r_old, 1.0, *y);
     const double alpha = la.dot(*v, *y);
     la.axpby(-alpha / beta, *r, 1.0, *y);
+    // The new Lanczos vector is y: it becomes r, r becomes r_old, and r_old's storage takes M r.
     std::swap(r_old, r);
-    la.copy(*y, *r);
+    std::swap(r, y);
     m.apply(*r, *y);
     beta_old = beta;
     const double beta_sq = la.dot(*r, *y);
@@ -72,20 +72,18 @@ KrylovResult minres(LinearAlgebra& la, LinearOperator& a, Preconditioner& m, con
     // w = (v - epsilon_old w_2 - delta w_1) / gamma; x += phi w.
     std::swap(w_2, w_1);
     std::swap(w_1, w);
-    la.copy(*v, *w);
-    la.axpby(-epsilon_old, *w_2, 1.0, *w);
-    la.axpby(-delta, *w_1, 1.0, *w);
-    la.axpby(0.0, *w, 1.0 / gamma, *w);
+    la.axpby(1.0 / gamma, *v, 0.0, *w);
+    la.axpby(-epsilon_old / gamma, *w_2, 1.0, *w);
+    la.axpby(-delta / gamma, *w_1, 1.0, *w);
     la.axpby(phi, *w, 1.0, x);
     result.iterations = k;
     // phi_bar is the residual's norm in M: |b - A x|_M.
     if (phi_bar <= stop || beta == 0.0) break;
   }
   // The true residual, in the 2-norm the other solvers report.
-  la.copy(b, *r);
   a.apply(x, *y);
-  la.axpby(-1.0, *y, 1.0, *r);
-  const double r_norm = std::sqrt(la.dot(*r, *r));
+  la.axpby(1.0, b, -1.0, *y);
+  const double r_norm = std::sqrt(la.dot(*y, *y));
   result.relative_residual = r_norm / b_norm;
   if (!std::isfinite(r_norm)) result.breakdown = true;
   result.converged = !result.breakdown && (phi_bar <= stop || beta == 0.0);
