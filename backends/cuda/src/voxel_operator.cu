@@ -29,24 +29,7 @@ __global__ void for_each_kernel(std::int64_t begin, std::int64_t end, F f) {
   if (i < end) f(i);
 }
 
-/// The consecutive threads of a warp that share an index (kernels::voxel's row products): sums by
-/// butterfly shuffles, so that every lane holds the same total.
-struct WarpLanes {
-  int lane_, count_;
-  unsigned mask_;
-  [[nodiscard]] FEM_HD int lane() const { return lane_; }
-  [[nodiscard]] FEM_HD int count() const { return count_; }
-  /// (Host side: never run, as Team's.)
-  template <class U, int N>
-  FEM_HD void sum(U (&x)[N]) const {
-#ifdef __CUDA_ARCH__
-    for (int offset = count_ / 2; offset > 0; offset /= 2)
-      for (int k = 0; k < N; ++k) x[k] += __shfl_xor_sync(mask_, x[k], offset, count_);
-#else
-    (void)x;
-#endif
-  }
-};
+using kernels::voxel::WarpLanes;
 
 template <int Lanes, class F>
 __global__ void for_each_lanes_kernel(std::int64_t begin, std::int64_t end, F f) {
@@ -54,9 +37,7 @@ __global__ void for_each_lanes_kernel(std::int64_t begin, std::int64_t end, F f)
   const std::int64_t i =
       begin + (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / Lanes;
   if (i >= end) return;  // whole groups of lanes leave together
-  const int lane = static_cast<int>(threadIdx.x % Lanes);
-  const unsigned group = Lanes == 32 ? 0xffffffffu : (1u << Lanes) - 1u;
-  f(i, WarpLanes{lane, Lanes, group << (threadIdx.x % 32 - lane)});
+  f(i, WarpLanes::of(static_cast<int>(threadIdx.x % Lanes), Lanes, threadIdx.x % 32));
 }
 
 /// Block b sums f(i) over i = b * blockDim + thread, strided by the grid, into partial[b].
@@ -199,12 +180,10 @@ struct VoxelExec {
     /// multiple of it).
     FEM_HD WarpLanes lanes(int count) const {
 #ifdef __CUDA_ARCH__
-      const int lane = static_cast<int>(threadIdx.x) % count;
-      const unsigned group = count == 32 ? 0xffffffffu : (1u << count) - 1u;
-      return WarpLanes{lane, count, group << (static_cast<int>(threadIdx.x) % 32 - lane)};
+      return WarpLanes::of(static_cast<int>(threadIdx.x) % count, count, threadIdx.x % 32);
 #else
       (void)count;
-      return WarpLanes{0, 1, 1u};
+      return {};
 #endif
     }
     /// Warp shuffles, then one value a warp through shared memory: two barriers.

@@ -17,34 +17,15 @@
 namespace fem::kokkos {
 namespace {
 
-/// The threads that share an index (kernels::voxel's row products): on Kokkos' Cuda space a
-/// team's vector lanes, consecutive threads of a warp, summed by warp shuffles as in the CUDA
-/// backend; one thread elsewhere.
-struct VectorLanes {
-  int lane_ = 0, count_ = 1;
-  unsigned mask_ = 1u;
-  [[nodiscard]] KOKKOS_FUNCTION int lane() const { return lane_; }
-  [[nodiscard]] KOKKOS_FUNCTION int count() const { return count_; }
-  template <class U, int N>
-  KOKKOS_FUNCTION void sum(U (&x)[N]) const {
+/// Where the calling thread sits in its warp: Kokkos puts a team's vector lanes along
+/// threadIdx.x on CUDA and the team's threads along y.
+KOKKOS_INLINE_FUNCTION unsigned thread_in_warp() {
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDA_ARCH__)
-    for (int offset = count_ / 2; offset > 0; offset /= 2)
-      for (int k = 0; k < N; ++k) x[k] += __shfl_xor_sync(mask_, x[k], offset, count_);
+  return (threadIdx.x + blockDim.x * threadIdx.y) % 32u;
 #else
-    (void)x;
+  return 0u;
 #endif
-  }
-  /// Lane `lane` of `count` vector lanes (blockDim.x = count on CUDA, the team's threads along y).
-  KOKKOS_FUNCTION static VectorLanes of(int lane, int count) {
-#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDA_ARCH__)
-    const unsigned group = count == 32 ? 0xffffffffu : (1u << count) - 1u;
-    const unsigned in_warp = (threadIdx.x + blockDim.x * threadIdx.y) % 32u;
-    return {lane, count, group << (in_warp - static_cast<unsigned>(lane))};
-#else
-    return {lane, count, 1u};
-#endif
-  }
-};
+}
 
 template <class Space>
 struct VoxelExec {
@@ -79,7 +60,9 @@ struct VoxelExec {
     if (end <= begin) return;
     Kokkos::parallel_for("fem::voxel", Range<ExecutionSpace>(begin, end), f);
   }
-  using Lanes = VectorLanes;
+  /// On Kokkos' Cuda space a team's vector lanes, consecutive threads of a warp; one thread
+  /// elsewhere.
+  using Lanes = kernels::voxel::WarpLanes;
   /// As the CUDA backend's lanes_for: on Kokkos' Cuda space the fewest lanes (at most 16) that
   /// give a launch half the threads the GPU holds; one elsewhere.
   static int lanes_for(std::int64_t n) {
@@ -115,7 +98,7 @@ struct VoxelExec {
               begin + static_cast<std::int64_t>(m.league_rank()) * m.team_size() + m.team_rank();
           if (i >= end) return;  // a whole group of lanes
           Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, lanes),
-                               [&](int lane) { f(i, VectorLanes::of(lane, lanes)); });
+                               [&](int lane) { f(i, Lanes::of(lane, lanes, thread_in_warp())); });
         });
   }
   template <class F>

@@ -598,6 +598,31 @@ struct OneLane {
   FEM_INLINE void sum(T (&/*x*/)[N]) const {}
 };
 
+/// Consecutive threads of a GPU warp that share an index (the CUDA backend, and Kokkos on its Cuda
+/// space): sums by butterfly shuffles, so that every lane holds the same total. Host code never
+/// runs one with more than one lane.
+struct WarpLanes {
+  int lane_ = 0, count_ = 1;
+  unsigned mask_ = 1u;  ///< the group's threads in the warp
+  [[nodiscard]] FEM_INLINE int lane() const { return lane_; }
+  [[nodiscard]] FEM_INLINE int count() const { return count_; }
+  template <class T, int N>
+  FEM_INLINE void sum(T (&x)[N]) const {
+#if defined(__CUDA_ARCH__)
+    for (int offset = count_ / 2; offset > 0; offset /= 2)
+      for (int k = 0; k < N; ++k) x[k] += __shfl_xor_sync(mask_, x[k], offset, count_);
+#else
+    (void)x;
+#endif
+  }
+  /// Lane `lane` of a group of `count` (a power of two up to 32) whose thread is at
+  /// `thread_in_warp` in its warp.
+  static FEM_INLINE WarpLanes of(int lane, int count, unsigned thread_in_warp) {
+    const unsigned group = count == 32 ? 0xffffffffu : (1u << count) - 1u;
+    return {lane, count, group << (thread_in_warp - static_cast<unsigned>(lane))};
+  }
+};
+
 /// (A u)_v, without the diagonal block when `skip_centre`, computed by the `lanes` that share
 /// vertex v (a Lanes object: lane(), count(), sum(x) adds x over the lanes and gives every lane
 /// the total): lane k takes slots k, k + count, ..., so that on a device several threads keep a
