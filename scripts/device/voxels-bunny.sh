@@ -4,7 +4,8 @@
 # cells, ears dragged by a prescribed motion) at the seed's four sizes (DIVISIONS, default
 # "46 64 91 129": 12 k to 267 k voxels) and 2 M voxels (258), on CUDA in single and double,
 # STEPS steps (default 40), no output: steps per second and the V-cycle's residual reduction
-# (measured in a second run of 10 steps). Then fem_drag on the 267 k model. Logs go to $OUT.
+# (measured in a second run of 10 steps). Then fem_drag on the 267 k model (NO_DRAG=1 skips it).
+# EXTRA adds options to the timed `fem run` (e.g. --time-verbs). Logs go to $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 out=${OUT:-gpu-out}
@@ -25,17 +26,19 @@ for n in ${DIVISIONS:-46 64 91 129 258}; do
     log="$out/bunny-$p-$n.log"
     timeout 300 $build/bin/fem run cases/seed004/bunny.yaml --set backend=cuda --set precision=$p \
       --set mesh.divisions=$n --set output.vtk=false --set solver.multigrid.residual_every=0 \
-      --set solver.end_time="$(awk -v s="$steps" 'BEGIN { print s * 0.05 }')" > "$log" 2>&1
+      ${EXTRA:-} --set solver.end_time="$(awk -v s="$steps" 'BEGIN { print s * 0.05 }')" > "$log" 2>&1
     status=$?
     rate=$(grep -oE '\([0-9.e+]+ steps/s\)' "$log" | tr -d '(' | cut -d' ' -f1)
     voxels=$(grep -oE "voxels [0-9]+" "$log" | head -1 | cut -d' ' -f2)
     timeout 300 $build/bin/fem run cases/seed004/bunny.yaml --set backend=cuda --set precision=$p \
       --set mesh.divisions=$n --set output.vtk=false --set solver.end_time=0.5 > "$log.rho" 2>&1
     rho=$(grep -oE "mean [0-9.e+-]+, worst [0-9.e+-]+" "$log.rho")
+    grep "verbs (s)" "$log" >> "$out/bunny.txt"
     printf 'bunny %-6s %4d divisions  %8s voxels  exit %d  %8s steps/s  reduction per cycle: %s\n' \
       $p "$n" "$voxels" $status "$rate" "$rho" | tee -a "$out/bunny.txt"
   done
 done
+[ -n "${NO_DRAG:-}" ] && exit 0
 echo "fem_drag on cuda:"
 # The case's own ear motion off: the handle (an ear tip) is the only thing moved.
 timeout 200 $build/bin/fem_drag cases/seed004/bunny.yaml --set backend=cuda \

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "fem/config.hpp"
 
@@ -647,6 +648,68 @@ FEM_INLINE void row_product(std::int64_t v, const std::int32_t* neighbours, cons
   lanes.sum(product);
 }
 
+/// f(std::integral_constant<int, C>{}) with C = count (1, 2, 4, 8 or 16): a lane count known
+/// at run time made a constant, so that the loops over a lane's slots unroll.
+template <class F>
+FEM_INLINE auto with_lanes_constant(int count, F&& f) {
+  switch (count) {
+    case 1:
+      return f(std::integral_constant<int, 1>{});
+    case 2:
+      return f(std::integral_constant<int, 2>{});
+    case 4:
+      return f(std::integral_constant<int, 4>{});
+    case 8:
+      return f(std::integral_constant<int, 8>{});
+    default:
+      return f(std::integral_constant<int, 16>{});
+  }
+}
+
+/// Lanes a vertex for a team of `threads` threads sharing `vertices` vertices: doubled (up to 16)
+/// while the team holds twice the threads the groups need, so that every vertex still gets a
+/// group of its own in one round.
+FEM_INLINE int team_lanes(std::int64_t vertices, std::int64_t threads) {
+  int count = 1;
+  while (count < 16 && 2 * count * vertices <= threads) count *= 2;
+  return count;
+}
+
+/// row_product (the whole row) for groups of a constant C lanes, with every load of a lane's
+/// slots issued before the first is used: a missing neighbour's product is selected away
+/// instead of skipped, so that the row costs two round trips to memory (the neighbours, then the
+/// values) instead of one or two a slot. For a launch of one thread block (the coarsest solve),
+/// where no other threads hide the loads' latency. (The smoothing kernels keep row_product: with
+/// the GPU full of threads the extra registers cost more than the latency saved.)
+template <int C, class T, class Layout, class Lanes>
+FEM_INLINE void row_product_in_flight(std::int64_t v, const std::int32_t* neighbours, const T* a,
+                                      const Layout& layout, const T* u, const Lanes& lanes,
+                                      T (&product)[3]) {
+  constexpr int kPerLane = (kSlots + C - 1) / C;
+  std::int32_t n[kPerLane];
+  FEM_VOXEL_UNROLL
+  for (int j = 0; j < kPerLane; ++j) {
+    const int s = lanes.lane() + j * C;
+    n[j] = s < kSlots ? neighbours[kSlots * v + s] : -1;
+  }
+  for (int i = 0; i < 3; ++i) product[i] = T(0);
+  FEM_VOXEL_UNROLL
+  for (int j = 0; j < kPerLane; ++j) {
+    const int s = lanes.lane() + j * C < kSlots ? lanes.lane() + j * C : kSlots - 1;
+    const std::int64_t m = n[j] >= 0 ? n[j] : 0;  // a vertex to read from, used or not
+    T un[3];
+    for (int c = 0; c < 3; ++c) {
+      const T x = u[3 * m + c];
+      un[c] = n[j] >= 0 ? x : T(0);
+    }
+    for (int r = 0; r < 3; ++r)
+      product[r] += a[layout.at(v, kBlockEntries * s + 3 * r)] * un[0] +
+                    a[layout.at(v, kBlockEntries * s + 3 * r + 1)] * un[1] +
+                    a[layout.at(v, kBlockEntries * s + 3 * r + 2)] * un[2];
+  }
+  lanes.sum(product);
+}
+
 /// b - (A u)_v, without the diagonal block when `skip_centre`, in every lane.
 template <class T, class Layout, class Lanes>
 FEM_INLINE void row_remainder(std::int64_t v, const std::int32_t* neighbours, const T* a,
@@ -751,27 +814,24 @@ FEM_INLINE void coarsest_cg(const Team& team, std::int64_t vertices, const std::
                             const T* a, const Layout& layout, const T* b, T* x, T* r, T* z, T* p,
                             T* q, int max_iterations, double tolerance, double* report) {
   const std::int64_t first = team.rank(), stride = team.size();
-  auto precondition = [&](std::int64_t v) {
+  // z_v = D_v^-1 r_v, from r_v's values (no reload of what this thread just wrote).
+  auto precondition = [&](std::int64_t v, const T(&rv)[3], T(&zv)[3]) {
     T d[9];
     for (int e = 0; e < 9; ++e) d[e] = a[layout.at(v, kBlockEntries * kCentre + e)];
-    const T y[3] = {r[3 * v], r[3 * v + 1], r[3 * v + 2]};
-    T w[3];
-    solve3(d, y, w);
-    for (int i = 0; i < 3; ++i) z[3 * v + i] = w[i];
+    solve3(d, rv, zv);
   };
   double local = 0.0, local2 = 0.0, local3 = 0.0;
   for (std::int64_t v = first; v < vertices; v += stride) {
-    T acc[3];
-    row_remainder(v, neighbours, a, layout, b, x, false, OneLane{}, acc);
+    T rv[3], zv[3];
+    row_remainder(v, neighbours, a, layout, b, x, false, OneLane{}, rv);
+    precondition(v, rv, zv);
     for (int i = 0; i < 3; ++i) {
-      r[3 * v + i] = acc[i];
+      r[3 * v + i] = rv[i];
+      z[3 * v + i] = zv[i];
+      p[3 * v + i] = zv[i];
       local += static_cast<double>(b[3 * v + i]) * static_cast<double>(b[3 * v + i]);
-      local3 += static_cast<double>(acc[i]) * static_cast<double>(acc[i]);
-    }
-    precondition(v);
-    for (int i = 0; i < 3; ++i) {
-      p[3 * v + i] = z[3 * v + i];
-      local2 += static_cast<double>(r[3 * v + i]) * static_cast<double>(z[3 * v + i]);
+      local2 += static_cast<double>(rv[i]) * static_cast<double>(zv[i]);
+      local3 += static_cast<double>(rv[i]) * static_cast<double>(rv[i]);
     }
   }
   const double bb = team.sum(local);
@@ -780,37 +840,42 @@ FEM_INLINE void coarsest_cg(const Team& team, std::int64_t vertices, const std::
   double rr = team.sum(local3);
   // q = A p by groups of lanes where the team outnumbers the vertices (a level of ~100 vertices
   // and a team of 512 threads: 4 a vertex), each group's first lane writing.
-  int count = 1;
-  while (count < 16 && 2 * count * vertices <= stride) count *= 2;
-  const auto lanes = team.lanes(count);
+  const auto lanes = team.lanes(team_lanes(vertices, stride));
   const std::int64_t group_first = team.rank() / lanes.count(),
                      group_stride = team.size() / lanes.count();
   int it = 0;
   while (it < max_iterations && rr > stop && rz > 0.0) {
-    local = 0.0;
-    for (std::int64_t v = group_first; v < vertices; v += group_stride) {
-      T acc[3];
-      row_product(v, neighbours, a, layout, p, false, lanes, acc);
-      if (lanes.lane() != 0) continue;
-      for (int i = 0; i < 3; ++i) {
-        q[3 * v + i] = acc[i];
-        local += static_cast<double>(p[3 * v + i]) * static_cast<double>(acc[i]);
+    local = with_lanes_constant(lanes.count(), [&](auto lanes_constant) {
+      double pq = 0.0;
+      for (std::int64_t v = group_first; v < vertices; v += group_stride) {
+        T qv[3];
+        row_product_in_flight<decltype(lanes_constant)::value>(v, neighbours, a, layout, p, lanes,
+                                                               qv);
+        if (lanes.lane() != 0) continue;
+        for (int i = 0; i < 3; ++i) {
+          q[3 * v + i] = qv[i];
+          pq += static_cast<double>(p[3 * v + i]) * static_cast<double>(qv[i]);
+        }
       }
-    }
+      return pq;
+    });
     const double pq = team.sum(local);
     if (!(pq > 0.0)) break;
     const T alpha = static_cast<T>(rz / pq);
     local = 0.0;
     local2 = 0.0;
     for (std::int64_t v = first; v < vertices; v += stride) {
+      T rv[3], zv[3];
       for (int i = 0; i < 3; ++i) {
         x[3 * v + i] += alpha * p[3 * v + i];
-        r[3 * v + i] -= alpha * q[3 * v + i];
+        rv[i] = r[3 * v + i] - alpha * q[3 * v + i];
+        r[3 * v + i] = rv[i];
       }
-      precondition(v);
+      precondition(v, rv, zv);
       for (int i = 0; i < 3; ++i) {
-        local += static_cast<double>(r[3 * v + i]) * static_cast<double>(z[3 * v + i]);
-        local2 += static_cast<double>(r[3 * v + i]) * static_cast<double>(r[3 * v + i]);
+        z[3 * v + i] = zv[i];
+        local += static_cast<double>(rv[i]) * static_cast<double>(zv[i]);
+        local2 += static_cast<double>(rv[i]) * static_cast<double>(rv[i]);
       }
     }
     const double rz_new = team.sum(local);
