@@ -188,7 +188,7 @@ int check_command(const CaseOptions& options) {
       fmt::print(
           "  coarsest level: conjugate gradients to {:.3g} relative residual, at most {} "
           "iterations; residual reduction measured {}\n",
-          mg.coarsest_tolerance, mg.coarsest_iterations,
+          sim.coarsest_tolerance(), mg.coarsest_iterations,
           mg.residual_every > 0 ? fmt::format("every {} steps", mg.residual_every)
                                 : std::string("never"));
     } else {

@@ -234,6 +234,27 @@ TEST(CorotationalSolver, SinglePrecisionAgreesWithDouble) {
   EXPECT_LT(diff, 1e-4 * scale);
 }
 
+TEST(CorotationalSolver, TheCoarsestSolveIsLooseOnlyBelowFinerLevels) {
+  // The bar (36 vertices) is one level: its coarsest solve is the step's.
+  VoxelRun one =
+      voxel_model(bar(8, 1, 1.0, "{type: corotational, end_time: 1, time_step: 0.05}").yaml());
+  const CorotationalSimulation alone(one.model, *one.backend);
+  ASSERT_EQ(alone.hierarchy().levels.size(), 1U);
+  EXPECT_EQ(alone.coarsest_tolerance(), 1.0e-3);
+  // Four times finer: 4,641 vertices coarsened to fewer than 512.
+  VoxelRun fine =
+      voxel_model(bar(8, 4, 1.0, "{type: corotational, end_time: 1, time_step: 0.05}").yaml());
+  const CorotationalSimulation below(fine.model, *fine.backend);
+  ASSERT_GT(below.hierarchy().levels.size(), 1U);
+  EXPECT_EQ(below.coarsest_tolerance(), 0.1);
+  // The case's own value wins.
+  VoxelRun set = voxel_model(bar(8, 4, 1.0,
+                                 "{type: corotational, end_time: 1, time_step: 0.05, multigrid: "
+                                 "{coarsest_tolerance: 1e-5}}")
+                                 .yaml());
+  EXPECT_EQ(CorotationalSimulation(set.model, *set.backend).coarsest_tolerance(), 1.0e-5);
+}
+
 TEST(CorotationalSolver, LargeRotationsKeepTheVolume) {
   // A heavy bar falling over under gravity: co-rotation keeps the voxels' volume where linear
   // elasticity would inflate them (the seed's motivation, section 3.1).

@@ -244,13 +244,20 @@ struct VoxelMultigridSpec {
   /// Coarsen until the coarsest level has at most this many vertices.
   std::int64_t coarsest_vertices = 512;
   int coarsest_iterations = 200;  ///< conjugate gradients on the coarsest level, at most
-  /// Relative residual of the coarsest solve: well below a V-cycle's reduction (about 0.2) is
-  /// enough (measured: 1e-3 and 1e-6 give the same rate, in 18 and 32 iterations).
-  double coarsest_tolerance = 1.0e-3;
+  /// Relative residual of the coarsest solve; none: coarsest_tolerance(levels) below.
+  std::optional<double> coarsest_tolerance;
   /// Steps between measurements of the V-cycles' residual reduction (two extra residuals and
   /// reductions); 0: never.
   int residual_every = 1;
 };
+
+/// The coarsest solve's relative residual by default, for a hierarchy of `levels` levels. Where
+/// there are coarser levels than the finest, the coarse correction needs little accuracy: on the
+/// seed's bunny and on cubes of 32^3 to 126^3 voxels, 0.1 and 1e-3 (and 1e-6) give the same
+/// residual reduction per V-cycle, within 2 %, and 0.1 a third of the CG iterations
+/// (docs/performance.md, "The coarsest solve"). Where the coarsest level is the whole model,
+/// its solve is the step's: 1e-3.
+inline double default_coarsest_tolerance(int levels) { return levels > 1 ? 1.0e-1 : 1.0e-3; }
 
 struct SolverSpec {
   SourceLocation where;

@@ -65,6 +65,8 @@ class CorotationalSimulation {
   [[nodiscard]] double time() const { return time_; }
   [[nodiscard]] std::int64_t steps_done() const { return step_; }
   [[nodiscard]] double time_step() const { return dt_; }
+  /// The coarsest solve's relative residual: the case's, or default_coarsest_tolerance.
+  [[nodiscard]] double coarsest_tolerance() const;
   [[nodiscard]] double total_mass() const { return total_mass_; }
 
   // Interactive changes, in force from the next step on. Nodes are mesh node ids.

@@ -281,6 +281,11 @@ decltype(auto) timed(VoxelOperator& op, bool on, double& slot, F&& verb) {
   return verb();
 }
 
+double CorotationalSimulation::coarsest_tolerance() const {
+  return model_.spec.solver.multigrid.coarsest_tolerance.value_or(
+      default_coarsest_tolerance(static_cast<int>(hierarchy_.levels.size())));
+}
+
 void CorotationalSimulation::v_cycle(CorotationalStep& out) {
   const VoxelMultigridSpec& mg = model_.spec.solver.multigrid;
   VoxelOperator& op = *operator_;
@@ -289,7 +294,7 @@ void CorotationalSimulation::v_cycle(CorotationalStep& out) {
   const bool report = out.initial_residual >= 0.0;
   const int iterations =
       voxel::v_cycle(op, 0, mg.pre_sweeps, mg.post_sweeps, mg.coarsest_iterations,
-                     mg.coarsest_tolerance, report, [&](voxel::CycleVerb verb, const auto& run) {
+                     coarsest_tolerance(), report, [&](voxel::CycleVerb verb, const auto& run) {
                        double& slot = verb == voxel::CycleVerb::Smooth     ? phases_.smooth
                                       : verb == voxel::CycleVerb::Transfer ? phases_.transfer
                                                                            : phases_.coarsest;
