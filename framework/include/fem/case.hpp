@@ -257,7 +257,9 @@ struct VoxelMultigridSpec {
 /// residual reduction per V-cycle, within 2 %, and 0.1 a third of the CG iterations
 /// (docs/performance.md, "The coarsest solve"). Where the coarsest level is the whole model,
 /// its solve is the step's: 1e-3.
-inline double default_coarsest_tolerance(int levels) { return levels > 1 ? 1.0e-1 : 1.0e-3; }
+inline double default_coarsest_tolerance(int levels) {
+  return levels > 1 ? 1.0e-1 : 1.0e-3;
+}
 
 struct SolverSpec {
   SourceLocation where;
