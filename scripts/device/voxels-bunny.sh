@@ -7,19 +7,8 @@
 # (measured in a second run of 10 steps). Then fem_drag on the 267 k model (NO_DRAG=1 skips it).
 # EXTRA adds options to the timed `fem run` (e.g. --time-verbs). Logs go to $OUT.
 set -uo pipefail
-cd "$(dirname "$0")/../.." || exit 1
-out=${OUT:-gpu-out}
-mkdir -p "$out"
-deps=$PWD/.deps/device
-export LD_LIBRARY_PATH=$deps/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
-build=build-voxels-gpu
-if [ ! -f $build/CMakeCache.txt ]; then
-  cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=Release -DFEM_WITH_VTK=OFF \
-    -DFEM_WITH_KOKKOS=OFF -DFEM_WITH_CUDA=ON -DCMAKE_PREFIX_PATH="$deps" > "$out/configure.log" 2>&1 ||
-    { tail -40 "$out/configure.log"; exit 1; }
-fi
-cmake --build $build -j "$(nproc)" --target fem_tests_voxel fem_drag > "$out/build.log" 2>&1 ||
-  { grep -E "error|Error" "$out/build.log" | head -40; exit 1; }
+source "$(dirname "$0")/voxels-build.sh"
+voxel_build fem_tests_voxel fem_drag || exit 1
 steps=${STEPS:-40}
 for n in ${DIVISIONS:-46 64 91 129 258}; do
   for p in single double; do

@@ -9,19 +9,8 @@
 # Logs go to $OUT (or ./gpu-out).
 #   SET="--set solver.multigrid.coarsest_vertices=64" bash scripts/device/voxels-ncu.sh
 set -uo pipefail
-cd "$(dirname "$0")/../.." || exit 1
-out=${OUT:-gpu-out}
-mkdir -p "$out"
-deps=$PWD/.deps/device
-export LD_LIBRARY_PATH=$deps/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
-build=build-voxels-gpu
-if [ ! -f $build/CMakeCache.txt ]; then
-  cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=Release -DFEM_WITH_VTK=OFF \
-    -DFEM_WITH_KOKKOS=OFF -DFEM_WITH_CUDA=ON -DCMAKE_PREFIX_PATH="$deps" > "$out/configure.log" 2>&1 ||
-    { tail -40 "$out/configure.log"; exit 1; }
-fi
-cmake --build $build -j "$(nproc)" --target fem_tests_voxel > "$out/build.log" 2>&1 ||
-  { grep -E "error|Error" "$out/build.log" | head -40; exit 1; }
+source "$(dirname "$0")/voxels-build.sh"
+voxel_build fem_tests_voxel || exit 1
 ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2> /dev/null | head -1)
 [ -n "$ncu" ] || { echo "ncu not found"; exit 1; }
 steps=${STEPS:-3}

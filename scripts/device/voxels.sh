@@ -16,26 +16,12 @@
 # Logs go to $OUT (or ./gpu-out).
 #   SIZES="64 126 252" bash scripts/device/voxels.sh
 set -uo pipefail
-cd "$(dirname "$0")/../.." || exit 1
-out=${OUT:-gpu-out}
-mkdir -p "$out"
-deps=$PWD/.deps/device
-export LD_LIBRARY_PATH=$deps/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+source "$(dirname "$0")/voxels-build.sh"
 stamp() { echo "== $(date -u +%H:%M:%S) $*"; }
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/gpu.txt"
 echo "cpu cores: $(nproc), $(date -u +%Y-%m-%d)"
-build=build-voxels-gpu
-generator="Unix Makefiles"
-command -v ninja > /dev/null && generator=Ninja
-if [ ! -f $build/CMakeCache.txt ]; then
-  stamp configure
-  cmake -S . -B $build -G "$generator" -DCMAKE_BUILD_TYPE=Release -DFEM_WITH_VTK=OFF \
-    -DFEM_WITH_KOKKOS=OFF -DFEM_WITH_CUDA=ON -DCMAKE_PREFIX_PATH="$deps" > "$out/configure.log" 2>&1 ||
-    { tail -40 "$out/configure.log"; exit 1; }
-fi
 stamp build  # incremental on a machine still warm from the last call
-cmake --build $build -j "$(nproc)" --target fem_tests_voxel > "$out/build.log" 2>&1 ||
-  { grep -E "error|Error" "$out/build.log" | head -40; exit 1; }
+voxel_build fem_tests_voxel || exit 1
 fem=$build/bin/fem
 if [ -z "${NO_TESTS:-}" ]; then
   stamp "voxel tests"
