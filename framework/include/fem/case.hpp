@@ -244,7 +244,7 @@ struct VoxelMultigridSpec {
   /// Coarsen until the coarsest level has at most this many vertices.
   std::int64_t coarsest_vertices = 512;
   int coarsest_iterations = 200;  ///< conjugate gradients on the coarsest level, at most
-  /// Relative residual of the coarsest solve; none: coarsest_tolerance(levels) below.
+  /// Relative residual of the coarsest solve; none: default_coarsest_tolerance(levels) below.
   std::optional<double> coarsest_tolerance;
   /// Steps between measurements of the V-cycles' residual reduction (two extra residuals and
   /// reductions); 0: never.
