@@ -624,6 +624,16 @@ struct WarpLanes {
   }
 };
 
+/// product += block s of vertex v's row times un (the neighbour's three values).
+template <class T, class Layout>
+FEM_INLINE void add_block_product(std::int64_t v, int s, const T* a, const Layout& layout,
+                                  const T (&un)[3], T (&product)[3]) {
+  for (int r = 0; r < 3; ++r)
+    product[r] += a[layout.at(v, kBlockEntries * s + 3 * r)] * un[0] +
+                  a[layout.at(v, kBlockEntries * s + 3 * r + 1)] * un[1] +
+                  a[layout.at(v, kBlockEntries * s + 3 * r + 2)] * un[2];
+}
+
 /// (A u)_v, without the diagonal block when `skip_centre`, computed by the `lanes` that share
 /// vertex v (a Lanes object: lane(), count(), sum(x) adds x over the lanes and gives every lane
 /// the total): lane k takes slots k, k + count, ..., so that on a device several threads keep a
@@ -640,10 +650,7 @@ FEM_INLINE void row_product(std::int64_t v, const std::int32_t* neighbours, cons
     const std::int64_t n = neighbours[kSlots * v + s];
     if (n < 0) continue;
     const T un[3] = {u[3 * n], u[3 * n + 1], u[3 * n + 2]};
-    for (int r = 0; r < 3; ++r)
-      product[r] += a[layout.at(v, kBlockEntries * s + 3 * r)] * un[0] +
-                    a[layout.at(v, kBlockEntries * s + 3 * r + 1)] * un[1] +
-                    a[layout.at(v, kBlockEntries * s + 3 * r + 2)] * un[2];
+    add_block_product(v, s, a, layout, un, product);
   }
   lanes.sum(product);
 }
@@ -702,10 +709,7 @@ FEM_INLINE void row_product_in_flight(std::int64_t v, const std::int32_t* neighb
       const T x = u[3 * m + c];
       un[c] = n[j] >= 0 ? x : T(0);
     }
-    for (int r = 0; r < 3; ++r)
-      product[r] += a[layout.at(v, kBlockEntries * s + 3 * r)] * un[0] +
-                    a[layout.at(v, kBlockEntries * s + 3 * r + 1)] * un[1] +
-                    a[layout.at(v, kBlockEntries * s + 3 * r + 2)] * un[2];
+    add_block_product(v, s, a, layout, un, product);
   }
   lanes.sum(product);
 }
