@@ -6,8 +6,12 @@
 # prints the time a step by kernel (the verb's lambda, where the name holds one) and grid size
 # (the level), largest first, with the sum against the step's wall time without the profiler.
 # SET adds options to `fem run` (e.g. "--set precision=double --set mesh.divisions=91").
+# DETAIL=REGEX also profiles, for one step, the first DETAIL_COUNT (default 60) kernels whose
+# demangled name matches REGEX with Nsight Compute's "detailed" set (throughputs, memory,
+# occupancy, warp stalls, hot instructions) into $OUT/detail.csv and detail.ncu-rep.
 # Logs go to $OUT (or ./gpu-out).
 #   SET="--set solver.multigrid.coarsest_vertices=64" bash scripts/device/voxels-ncu.sh
+#   DETAIL="assemble|coarsen|smooth" bash scripts/device/voxels-ncu.sh
 set -uo pipefail
 source "$(dirname "$0")/voxels-build.sh"
 voxel_build fem_tests_voxel || exit 1
@@ -47,3 +51,11 @@ for key, t in sorted(total.items(), key=lambda x: -x[1]):
 print(f"sum of kernel times: {sum(total.values()) / steps:.1f} us a step, "
       f"{sum(count.values()) / steps:.0f} launches a step")
 EOF
+if [ -n "${DETAIL:-}" ]; then
+  timeout 400 "$ncu" --set detailed --section WarpStateStats --section SourceCounters \
+    --kernel-name-base demangled --kernel-name "regex:${DETAIL}" \
+    --launch-count "${DETAIL_COUNT:-60}" -o "$out/detail" -f \
+    $build/bin/fem "${args[@]}" --set solver.end_time=0.05 > "$out/detail.log" 2>&1
+  "$ncu" --import "$out/detail.ncu-rep" --csv --page details --print-units base > "$out/detail.csv" 2>&1
+  tail -3 "$out/detail.log"
+fi

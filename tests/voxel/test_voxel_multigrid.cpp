@@ -11,6 +11,7 @@
 #include <fem/kernels/voxel_kernels.hpp>
 #include <fem/voxel/voxel_hierarchy.hpp>
 
+#include "support/backend_here.hpp"
 #include "voxel_cases.hpp"
 
 namespace fem::test {
@@ -40,7 +41,7 @@ TEST(VoxelPolar, FiveIterationsRecoverTheRotationForStretchesUpToHalf) {
   EXPECT_LT(worst, 1e-6);
 }
 
-/// The openmp backend's voxel verbs on an object.
+/// A backend's voxel verbs on an object.
 struct Grid {
   VoxelRun plugins;
   voxel::VoxelHierarchy h;
@@ -49,10 +50,11 @@ struct Grid {
 
 /// `materials` materials (Young's modulus 1, 3, 5, ... MPa), voxel e of material e % materials.
 Grid make_grid(const VoxelObject& object, Precision precision = Precision::Double,
-               std::int64_t coarsest = 8, int materials = 1) {
+               std::int64_t coarsest = 8, int materials = 1,
+               const std::string& backend = "openmp") {
   Grid g;
   g.plugins.plugins = std::make_unique<PluginRegistry>();
-  g.plugins.backend = g.plugins.plugins->create_backend("openmp");
+  g.plugins.backend = g.plugins.plugins->create_backend(backend);
   g.h = voxel::build_voxel_hierarchy(object.mesh, object.cells, coarsest);
   VoxelMaterials m;
   for (int i = 0; i < materials; ++i) {
@@ -160,34 +162,69 @@ void expect_galerkin_products(Grid& g, const std::vector<std::vector<std::uint8_
   }
 }
 
-TEST(VoxelGalerkin, MatrixFreeCoarseOperatorsEqualSparseProducts) {
-  // An irregular object: coarse cells partly filled, a hole, prescribed dofs on one face and
-  // one component elsewhere.
+/// An irregular object (coarse cells partly filled, a hole, a notch, scattered missing voxels;
+/// two materials) on `backend`, with dofs prescribed on one face and one component elsewhere,
+/// rotated from displacements that differ from voxel to voxel and assembled. masks: its levels'.
+Grid assembled_irregular_object(const std::string& backend,
+                                std::vector<std::vector<std::uint8_t>>& masks) {
   const VoxelObject o = voxel_object({7, 6, 5}, 0.004, [](int i, int j, int k) {
     if (i == 3 && j == 3) return false;            // a hole through z
     if (i >= 5 && j <= 1 && k >= 3) return false;  // a notch
     return (i + 2 * j + 3 * k) % 11 != 5;          // scattered missing voxels
   });
-  Grid g = make_grid(o, Precision::Double, 8, 2);
-  ASSERT_GE(g.op->levels(), 3);
+  Grid g = make_grid(o, Precision::Double, 8, 2, backend);
   std::mt19937 rng(3);
   std::uniform_real_distribution<double> unit(-1.0, 1.0);
   const std::size_t n = 3 * static_cast<std::size_t>(g.h.levels[0].vertices);
   std::vector<double> u(n);
-  for (double& x : u) x = 0.002 * unit(rng);  // rotations that differ from voxel to voxel
+  for (double& x : u) x = 0.002 * unit(rng);
   std::vector<std::uint8_t> fixed(static_cast<std::size_t>(g.h.levels[0].vertices), 0);
   for (std::int64_t v = 0; v < g.h.levels[0].vertices; ++v) {
     if (g.h.levels[0].padding[v]) continue;
     if (g.h.levels[0].lattice[v][0] == 0) fixed[v] = 7;
     if (g.h.levels[0].lattice[v][2] == 5) fixed[v] |= 2;
   }
-  const std::vector<std::vector<std::uint8_t>> masks = voxel::level_masks(g.h, fixed);
+  masks = voxel::level_masks(g.h, fixed);
   g.op->set_masks(masks, std::vector<double>(n, 0.0));
   g.op->set_state(u, std::vector<double>(n, 0.0), std::vector<double>(n, 0.0));
-  ASSERT_EQ(g.op->rotate().first, -1);
+  EXPECT_EQ(g.op->rotate().first, -1);
   VoxelStepScales scales;
   scales.mass_shift = 4.0 / (0.05 * 0.05);
   g.op->assemble(scales);
+  return g;
+}
+
+class VoxelFineRows : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(VoxelFineRows, CouplingsOfTwoVerticesAreExactTransposes) {
+  // A block before the centre is formed as its mirror's transpose, summed in the same order
+  // (kernels::voxel::fine_block; a CPU writes the mirror, a GPU forms it again); prescribed rows
+  // and columns become identity rows and zero columns alike. (A diagonal block, R K R^T, is
+  // symmetric to round-off.)
+  FEM_SKIP_WITHOUT_BACKEND(GetParam());
+  std::vector<std::vector<std::uint8_t>> masks;
+  Grid g = assembled_irregular_object(GetParam(), masks);
+  std::vector<double> a0, b0;
+  g.op->equations(0, a0, b0);
+  const Eigen::SparseMatrix<double> a = stencil_matrix(g.h.levels[0], a0);
+  std::int64_t couplings = 0, unequal = 0;
+  for (int k = 0; k < a.outerSize(); ++k)
+    for (Eigen::SparseMatrix<double>::InnerIterator it(a, k); it; ++it) {
+      if (it.row() / 3 == it.col() / 3 || it.value() == 0.0) continue;
+      ++couplings;
+      if (it.value() != a.coeff(it.col(), it.row())) ++unequal;
+    }
+  EXPECT_GT(couplings, 0);
+  EXPECT_EQ(unequal, 0) << "of " << couplings << " entries between two vertices";
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, VoxelFineRows, ::testing::Values("openmp", "kokkos", "cuda"),
+                         [](const auto& p) { return p.param; });
+
+TEST(VoxelGalerkin, MatrixFreeCoarseOperatorsEqualSparseProducts) {
+  std::vector<std::vector<std::uint8_t>> masks;
+  Grid g = assembled_irregular_object("openmp", masks);
+  ASSERT_GE(g.op->levels(), 3);
   // The coarse levels cell by cell from the voxels themselves (after assemble), then from the
   // same fine rows given as stored rows (set_equations, as the implicit solvers' preconditioner
   // gives them).
@@ -201,6 +238,19 @@ TEST(VoxelGalerkin, MatrixFreeCoarseOperatorsEqualSparseProducts) {
     for (int l = 1; l < g.op->levels(); ++l) g.op->coarsen(l);
     expect_galerkin_products(g, masks);
   }
+}
+
+TEST(VoxelGalerkin, PairWeightsAreTheProductsOfTheChildWeights) {
+  namespace kv = kernels::voxel;
+  for (int c = 0; c < kv::kCorners; ++c)
+    for (int i = 0; i < kv::kCorners; ++i)
+      for (int j = 0; j < kv::kCorners; ++j) {
+        double w[kv::kCorners];
+        kv::child_pair_weights(c, i, j, w);
+        for (int a = 0; a < kv::kCorners; ++a)
+          EXPECT_EQ(w[a], kv::child_weight(c, a, i) * kv::child_weight(c, a, j))
+              << "child " << c << ", corners " << i << " " << j << ", voxel corner " << a;
+      }
 }
 
 /// The geometric mean residual reduction per V-cycle over `steps` steps of `cycles` V-cycles in

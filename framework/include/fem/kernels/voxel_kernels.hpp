@@ -156,16 +156,19 @@ FEM_INLINE void rotated_block(const T* r, const T* m, int stride, T (&out)[9]) {
 /// Block `slot` of fine vertex v's stiffness row, sum over the voxels at v of R K_pq R^T (seed
 /// eq. 4), plus `mass_shift` I on the diagonal block: out = 9 entries, row-major.
 /// vertex_elements[8 v + p]: the voxel whose corner p is v (-1: none); stiffness: 24x24 per
-/// material, row-major by (3 corner + component).
+/// material, row-major by (3 corner + component). A slot before the centre is the transpose of
+/// the neighbour's block toward v (R K_qp R^T), summed in the same order (the voxels by v's
+/// corner p, which is their order by the neighbour's corner q = p + const), so that the blocks
+/// between two vertices are exact transposes: A_v,v+d = (A_v+d,v)^T to the bit.
 template <class T>
 FEM_INLINE void fine_block(std::int64_t v, int slot, const std::int32_t* vertex_elements,
                            const std::uint8_t* element_material, const T* rotations,
                            const T* stiffness, T mass_shift, T (&out)[9]) {
   for (int i = 0; i < 9; ++i) out[i] = T(0);
   const int d[3] = {slot_offset(slot, 0), slot_offset(slot, 1), slot_offset(slot, 2)};
+  const bool mirrored = slot < kCentre;
+  FEM_VOXEL_UNROLL
   for (int p = 0; p < kCorners; ++p) {
-    const std::int64_t e = vertex_elements[kCorners * v + p];
-    if (e < 0) continue;
     int q = 0;
     bool inside = true;
     for (int k = 0; k < 3; ++k) {
@@ -174,12 +177,16 @@ FEM_INLINE void fine_block(std::int64_t v, int slot, const std::int32_t* vertex_
       q += c << k;
     }
     if (!inside) continue;
-    const T* k_pq = stiffness +
-                    static_cast<std::int64_t>(element_material[e]) * kElementDofs * kElementDofs +
-                    3 * p * kElementDofs + 3 * q;
+    const std::int64_t e = vertex_elements[kCorners * v + p];
+    if (e < 0) continue;
+    const T* k =
+        stiffness + static_cast<std::int64_t>(element_material[e]) * kElementDofs * kElementDofs;
     T block[9];
-    rotated_block(rotations + 9 * e, k_pq, kElementDofs, block);
-    for (int i = 0; i < 9; ++i) out[i] += block[i];
+    rotated_block(rotations + 9 * e,
+                  mirrored ? k + 3 * q * kElementDofs + 3 * p : k + 3 * p * kElementDofs + 3 * q,
+                  kElementDofs, block);
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) out[3 * i + j] += block[mirrored ? 3 * j + i : 3 * i + j];
   }
   if (slot == kCentre)
     for (int i = 0; i < 3; ++i) out[4 * i] += mass_shift;
@@ -324,14 +331,18 @@ struct StepScales {
   T gravity[3];
 };
 
-/// Fine vertex v's right-hand side (seed eqs. 4 and 8), and the boundary conditions applied to
-/// its row A (already holding fine_block for every slot): prescribed columns eliminated into b,
-/// prescribed rows made identity rows with their value. `fixed[v]`: bit c set where dof c is
-/// prescribed, to prescribed[3 v + c]. The voxel corners' positions enter relative to the
+/// Fine vertex v's whole row of the step's equations (seed eqs. 4 and 8), by one thread: its 27
+/// blocks (fine_block, plus `mass_shift` m_v I on the diagonal block) written to a, its
+/// right-hand side to b, and the boundary conditions applied: prescribed columns eliminated
+/// into b, prescribed rows made identity rows with their value. `fixed[v]`: bit c set where dof
+/// c is prescribed, to prescribed[3 v + c]. The voxel corners' positions enter relative to the
 /// voxel's centre (K does not resist the translation that removes), so single precision keeps
-/// its digits on large objects.
+/// its digits on large objects. `blocks_stored`: the blocks are in a already (a pass that formed
+/// the slots from the centre on and wrote each to both rows, which halves the products: the CPU
+/// backends), and are read instead of formed (a GPU's pass writes each entry once and reads
+/// none back).
 template <class T, class Layout>
-FEM_INLINE void fine_rhs(std::int64_t v, const std::int32_t* vertex_elements,
+FEM_INLINE void fine_row(std::int64_t v, bool blocks_stored, const std::int32_t* vertex_elements,
                          const std::uint8_t* element_material, const T* rotations,
                          const T* stiffness, T edge, const T* mass, const T* u_old, const T* v_old,
                          const T* a_old, const T* force, const StepScales<T>& scales,
@@ -352,28 +363,35 @@ FEM_INLINE void fine_rhs(std::int64_t v, const std::int32_t* vertex_elements,
                            static_cast<const T*>(nullptr), f);
     for (int i = 0; i < 3; ++i) acc[i] -= f[i];
   }
-  // Prescribed columns (the neighbours' and the vertex's own) move to the right-hand side.
+  const int fixed_rows = fixed[v];
+  FEM_VOXEL_UNROLL
   for (int s = 0; s < kSlots; ++s) {
+    T block[9];
+    if (blocks_stored)
+      for (int e = 0; e < 9; ++e) block[e] = a[layout.at(v, kBlockEntries * s + e)];
+    else
+      fine_block(v, s, vertex_elements, element_material, rotations, stiffness,
+                 m * scales.mass_shift, block);
+    // A prescribed column (a neighbour's or the vertex's own) moves to the right-hand side.
     const std::int64_t n = neighbours[kSlots * v + s];
-    if (n < 0 || fixed[n] == 0) continue;
-    for (int c = 0; c < 3; ++c) {
-      if (!((fixed[n] >> c) & 1)) continue;
-      const T g = prescribed[3 * n + c];
-      for (int r = 0; r < 3; ++r) {
-        const std::int64_t at = layout.at(v, kBlockEntries * s + 3 * r + c);
-        acc[r] -= a[at] * g;
-        a[at] = T(0);
+    const int fixed_columns = n < 0 ? 0 : fixed[n];
+    if (fixed_columns != 0)
+      for (int c = 0; c < 3; ++c) {
+        if (!((fixed_columns >> c) & 1)) continue;
+        const T g = prescribed[3 * n + c];
+        for (int r = 0; r < 3; ++r) {
+          acc[r] -= block[3 * r + c] * g;
+          block[3 * r + c] = T(0);
+        }
       }
+    for (int r = 0; r < 3; ++r) {
+      if (!((fixed_rows >> r) & 1)) continue;
+      for (int c = 0; c < 3; ++c) block[3 * r + c] = T(s == kCentre && c == r);
     }
+    for (int e = 0; e < 9; ++e) a[layout.at(v, kBlockEntries * s + e)] = block[e];
   }
-  for (int r = 0; r < 3; ++r) {
-    if (!((fixed[v] >> r) & 1)) continue;
-    for (int s = 0; s < kSlots; ++s)
-      for (int c = 0; c < 3; ++c) a[layout.at(v, kBlockEntries * s + 3 * r + c)] = T(0);
-    a[layout.at(v, kBlockEntries * kCentre + 4 * r)] = T(1);
-    acc[r] = prescribed[3 * v + r];
-  }
-  for (int i = 0; i < 3; ++i) b[3 * v + i] = acc[i];
+  for (int r = 0; r < 3; ++r)
+    b[3 * v + r] = ((fixed_rows >> r) & 1) ? prescribed[3 * v + r] : acc[r];
 }
 
 /// Block `slot` of coarse vertex X's row of the Galerkin operator P^T A P, matrix-free from the
@@ -437,6 +455,25 @@ FEM_INLINE T child_weight(int c, int a, int corner) {
     w *= T(0.5) * static_cast<T>(2 - (d < 0 ? -d : d));
   }
   return w;
+}
+
+/// w[a] = child_weight(c, a, corner_i) child_weight(c, a, corner_j) for the 8 corners a, from
+/// two weights a axis: the same values (every factor is a power of two or zero, so each product
+/// is exact in any order) for a sixth of the integer work, which was half of level 1's
+/// coarsening on the H200.
+template <class T>
+FEM_INLINE void child_pair_weights(int c, int corner_i, int corner_j, T (&w)[kCorners]) {
+  T axis[3][2];
+  for (int k = 0; k < 3; ++k)
+    for (int a = 0; a < 2; ++a) {
+      const int di = corner_offset(c, k) + a - 2 * corner_offset(corner_i, k),
+                dj = corner_offset(c, k) + a - 2 * corner_offset(corner_j, k);
+      axis[k][a] = (T(0.5) * static_cast<T>(2 - (di < 0 ? -di : di))) *
+                   (T(0.5) * static_cast<T>(2 - (dj < 0 ? -dj : dj)));
+    }
+  for (int a = 0; a < kCorners; ++a)
+    w[a] =
+        axis[0][corner_offset(a, 0)] * axis[1][corner_offset(a, 1)] * axis[2][corner_offset(a, 2)];
 }
 
 /// Entry (3 I + i, 3 J + j) of W_c^T K W_c: a voxel's stiffness K (24x24, row-major by 3
@@ -532,9 +569,10 @@ FEM_INLINE void voxel_cell_block(std::int64_t x_coarse, int pair, const FineVoxe
                     fine.child_stiffness + (material * kCorners + c) * kElementDofs * kElementDofs +
                         3 * corner_i * kElementDofs + 3 * corner_j,
                     kElementDofs, block);
+      T w[kCorners];
+      child_pair_weights(c, corner_i, corner_j, w);
       T m = T(0);
-      for (int a = 0; a < kCorners; ++a)
-        m += child_weight<T>(c, a, corner_i) * child_weight<T>(c, a, corner_j) * mass[a];
+      for (int a = 0; a < kCorners; ++a) m += w[a] * mass[a];
       for (int i = 0; i < 9; ++i) out[i] += block[i];
       for (int i = 0; i < 3; ++i) out[4 * i] += fine.mass_shift * m;
       continue;

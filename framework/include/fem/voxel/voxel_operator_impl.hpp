@@ -232,27 +232,31 @@ class VoxelOperatorOn final : public VoxelOperator {
     const T* mass = mass_.data();
     T* a = f.a.data();
     const Layout layout = f.layout;
-    const T mass_shift = static_cast<T>(scales.mass_shift);
     const std::int32_t* neighbours = f.neighbours.data();
-    // Block d of vertex v is the transpose of block -d (slot 26 - s) of vertex v + d (K is
-    // symmetric): the slots from the centre on are formed, and each but the centre is written
-    // to both rows, which halves the products and makes the rows exactly symmetric. One
-    // (vertex, slot) pair an index, vertex fastest: consecutive threads write consecutive
-    // entries in the entry-major layout.
-    constexpr int upper = kernels::voxel::kSlots - kernels::voxel::kCentre;
-    Exec::for_each(0, upper * nv, [=] FEM_HD(std::int64_t i) {
-      const std::int64_t v = i % nv;
-      const int s = kernels::voxel::kCentre + static_cast<int>(i / nv);
-      T block[9];
-      kernels::voxel::fine_block(v, s, ve, mat, rot, k, mass[v] * mass_shift, block);
-      for (int e = 0; e < 9; ++e) a[layout.at(v, kernels::voxel::kBlockEntries * s + e)] = block[e];
-      const std::int64_t n = neighbours[kernels::voxel::kSlots * v + s];
-      if (s == kernels::voxel::kCentre || n < 0) return;
-      const int mirror = kernels::voxel::kSlots - 1 - s;
-      for (int r = 0; r < 3; ++r)
-        for (int c = 0; c < 3; ++c)
-          a[layout.at(n, kernels::voxel::kBlockEntries * mirror + 3 * c + r)] = block[3 * r + c];
-    });
+    // A GPU (the entry-major layout) forms every vertex's whole row in one pass, each entry
+    // written once (kernels::voxel::fine_row): its cost is bytes and latency. A CPU's is the
+    // 3x3 products, which a first pass halves: block d of vertex v is the transpose of block -d
+    // (slot 26 - s) of vertex v + d, so the slots from the centre on are formed and each but the
+    // centre is written to both rows (one (vertex, slot) pair an index); fine_row then reads them.
+    const bool blocks_stored = !Exec::kEntryMajor;
+    if (blocks_stored) {
+      const T mass_shift = static_cast<T>(scales.mass_shift);
+      constexpr int upper = kernels::voxel::kSlots - kernels::voxel::kCentre;
+      Exec::for_each(0, upper * nv, [=] FEM_HD(std::int64_t i) {
+        const std::int64_t v = i / upper;
+        const int s = kernels::voxel::kCentre + static_cast<int>(i % upper);
+        T block[9];
+        kernels::voxel::fine_block(v, s, ve, mat, rot, k, mass[v] * mass_shift, block);
+        for (int e = 0; e < 9; ++e)
+          a[layout.at(v, kernels::voxel::kBlockEntries * s + e)] = block[e];
+        const std::int64_t n = neighbours[kernels::voxel::kSlots * v + s];
+        if (s == kernels::voxel::kCentre || n < 0) return;
+        const int mirror = kernels::voxel::kSlots - 1 - s;
+        for (int r = 0; r < 3; ++r)
+          for (int c = 0; c < 3; ++c)
+            a[layout.at(n, kernels::voxel::kBlockEntries * mirror + 3 * c + r)] = block[3 * r + c];
+      });
+    }
     kernels::voxel::StepScales<T> sc{
         static_cast<T>(scales.mass_shift),
         static_cast<T>(scales.velocity_scale),
@@ -262,14 +266,15 @@ class VoxelOperatorOn final : public VoxelOperator {
     const T *u_old = u_old_.data(), *v_old = v_old_.data(), *a_old = a_old_.data(),
             *force = force_.data(), *prescribed = prescribed_.data();
     const std::uint8_t* fixed = f.fixed.data();
-    const std::int32_t* nb = neighbours;
     T* b = f.b.data();
     T* u = f.u.data();
     fine_rows_from_voxels_ = true;
     mass_shift_ = scales.mass_shift;
+    // One thread a vertex (in the entry-major layout consecutive threads write consecutive
+    // entries).
     Exec::for_each(0, nv, [=] FEM_HD(std::int64_t v) {
-      kernels::voxel::fine_rhs(v, ve, mat, rot, k, edge, mass, u_old, v_old, a_old, force, sc,
-                               fixed, prescribed, nb, a, layout, b);
+      kernels::voxel::fine_row(v, blocks_stored, ve, mat, rot, k, edge, mass, u_old, v_old, a_old,
+                               force, sc, fixed, prescribed, neighbours, a, layout, b);
       // The solve starts from the last step's displacement, with this step's prescribed values.
       for (int c = 0; c < 3; ++c)
         u[3 * v + c] = ((fixed[v] >> c) & 1) ? prescribed[3 * v + c] : u_old[3 * v + c];
