@@ -26,7 +26,8 @@ fem=$build/bin/fem
 if [ -z "${NO_TESTS:-}" ]; then
   stamp "voxel tests"
   OMP_NUM_THREADS=$(nproc) timeout 300 $build/bin/fem_tests_voxel > "$out/voxel-tests.log" 2>&1
-  grep -E "^\[  (PASSED|FAILED|SKIPPED) |FAILED  \]|Failure|OK \]" "$out/voxel-tests.log" | head -30
+  grep -E "^\[  (PASSED|FAILED|SKIPPED) |FAILED  \]|Failure" "$out/voxel-tests.log" | head -30
+  echo "$(grep -c "OK \]" "$out/voxel-tests.log") tests ran and passed"
 fi
 nvcc -O3 -arch=sm_90 scripts/device/copy_bandwidth.cu -o $build/copy_bandwidth 2> /dev/null &&
   $build/copy_bandwidth | tee "$out/copy-bandwidth.txt"

@@ -210,32 +210,61 @@ struct VoxelExec {
     team_kernel<<<1, kTeamThreads, 0, stream()>>>(f);
     FEM_CUDA_CHECK(cudaGetLastError());
   }
-  /// The stream every kernel goes on: a stream can be captured into a graph, the legacy default
-  /// stream cannot. Created blocking, so that the copies on the legacy stream stay ordered with
-  /// its kernels.
-  static cudaStream_t stream() {
-    static const cudaStream_t s = [] {
-      cudaStream_t created = nullptr;
-      FEM_CUDA_CHECK(cudaStreamCreate(&created));
+  /// The streams kernels go on: the main one, and a side one for what is issued between fork()
+  /// and unfork(). Streams can be captured into a graph (the side one joins the capture through
+  /// the fork's event), the legacy default stream cannot. Created blocking, so that the copies
+  /// on the legacy stream stay ordered with the kernels of both. One pair for every operator:
+  /// a fork is joined before another operator's verbs run.
+  struct Streams {
+    cudaStream_t main = nullptr, side = nullptr;
+    cudaEvent_t forked = nullptr, side_done = nullptr;
+    bool on_side = false;
+  };
+  static Streams& streams() {
+    static Streams s = [] {
+      Streams created;
+      FEM_CUDA_CHECK(cudaStreamCreate(&created.main));
+      FEM_CUDA_CHECK(cudaStreamCreate(&created.side));
+      FEM_CUDA_CHECK(cudaEventCreateWithFlags(&created.forked, cudaEventDisableTiming));
+      FEM_CUDA_CHECK(cudaEventCreateWithFlags(&created.side_done, cudaEventDisableTiming));
       return created;
     }();
     return s;
+  }
+  static cudaStream_t stream() {
+    const Streams& s = streams();
+    return s.on_side ? s.side : s.main;
+  }
+  static void fork() {
+    Streams& s = streams();
+    FEM_CUDA_CHECK(cudaEventRecord(s.forked, s.main));
+    FEM_CUDA_CHECK(cudaStreamWaitEvent(s.side, s.forked, 0));
+    s.on_side = true;
+  }
+  static void unfork() {
+    Streams& s = streams();
+    FEM_CUDA_CHECK(cudaEventRecord(s.side_done, s.side));
+    s.on_side = false;
+  }
+  static void join() {
+    const Streams& s = streams();
+    FEM_CUDA_CHECK(cudaStreamWaitEvent(s.main, s.side_done, 0));
   }
   /// A captured graph, instantiated.
   using Recording = std::shared_ptr<CUgraphExec_st>;
   template <class F>
   static Recording record(const F& enqueue) {
-    FEM_CUDA_CHECK(cudaStreamBeginCapture(stream(), cudaStreamCaptureModeThreadLocal));
+    FEM_CUDA_CHECK(cudaStreamBeginCapture(streams().main, cudaStreamCaptureModeThreadLocal));
     enqueue();
     cudaGraph_t graph = nullptr;
-    FEM_CUDA_CHECK(cudaStreamEndCapture(stream(), &graph));
+    FEM_CUDA_CHECK(cudaStreamEndCapture(streams().main, &graph));
     cudaGraphExec_t exec = nullptr;
     FEM_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
     FEM_CUDA_CHECK(cudaGraphDestroy(graph));
     return Recording(exec, [](cudaGraphExec_t e) { cudaGraphExecDestroy(e); });
   }
   static void replay(const Recording& r) {
-    FEM_CUDA_CHECK(cudaGraphLaunch(r.get(), stream()));
+    FEM_CUDA_CHECK(cudaGraphLaunch(r.get(), streams().main));
   }
   static void synchronize() {
     FEM_CUDA_CHECK(cudaDeviceSynchronize());

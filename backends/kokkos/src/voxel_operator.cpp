@@ -140,6 +140,11 @@ struct VoxelExec {
   static void synchronize() {
     Kokkos::fence();
   }
+  /// The verbs run in order on the default execution space instance (a second instance, on
+  /// Cuda a second stream, would let the coarse levels run alongside as in the CUDA backend).
+  static void fork() {}
+  static void unfork() {}
+  static void join() {}
 };
 
 template <class Space>

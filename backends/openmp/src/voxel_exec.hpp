@@ -67,7 +67,10 @@ struct VoxelExec {
     return nullptr;
   }
   static void replay(const Recording& /*r*/) {}
-  static void synchronize() {}
+  static void synchronize() {}  /// Loops run in order, as they are issued.
+  static void fork() {}
+  static void unfork() {}
+  static void join() {}
 };
 
 }  // namespace fem::openmp

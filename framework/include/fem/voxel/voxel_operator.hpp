@@ -105,6 +105,14 @@ class VoxelOperator {
   /// is summed from the voxels themselves (the same operator without reading the fine rows:
   /// kernels::voxel, "Level 1 cell by cell"); after set_equations(), from the rows given.
   virtual void coarsen(int level) = 0;
+  /// assemble(), then coarsen() for every coarser level: the step's operators on every level.
+  /// A backend may form the coarse levels alongside the fine one and the verbs on level 0 that
+  /// follow (smooth, restrict_residual, residual_norms), waiting for them at the first verb on
+  /// a coarser level.
+  virtual void assemble_levels(const VoxelStepScales& scales) {
+    assemble(scales);
+    for (int l = 1; l < levels(); ++l) coarsen(l);
+  }
   /// Coloured block Gauss-Seidel sweeps on level's u (colours 0..7; reversed: 7..0).
   virtual void smooth(int level, int sweeps, bool reversed) = 0;
   /// r = b - A u on level, then b = P^T r and u = 0 on level + 1.

@@ -16,6 +16,10 @@
 //   kEntryMajor                      the stencil layout (kernels::voxel::StencilLayout)
 //   Recording, record(f), replay(r)  verbs recorded and run again as one (a null Recording:
 //                                    not supported, f not called)
+//   fork(), unfork(), join()         what is issued between fork and unfork runs on a side
+//                                    queue, after what was issued before fork and alongside
+//                                    what follows, until join() makes what follows wait for it
+//                                    (no-ops where a backend runs its verbs in order)
 //   synchronize()
 // Lambdas are FEM_HD and capture only local copies (pointers, scalars), never `this`, so that
 // they run on a device.
@@ -100,6 +104,7 @@ class VoxelOperatorOn final : public VoxelOperator {
 
   void set_state(const std::vector<double>& u, const std::vector<double>& v,
                  const std::vector<double>& a) override {
+    await_coarse_levels();
     upload_values(u_old_, u);
     upload_values(v_old_, v);
     upload_values(a_old_, a);
@@ -179,6 +184,7 @@ class VoxelOperatorOn final : public VoxelOperator {
 
   void set_masks(const std::vector<std::vector<std::uint8_t>>& masks,
                  const std::vector<double>& prescribed) override {
+    await_coarse_levels();
     for (std::size_t l = 0; l < levels_.size(); ++l)
       Exec::upload(levels_[l].fixed, masks[l].data(), levels_[l].vertices);
     upload_values(prescribed_, prescribed);
@@ -202,6 +208,7 @@ class VoxelOperatorOn final : public VoxelOperator {
   }
 
   std::pair<std::int64_t, double> rotate() override {
+    await_coarse_levels();
     const std::int32_t* ev = element_vertices_.data();
     const T* u = u_old_.data();
     T* rot = rotations_.data();
@@ -223,6 +230,32 @@ class VoxelOperatorOn final : public VoxelOperator {
   }
 
   void assemble(const VoxelStepScales& scales) override {
+    await_coarse_levels();
+    assemble_fine(scales);
+  }
+
+  /// assemble(), then every coarse level (coarsen(1), coarsen(2), ...) on the backend's side
+  /// queue (Exec::fork): they read the rotations and the coarse levels, never level 0's rows,
+  /// so they run alongside the fine assembly and the verbs on level 0 that follow (smooth(0),
+  /// restrict_residual(0), residual_norms(0)); the first verb on a coarser level waits for them
+  /// (await_coarse_levels). On a GPU the coarse levels' kernels, latency-bound, fill what the
+  /// fine level's leave idle.
+  void assemble_levels(const VoxelStepScales& scales) override {
+    await_coarse_levels();
+    if (levels_.size() > 1) {
+      mass_shift_ = scales.mass_shift;
+      fine_rows_from_voxels_ = true;
+      Exec::fork();
+      for (int l = 1; l < levels(); ++l) coarsen_level(l);
+      Exec::unfork();
+      coarse_levels_pending_ = true;
+    }
+    assemble_fine(scales);
+  }
+
+  /// The fine level's rows and right-hand side (public for the device lambdas'
+  /// enclosing-function rules).
+  void assemble_fine(const VoxelStepScales& scales) {
     Level& f = levels_[0];
     const std::int64_t nv = f.vertices;
     const std::int32_t* ve = vertex_elements_.data();
@@ -282,6 +315,10 @@ class VoxelOperatorOn final : public VoxelOperator {
   }
 
   void coarsen(int level) override {
+    await_coarse_levels();
+    coarsen_level(level);
+  }
+  void coarsen_level(int level) {
     if (level == 1 && fine_rows_from_voxels_) {
       coarsen_from_cells();
       return;
@@ -349,6 +386,7 @@ class VoxelOperatorOn final : public VoxelOperator {
   }
 
   void smooth(int level, int sweeps, bool reversed) override {
+    if (level > 0) await_coarse_levels();
     Level& g = levels_[level];
     const std::int32_t* nb = g.neighbours.data();
     const T* a = g.a.data();
@@ -366,6 +404,7 @@ class VoxelOperatorOn final : public VoxelOperator {
   }
 
   void restrict_residual(int level) override {
+    if (level > 0) await_coarse_levels();
     residual(level);
     Level& f = levels_[level];
     Level& c = levels_[level + 1];
@@ -380,6 +419,7 @@ class VoxelOperatorOn final : public VoxelOperator {
   }
 
   void interpolate(int level) override {
+    await_coarse_levels();
     Level& f = levels_[level];
     const Level& c = levels_[level + 1];
     const std::int32_t* parents = f.parents.data();
@@ -392,6 +432,7 @@ class VoxelOperatorOn final : public VoxelOperator {
   }
 
   CoarsestSolve solve_coarsest(int max_iterations, double tolerance, bool wanted) override {
+    await_coarse_levels();
     Level& g = levels_.back();
     const std::int64_t nv = g.vertices;
     const std::int32_t* nb = g.neighbours.data();
@@ -412,6 +453,7 @@ class VoxelOperatorOn final : public VoxelOperator {
   }
 
   std::array<double, 2> residual_norms(int level) override {
+    if (level > 0) await_coarse_levels();
     residual(level);
     const Level& g = levels_[level];
     const std::uint8_t* fixed = g.fixed.data();
@@ -431,6 +473,7 @@ class VoxelOperatorOn final : public VoxelOperator {
   }
 
   void newmark(double time_step) override {
+    await_coarse_levels();
     const T dt = static_cast<T>(time_step);
     const T* u = levels_[0].u.data();
     T *u_old = u_old_.data(), *v_old = v_old_.data(), *a_old = a_old_.data();
@@ -451,6 +494,7 @@ class VoxelOperatorOn final : public VoxelOperator {
   }
   void set_equations(int level, const std::vector<double>& a,
                      const std::vector<double>& b) override {
+    await_coarse_levels();
     fine_rows_from_voxels_ = false;
     Level& g = levels_[level];
     std::vector<T> host(a.size());
@@ -461,21 +505,34 @@ class VoxelOperatorOn final : public VoxelOperator {
     upload_values(g.b, b);
   }
   void set_right_hand_side(int level, const std::vector<double>& b) override {
+    await_coarse_levels();
     upload_values(levels_[level].b, b);
   }
   void unknown(int level, std::vector<double>& u) const override {
     download_values(levels_[level].u, u);
   }
   void set_unknown(int level, const std::vector<double>& u) override {
+    await_coarse_levels();
     upload_values(levels_[level].u, u);
   }
 
   bool record(const std::function<void()>& enqueue) override {
-    recording_ = Exec::record(enqueue);
+    await_coarse_levels();
+    // Whatever was forked is joined before the recording ends.
+    recording_ = Exec::record([&] {
+      enqueue();
+      await_coarse_levels();
+    });
     return static_cast<bool>(recording_);
   }
-  void replay() override { Exec::replay(recording_); }
-  void synchronize() override { Exec::synchronize(); }
+  void replay() override {
+    await_coarse_levels();
+    Exec::replay(recording_);
+  }
+  void synchronize() override {
+    await_coarse_levels();
+    Exec::synchronize();
+  }
   [[nodiscard]] std::size_t memory_bytes() const override {
     std::size_t bytes = 0;
     for (const Level& g : levels_)
@@ -597,8 +654,16 @@ class VoxelOperatorOn final : public VoxelOperator {
     if (static_cast<std::int64_t>(a.size()) < n) a = Exec::template make<U>(n);
   }
 
+  /// The main queue waits for the coarse levels forked by assemble_levels, if it has not yet.
+  void await_coarse_levels() {
+    if (!coarse_levels_pending_) return;
+    Exec::join();
+    coarse_levels_pending_ = false;
+  }
+
   double edge_;
   std::int64_t elements_;
+  bool coarse_levels_pending_ = false;  ///< forked by assemble_levels, not yet joined
   /// Whether the rows are the voxels' (assemble) rather than given (set_equations): then level
   /// 1 is formed cell by cell from the voxels (coarsen_from_cells), with assemble's mass shift.
   bool fine_rows_from_voxels_ = false;
