@@ -59,6 +59,44 @@ TEST(CalculixDat, TablesAreCalculixsLayoutAndReadBack) {
   EXPECT_DOUBLE_EQ(tables[1].values.at(0)[2], -173.6958);
 }
 
+TEST(CalculixDat, ElementTablesAreCalculixsLayoutAndReadBack) {
+  const ScratchDir dir;
+  const std::string path = dir / "case.dat";
+  {
+    CalculixDat dat(path);
+    dat.elements(
+        "stresses (elem, integ.pnt.,sxx,syy,szz,sxy,sxz,syz)", "eall", 0.5,
+        {{12, {-0.1797065, -0.1797065, -45.09868, 3.560729e-16, 0, 0}}, {3, {1, 2, 3, 4, 5, 6}}});
+    dat.elements("internal energy density (elem, integ.pnt.,energy)", "eall", 0.5,
+                 {{1, {1.188296}}});
+  }
+  // Byte for byte what ccx 2.20 prints for one-point elements (C3D8R); elements in the order of
+  // their numbers.
+  EXPECT_EQ(text_of(path),
+            "\n stresses (elem, integ.pnt.,sxx,syy,szz,sxy,sxz,syz) for set EALL and time  "
+            "0.5000000E+00\n\n"
+            "         3   1  1.000000E+00  2.000000E+00  3.000000E+00  4.000000E+00  5.000000E+00  "
+            "6.000000E+00\n"
+            "        12   1 -1.797065E-01 -1.797065E-01 -4.509868E+01  3.560729E-16  0.000000E+00  "
+            "0.000000E+00\n"
+            "\n internal energy density (elem, integ.pnt.,energy) for set EALL and time  "
+            "0.5000000E+00\n\n"
+            "         1   1  1.188296E+00\n");
+  const std::vector<CalculixElementTable> tables = read_calculix_element_tables(path);
+  ASSERT_EQ(tables.size(), 2u);
+  EXPECT_EQ(tables[0].quantity, "stresses");
+  EXPECT_EQ(tables[0].set, "EALL");
+  ASSERT_EQ(tables[0].rows.size(), 2u);
+  EXPECT_EQ(tables[0].rows[1].element, 12);
+  EXPECT_EQ(tables[0].rows[1].point, 1);
+  EXPECT_EQ(tables[0].rows[1].count, 6);
+  EXPECT_DOUBLE_EQ(tables[0].rows[1].values[2], -45.09868);
+  EXPECT_EQ(tables[1].quantity, "internal energy density");
+  ASSERT_EQ(tables[1].rows.size(), 1u);
+  EXPECT_EQ(tables[1].rows[0].count, 1);
+  EXPECT_DOUBLE_EQ(tables[1].rows[0].values[0], 1.188296);
+}
+
 TEST(CalculixDat, ARestartKeepsTheTablesUpToItsTime) {
   const ScratchDir dir;
   const std::string path = dir / "case.dat";

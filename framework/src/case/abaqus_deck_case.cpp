@@ -2259,9 +2259,7 @@ class DeckTranslator {
       emit(fmt::format("  every_steps: {}", std::max(1, s.field_every)));
     }
     if (s.histories.empty()) return;
-    if (std::any_of(s.histories.begin(), s.histories.end(),
-                    [](const PrintedHistory& h) { return !h.of_elements; }))
-      emit("  calculix_dat: true  # the *NODE PRINT tables also in <name>.dat, as CalculiX prints");
+    emit("  calculix_dat: true  # the *NODE PRINT and *EL PRINT tables also in <name>.dat");
     emit("  histories:");
     for (const PrintedHistory& h : s.histories) {
       std::vector<std::string> q(h.quantities.begin(), h.quantities.end());

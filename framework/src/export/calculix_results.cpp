@@ -34,6 +34,12 @@ std::optional<Heading> read_heading(const std::string& line) {
   set >> h.set;
   h.time = std::stod(line.substr(and_time + 10));
   h.of_elements = line.find("integ.pnt.") != std::string::npos;
+  if (h.of_elements) {  // every word before the parenthesis: "internal energy density"
+    const std::size_t first = line.find_first_not_of(' ');
+    const std::size_t paren = line.find(" (");
+    if (first != std::string::npos && paren != std::string::npos && paren > first)
+      h.quantity = line.substr(first, paren - first);
+  }
   return h;
 }
 
@@ -72,8 +78,9 @@ std::vector<CalculixElementTable> read_calculix_element_tables(const std::string
         std::istringstream in(line);
         CalculixElementTable::Row row;
         if (!(in >> row.element >> row.point)) return false;
-        for (double& v : row.values) in >> v;
-        if (!in) return false;
+        while (row.count < static_cast<int>(row.values.size()) && in >> row.values[row.count])
+          ++row.count;
+        if (row.count == 0) return false;
         table.rows.push_back(row);
         return true;
       });

@@ -80,6 +80,20 @@ void CalculixDat::nodes(const std::string& heading_text, const std::string& set,
   if (!out_) throw Error("cannot write '" + path_ + "' (disk full?)");
 }
 
+void CalculixDat::elements(const std::string& heading_text, const std::string& set, double time,
+                           std::vector<std::pair<std::int64_t, std::vector<double>>> rows) {
+  std::sort(rows.begin(), rows.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  heading(heading_text, set, time);
+  for (const auto& [element, values] : rows) {
+    out_ << fmt::format("{:10d}{:4d}", element, 1);
+    for (const double v : values) out_ << fmt::format("{:14.6E}", v);
+    out_ << '\n';
+  }
+  out_.flush();
+  if (!out_) throw Error("cannot write '" + path_ + "' (disk full?)");
+}
+
 void CalculixDat::total(const std::string& heading_text, const std::string& set, double time,
                         const std::array<double, 3>& sum) {
   heading(heading_text, set, time);

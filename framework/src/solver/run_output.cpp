@@ -185,26 +185,59 @@ HistoryRecorder::HistoryRecorder(const Model& model, const HistorySpec& spec, st
   csv_.emplace((std::filesystem::path(directory) / (spec.name + ".csv")).string(), cols, resume_at);
 }
 
-void HistoryRecorder::print_to(CalculixDat* dat, const Mesh& mesh) {
+namespace {
+
+/// Whether fem's element values are CalculiX's at its integration points: one point.
+bool one_point(const ModelBlock& block) {
+  return block.element->num_quadrature_points == 1;
+}
+
+}  // namespace
+
+bool HistoryRecorder::has_tables(const Model& model) const {
+  return !of_elements() || std::any_of(blocks_.begin(), blocks_.end(),
+                                       [&](std::size_t b) { return one_point(model.blocks[b]); });
+}
+
+void HistoryRecorder::print_to(CalculixDat* dat, const Model& model) {
+  const Mesh& mesh = model.mesh;
   dat_ = dat;
   numbers_.clear();
+  element_numbers_.clear();
   for (const std::int32_t n : *nodes_)
     numbers_.push_back(mesh.node_labels.empty() ? std::int64_t{mesh.input_node_id(n)} + 1
                                                 : mesh.node_label(n));
+  for (const std::size_t b : blocks_) {
+    const ModelBlock& block = model.blocks[b];
+    std::vector<std::int64_t>& numbers = element_numbers_.emplace_back();
+    if (!one_point(block)) continue;
+    // A generator's cells are numbered from 0; the tables number from 1, as a deck does.
+    const std::int64_t first = block.region->origins.empty() ? 1 : 0;
+    for (std::int64_t e = 0; e < block.num_elements(); ++e)
+      numbers.push_back(block.region->origin(e).id + first);
+  }
 }
 
 std::unique_ptr<CalculixDat> open_calculix_dat(const Model& model, const std::string& directory,
                                                std::vector<HistoryRecorder>& histories,
                                                std::optional<double> resume_time) {
   const CaseSpec& spec = model.spec;
-  if (!spec.output.calculix_dat || directory.empty() ||
-      std::all_of(histories.begin(), histories.end(),
-                  [](const HistoryRecorder& h) { return h.of_elements(); }))
+  if (!spec.output.calculix_dat || directory.empty()) return nullptr;
+  for (const HistoryRecorder& h : histories)
+    for (const ModelBlock& block : model.blocks)
+      if (h.of_elements() && block.spec->region == h.spec().region && !one_point(block))
+        spdlog::info(
+            "history '{}': the elements of block '{}' have {} integration points, so the .dat "
+            "has no tables of them (fem's element values are means over the points, as in "
+            "{}.csv)",
+            h.spec().name, block.spec->name, block.element->num_quadrature_points, h.spec().name);
+  if (std::none_of(histories.begin(), histories.end(),
+                   [&](const HistoryRecorder& h) { return h.has_tables(model); }))
     return nullptr;
   auto dat = std::make_unique<CalculixDat>(
       (std::filesystem::path(directory) / (spec.name + ".dat")).string(), resume_time);
   for (HistoryRecorder& h : histories)
-    if (!h.of_elements()) h.print_to(dat.get(), model.mesh);
+    if (h.has_tables(model)) h.print_to(dat.get(), model);
   return dat;
 }
 
@@ -246,13 +279,50 @@ void HistoryRecorder::record(double time, std::int64_t step, const std::vector<d
 
 void HistoryRecorder::record_elements(double time, std::int64_t step, const System& sys,
                                       const std::vector<BlockResults>& results) {
-  record_element_means(time, step, results, [&](std::size_t b, std::int64_t e) {
+  const auto volume = [&](std::size_t b, std::int64_t e) {
     const BlockSystem& block = sys.blocks[b];
     const std::int64_t nq = block.quadrature_points;
     double v = 0.0;
     for (std::int64_t q = 0; q < nq; ++q) v += block.quadrature_volumes[e * nq + q];
     return v;
-  });
+  };
+  if (dat_ && step > 0) print_element_tables(time, results, volume);
+  record_element_means(time, step, results, volume);
+}
+
+template <class Volume>
+void HistoryRecorder::print_element_tables(double time, const std::vector<BlockResults>& results,
+                                           const Volume& element_volume) {
+  // CalculiX's tables: each element's values at its one point, tensors in CalculiX's order
+  // xx yy zz xy xz yz (fem's: xx yy zz xy yz xz), the energy as a density over the reference
+  // volume.
+  constexpr int kCalculixOrder[6] = {0, 1, 2, 3, 5, 4};
+  for (const std::string& q : spec_->quantities) {
+    if (q == "von_mises") continue;  // CalculiX's S has no such table
+    std::vector<std::pair<std::int64_t, std::vector<double>>> rows;
+    for (std::size_t i = 0; i < blocks_.size(); ++i) {
+      const std::vector<std::int64_t>& numbers = element_numbers_[i];
+      const BlockResults& r = results[blocks_[i]];
+      if (numbers.empty() || r.strain_energy.size() != numbers.size()) continue;
+      for (std::size_t e = 0; e < numbers.size(); ++e) {
+        std::vector<double> values;
+        if (q == "strain_energy") {
+          values.push_back(r.strain_energy[e] /
+                           element_volume(blocks_[i], static_cast<std::int64_t>(e)));
+        } else {
+          const double* t = &(q == "cauchy_stress" ? r.cauchy_stress : r.green_lagrange)[6 * e];
+          for (const int c : kCalculixOrder) values.push_back(t[c]);
+        }
+        rows.emplace_back(numbers[e], std::move(values));
+      }
+    }
+    if (rows.empty()) continue;
+    dat_->elements(q == "cauchy_stress" ? "stresses (elem, integ.pnt.,sxx,syy,szz,sxy,sxz,syz)"
+                   : q == "green_lagrange_strain"
+                       ? "strains (elem, integ.pnt.,exx,eyy,ezz,exy,exz,eyz)"
+                       : "internal energy density (elem, integ.pnt.,energy)",
+                   spec_->set.empty() ? spec_->region : spec_->set, time, std::move(rows));
+  }
 }
 
 void HistoryRecorder::record_elements(double time, std::int64_t step, double element_volume,

@@ -21,15 +21,18 @@ struct CalculixNodeTable {
 /// One *EL PRINT block: "stresses (elem, integ.pnt.,sxx,syy,szz,sxy,sxz,syz) for set EALL and
 /// time 0.25", a row per element and integration point.
 struct CalculixElementTable {
-  std::string quantity;  ///< first word of the heading: "stresses", "strains"
-  std::string set;       ///< as CalculiX prints it (upper case)
+  /// The heading's words before the parenthesis: "stresses", "strains", "internal energy
+  /// density"
+  std::string quantity;
+  std::string set;  ///< as CalculiX prints it (upper case)
   double time = 0.0;
-  /// Per row: element id, integration point (1-based) and the six components in CalculiX's
-  /// order xx yy zz xy xz yz.
+  /// Per row: element id, integration point (1-based) and its values: the six components in
+  /// CalculiX's order xx yy zz xy xz yz of a tensor, or one (an energy density).
   struct Row {
     int element = 0;
     int point = 0;
     std::array<double, 6> values{};
+    int count = 0;  ///< values given
   };
   std::vector<Row> rows;
 };

@@ -1,4 +1,4 @@
-// Node histories written as CalculiX prints *NODE PRINT tables in its .dat file
+// Histories written as CalculiX prints *NODE PRINT and *EL PRINT tables in its .dat file
 // (output.calculix_dat), so that a deck's results from fem and from CalculiX compare table by
 // table, and tools that read CalculiX's .dat read fem's.
 #pragma once
@@ -14,7 +14,8 @@
 namespace fem {
 
 /// Appends tables in CalculiX's .dat layout to a file: a blank line, the heading, a blank line,
-/// then a row per node (its number, three components), or one row of sums:
+/// then a row per node (its number, three components) or per element integration point (the
+/// element's number, the point's, the values), or one row of sums:
 ///
 ///      displacements (vx,vy,vz) for set CORNER and time  0.5000000E-02
 ///
@@ -23,6 +24,10 @@ namespace fem {
 ///      total force (fx,fy,fz) for set TOP and time  0.2500000E+00
 ///
 ///            -2.500000E+00  1.215108E-10 -1.736958E+02
+///
+///      internal energy density (elem, integ.pnt.,energy) for set EALL and time  0.5000000E+00
+///
+///              1   1  1.188296E+00
 ///
 /// Each table is flushed as it is written, so a run that stops keeps what it printed.
 class CalculixDat {
@@ -34,6 +39,11 @@ class CalculixDat {
   /// (node number, three components) per node, printed in the order of the numbers.
   void nodes(const std::string& heading, const std::string& set, double time,
              std::vector<std::pair<std::int64_t, std::array<double, 3>>> rows);
+  /// A table of an element quantity (`heading`: "stresses (elem, integ.pnt.,sxx,syy,szz,sxy,
+  /// sxz,syz)") of `set` at `time`: (element number, its values) per element of one integration
+  /// point, printed as point 1 in the order of the numbers.
+  void elements(const std::string& heading, const std::string& set, double time,
+                std::vector<std::pair<std::int64_t, std::vector<double>>> rows);
   /// A table of one row of sums (`heading`: "total force (fx,fy,fz)").
   void total(const std::string& heading, const std::string& set, double time,
              const std::array<double, 3>& sum);

@@ -130,14 +130,22 @@ class HistoryRecorder {
   /// The same where every element has the same volume (the voxel solver's cubes).
   void record_elements(double time, std::int64_t step, double element_volume,
                        const std::vector<BlockResults>& results);
-  /// Every sample of a node history also goes to `dat` as CalculiX's tables (its nodes by
-  /// their numbers in the mesh file, 1-based ids where it has none); see open_calculix_dat.
-  void print_to(CalculixDat* dat, const Mesh& mesh);
+  /// Every sample also goes to `dat` as CalculiX's tables: a node history's nodes, a region's
+  /// elements of one integration point (where fem's element values, means over the points, are
+  /// CalculiX's), by their numbers in the mesh file (1-based ids where it has none); see
+  /// open_calculix_dat.
+  void print_to(CalculixDat* dat, const Model& model);
+  /// Whether print_to would print tables: a node history, or a region with a block of
+  /// elements of one integration point.
+  [[nodiscard]] bool has_tables(const Model& model) const;
 
  private:
   template <class Volume>
   void record_element_means(double time, std::int64_t step,
                             const std::vector<BlockResults>& results, const Volume& element_volume);
+  template <class Volume>
+  void print_element_tables(double time, const std::vector<BlockResults>& results,
+                            const Volume& element_volume);
 
   const HistorySpec* spec_;
   const std::vector<std::int32_t>* nodes_;
@@ -147,11 +155,14 @@ class HistoryRecorder {
   RunSink* sink_ = nullptr;
   CalculixDat* dat_ = nullptr;
   std::vector<std::int64_t> numbers_;  ///< the nodes' numbers in dat_'s tables
+  /// A region's: per block of blocks_, its elements' numbers in dat_'s tables (empty: a block
+  /// whose elements have several integration points, not printed).
+  std::vector<std::vector<std::int64_t>> element_numbers_;
 };
 
-/// The .dat of output.calculix_dat, <directory>/<case name>.dat, that the node histories print
-/// their samples to (HistoryRecorder::print_to); null without that key, without files
-/// (`directory` empty: a rank other than 0, a run that writes nothing) or node histories. A
+/// The .dat of output.calculix_dat, <directory>/<case name>.dat, that the histories print their
+/// samples to (HistoryRecorder::print_to); null without that key, without files (`directory`
+/// empty: a rank other than 0, a run that writes nothing) or histories with tables to print. A
 /// restart (`resume_time`: the checkpoint's) keeps the tables up to its time.
 std::unique_ptr<CalculixDat> open_calculix_dat(const Model& model, const std::string& directory,
                                                std::vector<HistoryRecorder>& histories,
