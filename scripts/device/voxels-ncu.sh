@@ -58,4 +58,5 @@ if [ -n "${DETAIL:-}" ]; then
     $build/bin/fem "${args[@]}" --set solver.end_time=0.05 > "$out/detail.log" 2>&1
   "$ncu" --import "$out/detail.ncu-rep" --csv --page details --print-units base > "$out/detail.csv" 2>&1
   tail -3 "$out/detail.log"
+  python3 "$(dirname "$0")/ncu-summary.py" "$out/detail.csv"
 fi
