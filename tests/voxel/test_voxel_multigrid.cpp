@@ -162,6 +162,13 @@ void expect_galerkin_products(Grid& g, const std::vector<std::vector<std::uint8_
   }
 }
 
+/// The step scales assembled_irregular_object assembles with.
+VoxelStepScales irregular_object_scales() {
+  VoxelStepScales scales;
+  scales.mass_shift = 4.0 / (0.05 * 0.05);
+  return scales;
+}
+
 /// An irregular object (coarse cells partly filled, a hole, a notch, scattered missing voxels;
 /// two materials) on `backend`, with dofs prescribed on one face and one component elsewhere,
 /// rotated from displacements that differ from voxel to voxel and assembled. masks: its levels'.
@@ -188,15 +195,13 @@ Grid assembled_irregular_object(const std::string& backend,
   g.op->set_masks(masks, std::vector<double>(n, 0.0));
   g.op->set_state(u, std::vector<double>(n, 0.0), std::vector<double>(n, 0.0));
   EXPECT_EQ(g.op->rotate().first, -1);
-  VoxelStepScales scales;
-  scales.mass_shift = 4.0 / (0.05 * 0.05);
-  g.op->assemble(scales);
+  g.op->assemble(irregular_object_scales());
   return g;
 }
 
-class VoxelFineRows : public ::testing::TestWithParam<std::string> {};
+class VoxelBackendVerbs : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(VoxelFineRows, CouplingsOfTwoVerticesAreExactTransposes) {
+TEST_P(VoxelBackendVerbs, CouplingsOfTwoVerticesAreExactTransposes) {
   // A block before the centre is formed as its mirror's transpose, summed in the same order
   // (kernels::voxel::fine_block; a CPU writes the mirror, a GPU forms it again); prescribed rows
   // and columns become identity rows and zero columns alike. (A diagonal block, R K R^T, is
@@ -218,7 +223,44 @@ TEST_P(VoxelFineRows, CouplingsOfTwoVerticesAreExactTransposes) {
   EXPECT_EQ(unequal, 0) << "of " << couplings << " entries between two vertices";
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, VoxelFineRows, ::testing::Values("openmp", "kokkos", "cuda"),
+/// What the V-cycle's first verbs (2 sweeps on level 0, the restriction, 2 sweeps on level 1)
+/// leave, issued right after the levels are formed: every level's equations, and the fine and
+/// first coarse level's unknowns.
+std::vector<std::vector<double>> after_first_verbs(VoxelOperator& op) {
+  op.smooth(0, 2, false);
+  op.restrict_residual(0);
+  op.smooth(1, 2, false);
+  std::vector<std::vector<double>> out;
+  for (int l = 0; l < op.levels(); ++l) {
+    std::vector<double> a, b;
+    op.equations(l, a, b);
+    out.push_back(std::move(a));
+    out.push_back(std::move(b));
+  }
+  for (int l = 0; l < 2; ++l) op.unknown(l, out.emplace_back());
+  return out;
+}
+
+TEST_P(VoxelBackendVerbs, CoarseLevelsFormedAlongsideTheFineOneAreTheSame) {
+  // assemble_levels may form the coarse levels alongside the fine level and the verbs on it
+  // (CUDA: a second stream, joined by the first verb on level 1): the same kernels, so the same
+  // bits as assemble and coarsen in turn, and the verbs after it see them.
+  FEM_SKIP_WITHOUT_BACKEND(GetParam());
+  std::vector<std::vector<std::uint8_t>> masks;
+  Grid g = assembled_irregular_object(GetParam(), masks);
+  ASSERT_GE(g.op->levels(), 3);
+  for (int l = 1; l < g.op->levels(); ++l) g.op->coarsen(l);
+  const std::vector<std::vector<double>> in_turn = after_first_verbs(*g.op);
+  g.op->assemble_levels(irregular_object_scales());  // the step again, from the same rotations
+  const std::vector<std::vector<double>> alongside = after_first_verbs(*g.op);
+  ASSERT_EQ(in_turn.size(), alongside.size());
+  for (std::size_t i = 0; i < in_turn.size(); ++i) {
+    ASSERT_FALSE(in_turn[i].empty());
+    EXPECT_EQ(in_turn[i], alongside[i]) << "array " << i;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, VoxelBackendVerbs, ::testing::Values("openmp", "kokkos", "cuda"),
                          [](const auto& p) { return p.param; });
 
 TEST(VoxelGalerkin, MatrixFreeCoarseOperatorsEqualSparseProducts) {
