@@ -67,7 +67,8 @@ struct VoxelExec {
     return nullptr;
   }
   static void replay(const Recording& /*r*/) {}
-  static void synchronize() {}  /// Loops run in order, as they are issued.
+  static void synchronize() {}
+  /// Loops run in order, as they are issued: no side queue.
   static void fork() {}
   static void unfork() {}
   static void join() {}

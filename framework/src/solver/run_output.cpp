@@ -199,6 +199,17 @@ bool HistoryRecorder::has_tables(const Model& model) const {
                                        [&](std::size_t b) { return one_point(model.blocks[b]); });
 }
 
+void HistoryRecorder::note_blocks_without_tables(const Model& model) const {
+  for (const std::size_t b : blocks_) {
+    const ModelBlock& block = model.blocks[b];
+    if (one_point(block)) continue;
+    spdlog::info(
+        "history '{}': the elements of block '{}' have {} integration points, so the .dat has "
+        "no tables of them (fem's element values are means over the points, as in {}.csv)",
+        spec_->name, block.spec->name, block.element->num_quadrature_points, spec_->name);
+  }
+}
+
 void HistoryRecorder::print_to(CalculixDat* dat, const Model& model) {
   const Mesh& mesh = model.mesh;
   dat_ = dat;
@@ -223,14 +234,7 @@ std::unique_ptr<CalculixDat> open_calculix_dat(const Model& model, const std::st
                                                std::optional<double> resume_time) {
   const CaseSpec& spec = model.spec;
   if (!spec.output.calculix_dat || directory.empty()) return nullptr;
-  for (const HistoryRecorder& h : histories)
-    for (const ModelBlock& block : model.blocks)
-      if (h.of_elements() && block.spec->region == h.spec().region && !one_point(block))
-        spdlog::info(
-            "history '{}': the elements of block '{}' have {} integration points, so the .dat "
-            "has no tables of them (fem's element values are means over the points, as in "
-            "{}.csv)",
-            h.spec().name, block.spec->name, block.element->num_quadrature_points, h.spec().name);
+  for (const HistoryRecorder& h : histories) h.note_blocks_without_tables(model);
   if (std::none_of(histories.begin(), histories.end(),
                    [&](const HistoryRecorder& h) { return h.has_tables(model); }))
     return nullptr;

@@ -138,6 +138,8 @@ class HistoryRecorder {
   /// Whether print_to would print tables: a node history, or a region with a block of
   /// elements of one integration point.
   [[nodiscard]] bool has_tables(const Model& model) const;
+  /// Says in the log which of a region's blocks print no tables (elements of several points).
+  void note_blocks_without_tables(const Model& model) const;
 
  private:
   template <class Volume>

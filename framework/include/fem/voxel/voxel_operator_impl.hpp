@@ -243,8 +243,7 @@ class VoxelOperatorOn final : public VoxelOperator {
   void assemble_levels(const VoxelStepScales& scales) override {
     await_coarse_levels();
     if (levels_.size() > 1) {
-      mass_shift_ = scales.mass_shift;
-      fine_rows_from_voxels_ = true;
+      use_voxel_rows(scales);  // before the fork: coarsen_from_cells reads them
       Exec::fork();
       for (int l = 1; l < levels(); ++l) coarsen_level(l);
       Exec::unfork();
@@ -301,8 +300,7 @@ class VoxelOperatorOn final : public VoxelOperator {
     const std::uint8_t* fixed = f.fixed.data();
     T* b = f.b.data();
     T* u = f.u.data();
-    fine_rows_from_voxels_ = true;
-    mass_shift_ = scales.mass_shift;
+    use_voxel_rows(scales);
     // One thread a vertex (in the entry-major layout consecutive threads write consecutive
     // entries).
     Exec::for_each(0, nv, [=] FEM_HD(std::int64_t v) {
@@ -652,6 +650,13 @@ class VoxelOperatorOn final : public VoxelOperator {
   template <class U>
   static void ensure(Array<U>& a, std::int64_t n) {
     if (static_cast<std::int64_t>(a.size()) < n) a = Exec::template make<U>(n);
+  }
+
+  /// Level 0's rows are the voxels' at this step's mass shift: level 1 is then formed cell by
+  /// cell (coarsen_from_cells).
+  void use_voxel_rows(const VoxelStepScales& scales) {
+    fine_rows_from_voxels_ = true;
+    mass_shift_ = scales.mass_shift;
   }
 
   /// The main queue waits for the coarse levels forked by assemble_levels, if it has not yet.
